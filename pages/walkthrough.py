@@ -1,0 +1,84 @@
+"""Walkthrough: a typed sentence through every step of self-attention."""
+
+import streamlit as st
+
+from attention_core import tokenize
+from views import cache, messages, page_state, sidebar
+from views.text import Texts
+from views.walkthrough import Walk, render_focus, render_step, steps_for
+
+PAGE = "walk"
+PARAMS = {"step": (1, 7, 1), "all": (0, 1, 0), "head": (1, 8, 1), "focus": (1, 48, 1), "example": (0, 1, 0), "values": (0, 1, 1)}
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+notices = page_state.init_ints(PAGE, PARAMS)
+st.title(T("walkthrough.title"))
+st.caption(T("walkthrough.intro"))
+messages.show_notices(sidebar.url_notices() + notices, T)
+
+
+def set_example(on: bool) -> None:
+    page_state.put(PAGE, "example", int(on))
+    page_state.put(PAGE, "step", 3 if on else 1)
+
+
+def move(by: int) -> None:
+    page_state.put(PAGE, "step", page_state.get(PAGE, "step") + by)
+
+
+textbook = bool(page_state.get(PAGE, "example"))
+if textbook:
+    st.info(T("walkthrough.textbook.active"), icon="📖")
+    st.button(T("walkthrough.textbook.leave"), key="textbook-leave", on_click=set_example, args=(False,))
+    walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
+else:
+    st.button(T("walkthrough.textbook.button"), key="textbook-load", on_click=set_example, args=(True,))
+    if not tokenize(settings.text):
+        st.info(T("common.notices.empty"), icon="✍️")
+        st.stop()
+    try:
+        explanation = cache.explanation(settings.text, **settings.explain_options())
+    except ValueError as error:
+        messages.show_error(error, T)
+        st.stop()
+    messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], T)
+    heads = len(explanation.trace.heads)
+    head = min(page_state.get(PAGE, "head"), heads)
+    if heads > 1:
+        key = page_state.widget_key(PAGE, "head", to_widget=lambda h: min(h, heads))
+        st.session_state[key] = min(st.session_state[key], heads)
+        head = st.segmented_control(T("walkthrough.head"), range(1, heads + 1), key=key, help=T("walkthrough.head_help")) or 1
+    page_state.put(PAGE, "head", head)
+    walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
+    st.caption(T("walkthrough.weights_random"))
+
+steps = steps_for(walk)
+step = min(max(page_state.get(PAGE, "step"), 1), len(steps))
+page_state.put(PAGE, "step", step)
+controls = st.columns([1, 1, 3])
+values = controls[0].toggle(T("walkthrough.show_values"), key=page_state.widget_key(PAGE, "values"), help=T("walkthrough.show_values_help"))
+every = controls[1].toggle(T("walkthrough.all_steps"), key=page_state.widget_key(PAGE, "all"))
+page_state.put(PAGE, "values", int(values))
+page_state.put(PAGE, "all", int(every))
+
+if every:
+    for name in steps:
+        render_step(name, walk, T, values)
+        st.divider()
+else:
+    back, where, forward = st.columns([1, 4, 1], vertical_alignment="center")
+    back.button(T("walkthrough.previous"), key="walk-previous", on_click=move, args=(-1,), disabled=step == 1, width="stretch")
+    where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=T(f'walkthrough.steps.{steps[step - 1]}.title'))}**")
+    forward.button(T("walkthrough.next"), key="walk-next", on_click=move, args=(1,), disabled=step == len(steps), width="stretch")
+    render_step(steps[step - 1], walk, T, values)
+
+st.divider()
+st.subheader(T("walkthrough.focus.title"))
+focus_key = page_state.widget_key(PAGE, "focus", to_widget=lambda f: min(f, len(walk.tokens)) - 1)
+st.session_state[focus_key] = min(st.session_state[focus_key], len(walk.tokens) - 1)
+focus = st.selectbox(T("walkthrough.focus.pick"), range(len(walk.tokens)), key=focus_key,
+                     format_func=lambda i: f"{i + 1} · {walk.tokens[i]}")
+page_state.put(PAGE, "focus", focus + 1)
+render_focus(walk, T, focus)
+page_state.publish(PAGE, list(PARAMS))

@@ -1,0 +1,129 @@
+"""Plotly figure builders: heatmaps of matrices with values, hovers and colour-blind-safe scales.
+
+Builders are pure (arrays and labels in, figure out); ``views.cache`` wraps them so a
+rerun never rebuilds a figure whose inputs did not change.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+from numpy.typing import NDArray
+
+# One meaning, one colour (Okabe-Ito hues, safe for colour-blind readers).
+HUES = {"q": "#0072B2", "k": "#E69F00", "v": "#009E73"}
+NEUTRAL_NEGATIVE = "#6b6b6b"
+# Diverging scales centred at 0: ColorBrewer RdBu for signed matrices; grey <-> hue for Q, K, V.
+SIGNED_SCALE = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0.5, "#f7f7f7"], [0.75, "#f4a582"], [1.0, "#b2182b"]]
+# Sequential from 0 for weights in [0, 1]: ColorBrewer Blues.
+WEIGHT_SCALE = [[0.0, "#f7fbff"], [0.25, "#c6dbef"], [0.5, "#6baed6"], [0.75, "#2171b5"], [1.0, "#08306b"]]
+
+
+def hue_scale(hue: str) -> list[list]:
+    """A diverging scale: grey for negative, white at 0, ``hue`` for positive."""
+    return [[0.0, NEUTRAL_NEGATIVE], [0.5, "#ffffff"], [1.0, hue]]
+
+
+APPROVED_SCALES = {"signed": SIGNED_SCALE, "weights": WEIGHT_SCALE} | {name: hue_scale(h) for name, h in HUES.items()}
+MAX_CELLS_WITH_VALUES = (20, 16)  # rows, columns: larger matrices are unreadable with numbers in cells
+
+
+def label(text: str) -> str:
+    """User text made safe for Plotly's HTML-like labels (always shown as text)."""
+    return html.escape(text, quote=False)
+
+
+MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!<>|~$:=")
+
+
+def plain(text: str) -> str:
+    """User text made safe inside Streamlit markdown: every special character escaped."""
+    return "".join("\\" + ch if ch in MARKDOWN_SPECIAL else ch for ch in text)
+
+
+def readable(shape: tuple[int, int]) -> bool:
+    """True when a matrix is small enough to print its values in the cells."""
+    return shape[0] <= MAX_CELLS_WITH_VALUES[0] and shape[1] <= MAX_CELLS_WITH_VALUES[1]
+
+
+def cell_text(matrix: NDArray, decimals: int) -> NDArray:
+    """Each value as shown in its cell: fixed decimals, a true minus sign, -inf as −∞."""
+    text = np.char.mod(f"%.{decimals}f", np.where(np.isfinite(matrix), matrix, 0.0))
+    text = np.char.replace(text, "-", "−")
+    return np.where(np.isneginf(matrix), "−∞", text)
+
+
+def heatmap(
+    matrix: NDArray,
+    row_labels: tuple[str, ...],
+    col_labels: tuple[str, ...],
+    *,
+    kind: str,
+    title: str,
+    x_title: str,
+    y_title: str,
+    show_values: bool,
+    hover_rows: str,
+    hover_cols: str,
+    hover_extra: NDArray | None = None,
+    decimals: int = 2,
+) -> go.Figure:
+    """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
+
+    kind: "signed" (diverging, centred at 0), "weights" (sequential, 0..1) or "q"/"k"/"v"
+    (diverging in that matrix's own hue). hover_extra (rows, cols) adds a line per cell,
+    e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
+    """
+    n_rows, n_cols = matrix.shape
+    finite = np.where(np.isfinite(matrix), matrix, np.nan)
+    rows = np.array([label(t) for t in row_labels], dtype=object)
+    cols = np.array([label(t) for t in col_labels], dtype=object)
+    custom = np.empty((n_rows, n_cols, 3), dtype=object)
+    custom[..., 0] = rows[:, None]
+    custom[..., 1] = cols[None, :]
+    custom[..., 2] = "" if hover_extra is None else hover_extra
+    text = cell_text(matrix, decimals)
+    if kind == "weights":
+        colour = dict(colorscale=WEIGHT_SCALE, zmin=0.0, zmax=1.0)
+    else:
+        bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
+        colour = dict(colorscale=APPROVED_SCALES[kind], zmid=0.0, zmin=-bound or -1.0, zmax=bound or 1.0)
+    figure = go.Figure(
+        go.Heatmap(
+            z=finite, x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
+            texttemplate="%{text}" if show_values else None, xgap=1, ygap=1,
+            hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
+            "= %{text}%{customdata[2]}<extra></extra>",
+            colorbar=dict(thickness=10, len=0.9), **colour,
+        )
+    )
+    tick_font = 13 if max(n_rows, n_cols) <= 16 else 10
+    figure.update_layout(
+        title=dict(text=title, font=dict(size=15, color=HUES.get(kind))),
+        height=int(min(900, max(220, 90 + 30 * n_rows))),
+        margin=dict(l=10, r=10, t=50, b=10),
+        xaxis=dict(title=x_title, tickmode="array", tickvals=np.arange(n_cols), ticktext=cols, side="top",
+                   tickfont=dict(size=tick_font), showgrid=False, zeroline=False),
+        yaxis=dict(title=y_title, tickmode="array", tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed",
+                   tickfont=dict(size=tick_font), showgrid=False, zeroline=False),
+    )
+    return figure
+
+
+def dot_arithmetic(q: NDArray, k: NDArray, max_terms: int = 4) -> NDArray:  # [n_q, d], [n_k, d] -> [n_q, n_k] str
+    """Hover lines 'q_i · k_j = a×b + c×d + …' for every query/key pair (first terms only when d is large)."""
+    d = q.shape[1]
+    shown = min(d, max_terms)
+
+    def fmt(x: float) -> str:
+        return f"{x:.2f}".replace("-", "−")
+
+    lines = np.empty((q.shape[0], k.shape[0]), dtype=object)
+    for i in range(q.shape[0]):
+        for j in range(k.shape[0]):
+            terms = " + ".join(f"{fmt(q[i, t])}×{fmt(k[j, t])}" for t in range(shown))
+            more = f" + … ({d} terms)" if d > shown else ""
+            lines[i, j] = f"<br>q<sub>{i + 1}</sub>·k<sub>{j + 1}</sub> = {terms}{more}"
+    return lines

@@ -1,0 +1,26 @@
+"""Messages a page shows about its input: URL values changed on arrival, tokens cut, errors."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from views.figures import plain
+from views.state import Notice
+from views.text import Texts
+
+
+def show_notices(notices: list[Notice], T: Texts) -> None:
+    """One warning per URL value that was clamped, not understood, or cut."""
+    for notice in notices:
+        st.warning(T(f"common.notices.{notice.kind}", param=plain(notice.param), given=plain(notice.given[:80]), used=plain(notice.used)), icon="⚠️")
+
+
+def show_cut(total: int, dropped: int, T: Texts) -> None:
+    """Say how many tokens were cut, when any were."""
+    if dropped:
+        st.warning(T("common.notices.tokens_cut", total=total, kept=total - dropped, dropped=dropped), icon="✂️")
+
+
+def show_error(error: ValueError, T: Texts) -> None:
+    """A core ValueError as a message a student can act on (never a traceback)."""
+    st.error(T("common.notices.error", message=plain(str(error))), icon="🚫")

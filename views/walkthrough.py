@@ -1,0 +1,220 @@
+"""The walkthrough's steps: one render function per step of self-attention."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from attention_core import AttentionTrace, Explanation
+from views import cache, figures
+from views.text import Texts
+
+STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
+AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
+               "dimension": "common.labels.dimensions"}
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+@dataclass(frozen=True)
+class Walk:
+    """What the steps show: query and key tokens, one head's trace, and the explanation behind it.
+
+    ``explanation`` is None for the textbook example, which starts from q, k and v.
+    """
+
+    tokens: tuple[str, ...]
+    key_tokens: tuple[str, ...]
+    head: AttentionTrace
+    head_index: int
+    explanation: Explanation | None
+
+
+def steps_for(walk: Walk) -> tuple[str, ...]:
+    """The steps to show: the last one only when there are several heads."""
+    several = walk.explanation is not None and len(walk.explanation.trace.heads) > 1
+    return STEPS if several else STEPS[:-1]
+
+
+def dims(n: int) -> tuple[str, ...]:
+    return tuple(str(i + 1) for i in range(n))
+
+
+def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind: str, title: str, key: str,
+          T: Texts, values: bool, cols_are: str = "dimension", rows_are: str = "token",
+          arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2) -> None:
+    """Draw one cached heatmap; numbers in cells only when asked for and readable."""
+    figure = cache.heatmap(
+        np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
+        values and figures.readable(matrix.shape),
+        T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals,
+    )
+    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG)
+
+
+def token_chips(tokens: tuple[str, ...]) -> str:
+    """HTML of the tokens as numbered chips; token text is escaped, so it is always shown as text."""
+    chips = "".join(
+        f'<span class="token-chip"><sup>{i + 1}</sup>{figures.label(token)}</span>' for i, token in enumerate(tokens)
+    )
+    style = (
+        "<style>.token-chips{display:flex;flex-wrap:wrap;gap:6px;margin:4px 0 12px}"
+        ".token-chip{border:1px solid #8884;border-radius:6px;padding:2px 8px;font-size:1.05rem}"
+        ".token-chip sup{color:#888;margin-right:4px}</style>"
+    )
+    return f'{style}<div class="token-chips">{chips}</div>'
+
+
+def header(step: str, T: Texts, formula_key: str | None = None) -> None:
+    st.subheader(T(f"walkthrough.steps.{step}.title"))
+    st.markdown(T(f"walkthrough.steps.{step}.body"))
+    st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
+
+
+def render_tokens(walk: Walk, T: Texts, values: bool) -> None:
+    e = walk.explanation
+    header("tokens", T, None if e is None or e.settings["positions"] else "walkthrough.steps.tokens.formula_no_pe")
+    st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
+    st.html(token_chips(walk.tokens))
+    if e is None:
+        st.info(T("walkthrough.steps.tokens.textbook"))
+        return
+    tokens, d = e.tokens, dims(e.x.shape[1])
+    if e.settings["positions"]:
+        for matrix, name in ((e.token_vectors, "embeddings"), (e.positional, "positional"), (e.x, "x")):
+            chart(matrix, tokens, d, kind="signed", title=T(f"walkthrough.steps.tokens.{name}"), key=f"tokens-{name}", T=T, values=values)
+    else:
+        chart(e.x, tokens, d, kind="signed", title=T("walkthrough.steps.tokens.x_no_pe"), key="tokens-x", T=T, values=values)
+
+
+def render_qkv(walk: Walk, T: Texts, values: bool) -> None:
+    header("qkv", T)
+    head, e = walk.head, walk.explanation
+    if e is None:
+        st.info(T("walkthrough.steps.qkv.textbook"))
+    d_k, d_v = head.q.shape[1], head.v.shape[1]
+    h = walk.head_index
+    for name, product, size in (("q", head.q, d_k), ("k", head.k, d_k), ("v", head.v, d_v)):
+        tokens = walk.tokens if name == "q" else walk.key_tokens
+        if e is None:
+            chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
+            continue
+        w = getattr(e.weights, f"w_{name}")[:, h * size : (h + 1) * size]
+        left, right = st.columns([1, 1])
+        with left:
+            chart(w, dims(w.shape[0]), dims(size), kind=name, title=T(f"walkthrough.steps.qkv.w_{name}"), key=f"qkv-w{name}",
+                  T=T, values=values, rows_are="dimension")
+        with right:
+            chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}",
+                  T=T, values=values)
+
+
+def render_raw(walk: Walk, T: Texts, values: bool) -> None:
+    head = walk.head
+    header("raw", T, f"walkthrough.steps.raw.formula_{head.score}")
+    arithmetic = (head.q, head.k) if head.score in ("dot", "scaled_dot") else None
+    chart(head.raw_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.raw.matrix"), key="raw",
+          T=T, values=values, rows_are="query", cols_are="key", arithmetic=arithmetic)
+
+
+def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
+    d_k = head.q.shape[1]
+    if head.score == "cosine":
+        base = T("walkthrough.steps.scaled.divisor_cosine", scale=f"{1 / (head.scale / temperature):g}")
+    else:
+        base = T(f"walkthrough.steps.scaled.divisor_{head.score}", d_k=d_k, value=f"{np.sqrt(d_k):.4g}")
+    extra = T("walkthrough.steps.scaled.temperature", temperature=f"{temperature:g}") if temperature != 1.0 else ""
+    return T("walkthrough.steps.scaled.divisor", divisor=base + extra)
+
+
+def render_scaled(walk: Walk, T: Texts, values: bool) -> None:
+    header("scaled", T)
+    head = walk.head
+    temperature = 1.0 if walk.explanation is None else float(walk.explanation.settings["temperature"])
+    st.markdown(f"**{divisor_text(head, T, temperature)}**")
+    chart(head.scaled_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.scaled.matrix"),
+          key="scaled", T=T, values=values, rows_are="query", cols_are="key")
+
+
+def render_softmax(walk: Walk, T: Texts, values: bool) -> None:
+    header("softmax", T)
+    head = walk.head
+    window = walk.explanation.settings["window"] if walk.explanation is not None else None
+    st.markdown(T(f"walkthrough.steps.softmax.mode_{head.mode}", window=2 if window is None else window))
+    if head.mode in ("local", "local-monotonic"):
+        chart(head.masked_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.softmax.masked"),
+              key="masked", T=T, values=values, rows_are="query", cols_are="key")
+    left, right = st.columns([5, 1])
+    with left:
+        chart(head.weights, walk.tokens, walk.key_tokens, kind="weights", title=T("walkthrough.steps.softmax.matrix"),
+              key="weights", T=T, values=values, rows_are="query", cols_are="key", decimals=2)
+    with right:
+        st.caption(T("walkthrough.steps.softmax.sums"))
+        sums = pd.DataFrame({T("common.labels.query"): walk.tokens, T("common.labels.sum"): head.weights.sum(axis=1)})
+        st.dataframe(sums, hide_index=True, column_config={T("common.labels.sum"): st.column_config.NumberColumn(format="%.4f")})
+
+
+def render_output(walk: Walk, T: Texts, values: bool) -> None:
+    header("output", T)
+    head = walk.head
+    chart(head.output, walk.tokens, dims(head.output.shape[1]), kind="signed", title=T("walkthrough.steps.output.matrix"),
+          key="output", T=T, values=values)
+
+
+def render_heads(walk: Walk, T: Texts, values: bool) -> None:
+    header("heads", T)
+    e = walk.explanation
+    assert e is not None
+    trace = e.trace
+    chart(trace.concat, e.tokens, dims(trace.concat.shape[1]), kind="signed", title=T("walkthrough.steps.heads.concat"),
+          key="concat", T=T, values=values)
+    left, right = st.columns(2)
+    with left:
+        chart(e.weights.w_o, dims(e.weights.w_o.shape[0]), dims(e.weights.w_o.shape[1]), kind="signed",
+              title=T("walkthrough.steps.heads.w_o"), key="w_o", T=T, values=values, rows_are="dimension")
+    with right:
+        chart(trace.output, e.tokens, dims(trace.output.shape[1]), kind="signed", title=T("walkthrough.steps.heads.output"),
+              key="mh-output", T=T, values=values)
+
+
+RENDERERS = {
+    "tokens": render_tokens, "qkv": render_qkv, "raw": render_raw, "scaled": render_scaled,
+    "softmax": render_softmax, "output": render_output, "heads": render_heads,
+}
+
+
+def render_step(step: str, walk: Walk, T: Texts, values: bool) -> None:
+    """Draw one step: title, explanation, formula and its matrices."""
+    with st.container(key=f"step-{step}"):
+        RENDERERS[step](walk, T, values)
+
+
+def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed."""
+    scale = f"{head.scale:.4g}"
+    scores = pd.DataFrame({
+        "#": np.arange(1, len(key_tokens) + 1),
+        T("walkthrough.focus.key"): key_tokens,
+        T("walkthrough.focus.score"): head.raw_scores[query],
+        T("walkthrough.focus.scaled", scale=scale): head.masked_scores[query],
+        T("walkthrough.focus.weight"): head.weights[query],
+    })
+    weighted = head.weights[query][:, None] * head.v  # (n_k, d_v): a_ij v_j
+    rows = [f"{a:.4f} × v{j + 1} ({token})" for j, (a, token) in enumerate(zip(head.weights[query], key_tokens))]
+    table = pd.DataFrame(np.vstack([weighted, head.output[query]]), columns=dims(head.v.shape[1]))
+    table.insert(0, "", rows + [T("walkthrough.focus.sum")])
+    return scores, table
+
+
+def render_focus(walk: Walk, T: Texts, query: int) -> None:
+    """One query against every key, key by key, and its output as a sum of weighted values."""
+    token = figures.plain(walk.tokens[query])
+    st.caption(T("walkthrough.focus.caption", token=token))
+    scores, weighted = focus_tables(walk.head, walk.key_tokens, query, T)
+    number = st.column_config.NumberColumn(format="%.4f")
+    st.dataframe(scores, hide_index=True, column_config={name: number for name in scores.columns[2:]})
+    st.caption(T("walkthrough.focus.weighted", token=token))
+    st.dataframe(weighted, hide_index=True, column_config={name: number for name in weighted.columns[1:]})
