@@ -9,6 +9,6 @@ st.set_page_config(page_title="Attention, step by step", page_icon="🔎", layou
 settings = sidebar.render()
 T = Texts(settings.lang)
 pages = [
-    st.Page("pages/walkthrough.py", title=T("common.nav.walkthrough"), icon="🚶", url_path="walkthrough", default=True),
+    st.Page("app_pages/walkthrough.py", title=T("common.nav.walkthrough"), icon="🚶", url_path="walkthrough", default=True),
 ]
 st.navigation(pages).run()

@@ -50,7 +50,8 @@ def readable(shape: tuple[int, int]) -> bool:
 
 def cell_text(matrix: NDArray, decimals: int) -> NDArray:
     """Each value as shown in its cell: fixed decimals, a true minus sign, -inf as −∞."""
-    text = np.char.mod(f"%.{decimals}f", np.where(np.isfinite(matrix), matrix, 0.0))
+    rounded = np.round(np.where(np.isfinite(matrix), matrix, 0.0), decimals) + 0.0  # + 0.0 turns -0.00 into 0.00
+    text = np.char.mod(f"%.{decimals}f", rounded)
     text = np.char.replace(text, "-", "−")
     return np.where(np.isneginf(matrix), "−∞", text)
 
@@ -101,9 +102,9 @@ def heatmap(
     )
     tick_font = 13 if max(n_rows, n_cols) <= 16 else 10
     figure.update_layout(
-        title=dict(text=title, font=dict(size=15, color=HUES.get(kind))),
-        height=int(min(900, max(220, 90 + 30 * n_rows))),
-        margin=dict(l=10, r=10, t=50, b=10),
+        title=dict(text=title, font=dict(size=16, color=HUES.get(kind)), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
+        height=int(min(900, max(200, 110 + 30 * n_rows))),
+        margin=dict(l=10, r=10, t=100, b=10),
         xaxis=dict(title=x_title, tickmode="array", tickvals=np.arange(n_cols), ticktext=cols, side="top",
                    tickfont=dict(size=tick_font), showgrid=False, zeroline=False),
         yaxis=dict(title=y_title, tickmode="array", tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed",

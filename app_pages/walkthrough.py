@@ -56,7 +56,7 @@ else:
 steps = steps_for(walk)
 step = min(max(page_state.get(PAGE, "step"), 1), len(steps))
 page_state.put(PAGE, "step", step)
-controls = st.columns([1, 1, 3])
+controls = st.columns([2, 3, 3])
 values = controls[0].toggle(T("walkthrough.show_values"), key=page_state.widget_key(PAGE, "values"), help=T("walkthrough.show_values_help"))
 every = controls[1].toggle(T("walkthrough.all_steps"), key=page_state.widget_key(PAGE, "all"))
 page_state.put(PAGE, "values", int(values))

@@ -1,0 +1,91 @@
+"""Start the app on a free local port and drive Debian's chromium with Playwright (no browser download)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]
+MISSING_CHROMIUM = f"Browser tests need Debian's chromium at {CHROMIUM}: run 'apt-get install -y chromium'."
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(script: str = "app.py", timeout: float = 60.0) -> Iterator[str]:
+    """Run ``streamlit run script`` on 127.0.0.1 and a free port; yield its base URL."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the app did not start: {process.stderr.read().decode()[-2000:]}") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[object]:
+    """A headless Debian chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not os.access(CHROMIUM, os.X_OK):
+        raise RuntimeError(MISSING_CHROMIUM)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+HEATMAP_JS = """(index) => {
+  const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  const plot = plots[index];
+  if (!plot || !plot.calcdata) return null;
+  const z = plot.calcdata[0][0].z;
+  return {rows: z.length, cols: z[0].length, x: [...plot.layout.xaxis.ticktext], y: [...plot.layout.yaxis.ticktext],
+          title: plot.layout.title.text, count: plots.length};
+}"""
+
+
+def heatmap(page, index: int = 0) -> dict | None:
+    """Rows, columns, tick labels and title of the index-th heatmap as the browser drew it."""
+    return page.evaluate(HEATMAP_JS, index)
+
+
+def wait_for_heatmap(page, index: int, check, timeout_ms: int = 15000) -> dict:
+    """Wait until the index-th heatmap satisfies ``check`` (a JS predicate body on `h`); return it."""
+    page.wait_for_function(f"(index) => {{ const h = ({HEATMAP_JS})(index); return h && ({check}); }}", arg=index, timeout=timeout_ms)
+    return heatmap(page, index)

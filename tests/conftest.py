@@ -1,0 +1,60 @@
+"""Shared helpers for AppTest: open the app with URL parameters, read its figures."""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def open_app(page: str | None = None, **params: str):
+    """Run app.py (optionally switched to ``page``) with these URL parameters; fail on any exception."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    if page is not None:
+        at.switch_page(page).run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def figures(at) -> list[dict]:
+    """The Plotly figures on the page, as the JSON the browser receives."""
+    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
+
+
+def figure_titles(at) -> list[str]:
+    return [spec["layout"]["title"]["text"] for spec in figures(at)]
+
+
+def z_values(spec: dict) -> np.ndarray:
+    """The heatmap's z matrix, decoding Plotly's typed-array encoding when used."""
+    z = spec["data"][0]["z"]
+    if isinstance(z, dict):
+        data = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
+        shape = z.get("shape")
+        return data.reshape([int(n) for n in str(shape).split(",")]) if shape else data
+    return np.array(z, dtype=float)
+
+
+def all_text(at) -> str:
+    """Every markdown, caption, info, warning and error text on the page, joined."""
+    parts = []
+    for kind in ("markdown", "caption", "info", "warning", "error", "title", "subheader"):
+        parts += [str(element.value) for element in at.get(kind)]
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def app():
+    return open_app

@@ -1,0 +1,76 @@
+"""A real browser (Debian's chromium through Playwright): what only a browser shows."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser, serve, wait_for_heatmap
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+SHOTS = Path(__file__).resolve().parent.parent / "tests" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(MISSING_CHROMIUM)
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser() as instance:
+        yield instance
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_type_a_sentence_move_d_k_and_the_heatmap_redraws(app_url, page):
+    SHOTS.mkdir(exist_ok=True)
+    page.goto(f"{app_url}/?step=2")
+    wait_for_heatmap(page, 1, "h.rows === 2 && h.cols === 4")
+    box = page.get_by_role("textbox", name="Sentence")
+    box.fill("the cat sat on the mat")
+    box.press("Enter")
+    q = wait_for_heatmap(page, 1, "h.rows === 6")
+    assert q["y"] == ["the", "cat", "sat", "on", "the", "mat"] and q["cols"] == 4 and "Q: queries" in q["title"]
+    slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+    slider.focus()
+    slider.press("ArrowRight")
+    q = wait_for_heatmap(page, 1, "h.cols === 5")
+    assert q["rows"] == 6
+    page.screenshot(path=str(SHOTS / "browser-qkv.png"))
+    page.get_by_role("button", name="Next ▶").click()
+    scores = wait_for_heatmap(page, 0, "h.title.includes('raw scores')")
+    assert (scores["rows"], scores["cols"]) == (6, 6)
+    assert scores["x"] == scores["y"] == ["the", "cat", "sat", "on", "the", "mat"]
+    page.screenshot(path=str(SHOTS / "browser-raw-scores.png"))
+
+
+def test_injected_html_never_runs_or_appears(app_url, page):
+    page.goto(f"{app_url}/?text=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E%20%3Cscript%3Ealert(2)%3C%2Fscript%3E&step=3")
+    wait_for_heatmap(page, 0, "h.rows > 0")
+    assert page.locator("main img[src='x']").count() == 0
+    assert page.locator("main script").count() == 0
+    assert page.get_by_text("onerror").count() >= 0  # shown as text, if at all
+
+
+def test_chinese_sentence_renders(app_url, page):
+    page.goto(f"{app_url}/?text=她正在吃一个绿色的苹果&step=5")
+    weights = wait_for_heatmap(page, 0, "h.rows === 11")
+    assert weights["x"][3] == "吃"
+    page.screenshot(path=str(SHOTS / "browser-chinese.png"))
