@@ -112,15 +112,21 @@ def test_textbook_example_shows_the_articles_numbers():
     assert at.query_params["example"] == "0" and step_heading(at).startswith("**Step 1 of 6")
 
 
+def numbers(column) -> np.ndarray:
+    """Table text (with true minus signs) back to numbers."""
+    return np.array([float(str(cell).replace("−", "-")) for cell in column])
+
+
 def test_focus_on_one_word_is_the_articles_figure_as_a_table():
     at = open_app(text="the cat sat on the mat", focus="2")
-    scores, weighted = at.dataframe
+    scores, weighted = (table.value for table in at.table[-2:])
     e = explain("the cat sat on the mat")
     head = e.trace.heads[0]
-    np.testing.assert_allclose(scores.value.iloc[:, 2], head.raw_scores[1])
-    np.testing.assert_allclose(scores.value.iloc[:, 4], head.weights[1])
-    np.testing.assert_allclose(weighted.value.iloc[-1, 1:].astype(float), head.output[1])
-    assert list(scores.value.iloc[:, 1]) == ["the", "cat", "sat", "on", "the", "mat"]
+    np.testing.assert_allclose(numbers(scores.iloc[:, 2]), head.raw_scores[1], atol=5e-5)
+    np.testing.assert_allclose(numbers(scores.iloc[:, 4]), head.weights[1], atol=5e-5)
+    np.testing.assert_allclose(numbers(weighted.iloc[-1, 1:]), head.output[1], atol=5e-5)
+    assert scores.iloc[0, 4] == f"{head.weights[1, 0]:.4f}"
+    assert list(scores.iloc[:, 1]) == ["the", "cat", "sat", "on", "the", "mat"]
 
 
 def test_empty_sentence_shows_a_prompt_not_charts():

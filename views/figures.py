@@ -91,25 +91,25 @@ def heatmap(
     else:
         bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
         colour = dict(colorscale=APPROVED_SCALES[kind], zmid=0.0, zmin=-bound or -1.0, zmax=bound or 1.0)
-    figure = go.Figure(
-        go.Heatmap(
-            z=finite, x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
-            texttemplate="%{text}" if show_values else None, xgap=1, ygap=1,
-            hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
-            "= %{text}%{customdata[2]}<extra></extra>",
-            colorbar=dict(thickness=10, len=0.9), **colour,
-        )
-    )
     tick_font = 13 if max(n_rows, n_cols) <= 16 else 10
-    figure.update_layout(
-        title=dict(text=title, font=dict(size=16, color=HUES.get(kind)), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
+    trace = dict(
+        type="heatmap", z=finite, x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
+        texttemplate="%{text}" if show_values else None, xgap=1, ygap=1,
+        hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
+        "= %{text}%{customdata[2]}<extra></extra>",
+        colorbar=dict(thickness=10, len=0.9), **colour,
+    )
+    axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
+    layout = dict(
+        title=dict(text=title, font=dict(size=16, color=HUES.get(kind)), x=0, xref="paper", y=1, yref="container",
+                   yanchor="top", pad=dict(t=8)),
         height=int(min(900, max(200, 110 + 30 * n_rows))),
         margin=dict(l=10, r=10, t=100, b=10),
-        xaxis=dict(title=x_title, tickmode="array", tickvals=np.arange(n_cols), ticktext=cols, side="top",
-                   tickfont=dict(size=tick_font), showgrid=False, zeroline=False),
-        yaxis=dict(title=y_title, tickmode="array", tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed",
-                   tickfont=dict(size=tick_font), showgrid=False, zeroline=False),
+        xaxis=dict(axis, title=dict(text=x_title), tickvals=np.arange(n_cols), ticktext=cols, side="top"),
+        yaxis=dict(axis, title=dict(text=y_title), tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed"),
     )
+    # Every property here is known to be valid; skipping Plotly's validation makes a build ~10x faster.
+    figure = go.Figure(data=[trace], layout=layout, _validate=False)
     return figure
 
 

@@ -55,6 +55,11 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
     st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG)
 
 
+def fixed(values: NDArray, decimals: int = 4) -> NDArray:
+    """Numbers as table text with a fixed number of decimals, a true minus sign and −∞."""
+    return figures.cell_text(np.asarray(values, dtype=float), decimals)
+
+
 def token_chips(tokens: tuple[str, ...]) -> str:
     """HTML of the tokens as numbered chips; token text is escaped, so it is always shown as text."""
     chips = "".join(
@@ -153,8 +158,9 @@ def render_softmax(walk: Walk, T: Texts, values: bool) -> None:
               key="weights", T=T, values=values, rows_are="query", cols_are="key", decimals=2)
     with right:
         st.caption(T("walkthrough.steps.softmax.sums"))
-        sums = pd.DataFrame({T("common.labels.query"): walk.tokens, T("common.labels.sum"): head.weights.sum(axis=1)})
-        st.dataframe(sums, hide_index=True, column_config={T("common.labels.sum"): st.column_config.NumberColumn(format="%.4f")})
+        sums = pd.DataFrame({T("common.labels.query"): [figures.plain(t) for t in walk.tokens],
+                             T("common.labels.sum"): fixed(head.weights.sum(axis=1))})
+        st.table(sums, hide_index=True)
 
 
 def render_output(walk: Walk, T: Texts, values: bool) -> None:
@@ -196,15 +202,15 @@ def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
     """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed."""
     scale = f"{head.scale:.4g}"
     scores = pd.DataFrame({
-        "#": np.arange(1, len(key_tokens) + 1),
-        T("walkthrough.focus.key"): key_tokens,
-        T("walkthrough.focus.score"): head.raw_scores[query],
-        T("walkthrough.focus.scaled", scale=scale): head.masked_scores[query],
-        T("walkthrough.focus.weight"): head.weights[query],
+        "#": [str(j + 1) for j in range(len(key_tokens))],
+        T("walkthrough.focus.key"): [figures.plain(token) for token in key_tokens],
+        T("walkthrough.focus.score"): fixed(head.raw_scores[query]),
+        T("walkthrough.focus.scaled", scale=scale): fixed(head.masked_scores[query]),
+        T("walkthrough.focus.weight"): fixed(head.weights[query]),
     })
     weighted = head.weights[query][:, None] * head.v  # (n_k, d_v): a_ij v_j
-    rows = [f"{a:.4f} × v{j + 1} ({token})" for j, (a, token) in enumerate(zip(head.weights[query], key_tokens))]
-    table = pd.DataFrame(np.vstack([weighted, head.output[query]]), columns=dims(head.v.shape[1]))
+    rows = [f"{a:.4f} × v{j + 1} ({figures.plain(token)})" for j, (a, token) in enumerate(zip(head.weights[query], key_tokens))]
+    table = pd.DataFrame(fixed(np.vstack([weighted, head.output[query]])), columns=dims(head.v.shape[1]))
     table.insert(0, "", rows + [T("walkthrough.focus.sum")])
     return scores, table
 
@@ -214,7 +220,6 @@ def render_focus(walk: Walk, T: Texts, query: int) -> None:
     token = figures.plain(walk.tokens[query])
     st.caption(T("walkthrough.focus.caption", token=token))
     scores, weighted = focus_tables(walk.head, walk.key_tokens, query, T)
-    number = st.column_config.NumberColumn(format="%.4f")
-    st.dataframe(scores, hide_index=True, column_config={name: number for name in scores.columns[2:]})
+    st.table(scores, hide_index=True)
     st.caption(T("walkthrough.focus.weighted", token=token))
-    st.dataframe(weighted, hide_index=True, column_config={name: number for name in weighted.columns[1:]})
+    st.table(weighted, hide_index=True)

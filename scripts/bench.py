@@ -1,0 +1,183 @@
+"""make bench: figures, not timed tests. Prints measured / budget for the core, page reruns and the browser.
+
+Each figure is the median of several runs (the count is printed). Run from the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from attention_core import explain  # noqa: E402
+
+
+def median_ms(run: Callable[[], object], repeat: int, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        run()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def row(name: str, measured_ms: float, budget_ms: float | None, runs: int) -> tuple[str, str, str, str, str]:
+    verdict = "" if budget_ms is None else ("ok" if measured_ms <= budget_ms else "OVER")
+    budget = "" if budget_ms is None else f"{budget_ms:g} ms"
+    return name, f"{measured_ms:.2f} ms", budget, verdict, str(runs)
+
+
+CORE_BUDGETS = {(16, 64, 1): 1.0, (16, 64, 8): 1.0, (256, 512, 8): 50.0}
+
+
+def bench_core(repeat: int) -> list[tuple]:
+    """explain() for n tokens, d_model, heads (d_k = d_model / heads)."""
+    rows = []
+    for n in (2, 16, 64, 256):
+        text = " ".join(f"w{i}" for i in range(n))
+        for d_model in (64, 512):
+            for heads in (1, 8):
+                options = dict(d_model=d_model, d_k=d_model // heads, heads=heads)
+                ms = median_ms(lambda text=text, options=options: explain(text, **options), repeat)
+                rows.append(row(f"explain n={n} d_model={d_model} heads={heads}", ms, CORE_BUDGETS.get((n, d_model, heads)), repeat))
+    return rows
+
+
+def rerun_ms(page: str | None, change: Callable[[object, int], object], repeat: int, **params: str) -> float:
+    """Server time of one rerun after a control change, measured with AppTest (new values each time)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    times = []
+    for i in range(repeat + 1):
+        change(at, i)
+        start = time.perf_counter()
+        at.run()
+        times.append((time.perf_counter() - start) * 1000)
+        assert not at.exception, at.exception
+    return statistics.median(times[1:])
+
+
+def bench_pages(repeat: int) -> list[tuple]:
+    def d_k(at, i):
+        at.slider(key="setting_d_k").set_value(2 + i % 60)
+
+    return [
+        row("walkthrough rerun after d_k change (step 3)", rerun_ms(None, d_k, repeat, step="3"), 80, repeat),
+        row("walkthrough rerun after d_k change (all steps)", rerun_ms(None, d_k, repeat, all="1"), None, repeat),
+    ]
+
+
+BARE_APP = """import streamlit as st
+import plotly.graph_objects as go
+d_k = st.slider("d_k (size of each query and key)", 1, 64, 4)
+st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i in range(6)], texttemplate="%{z}")))
+"""
+
+
+def first_heatmap_ms(chromium, url: str, index: int, check: str, page=None) -> float:
+    """Time from navigation to the index-th heatmap drawn (``check`` true), in a fresh context unless ``page``."""
+    from scripts.browser import wait_for_heatmap
+
+    own = page is None
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000}) if own else None
+    page = context.new_page() if own else page
+    start = time.perf_counter()
+    page.goto(url)
+    wait_for_heatmap(page, index, check)
+    elapsed = (time.perf_counter() - start) * 1000
+    if own:
+        context.close()
+    return elapsed
+
+
+def redraw_ms(page, index: int, steps: int) -> list[float]:
+    """Press ArrowRight on the d_k slider ``steps`` times; time until the heatmap's first cell changes."""
+    from scripts.browser import heatmap, wait_for_heatmap
+
+    slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+    slider.focus()
+    times = []
+    for _ in range(steps):
+        before = heatmap(page, index)
+        start = time.perf_counter()
+        slider.press("ArrowRight")
+        wait_for_heatmap(page, index, f"h.cols !== {before['cols']} || h.first !== {before['first']!r}")
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def bench_browser(repeat: int) -> list[tuple]:
+    """Cold load -> first heatmap, reload with a warm cache, slider -> redraw; and the same for a bare Streamlit page."""
+    import tempfile
+
+    from scripts.browser import browser, serve
+
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        bare = Path(folder) / "bare.py"
+        bare.write_text(BARE_APP)
+        with serve(str(bare)) as url, browser() as chromium:
+            cold = [first_heatmap_ms(chromium, url, 0, "h.rows === 6") for _ in range(repeat + 1)][1:]
+            context = chromium.new_context()
+            page = context.new_page()
+            first_heatmap_ms(chromium, url, 0, "h.rows === 6", page)
+            redraw = redraw_ms(page, 0, repeat)
+            context.close()
+        rows += [row("floor: bare Streamlit + 1 Plotly heatmap, cold load", statistics.median(cold), None, repeat),
+                 row("floor: bare page, slider -> heatmap redrawn", statistics.median(redraw), None, repeat)]
+    with serve() as url, browser() as chromium:
+        cold = [first_heatmap_ms(chromium, f"{url}/?step=3&seed={i}", 0, "h.rows === 2") for i in range(repeat + 1)][1:]
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        first_heatmap_ms(chromium, f"{url}/?step=3", 0, "h.rows === 2", page)
+        warm = [first_heatmap_ms(chromium, f"{url}/?step=3&seed={i}", 0, "h.rows === 2", page) for i in range(repeat)]
+        one_chart = redraw_ms(page, 0, repeat)
+        page.goto(f"{url}/?step=2")
+        from scripts.browser import wait_for_heatmap
+
+        wait_for_heatmap(page, 1, "h.rows === 2")
+        six_charts = redraw_ms(page, 1, repeat)
+        context.close()
+    return rows + [
+        row("walkthrough: cold load (empty cache) -> first heatmap", statistics.median(cold), 3000, repeat),
+        row("walkthrough: load with a warm cache -> first heatmap", statistics.median(warm), 3000, repeat),
+        row("walkthrough: d_k slider -> heatmap redrawn (step 3, 1 chart)", statistics.median(one_chart), 300, repeat),
+        row("walkthrough: d_k slider -> heatmaps redrawn (step 2, 6 charts)", statistics.median(six_charts), None, repeat),
+    ]
+
+
+def print_table(rows: list[tuple]) -> None:
+    header = ("what", "measured", "budget", "", "runs")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
+    for r in [header, tuple("-" * w for w in widths), *rows]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(r, widths)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the median is printed)")
+    parser.add_argument("--only", choices=["core", "pages", "browser"], action="append")
+    args = parser.parse_args()
+    sections = {"core": bench_core, "pages": bench_pages, "browser": bench_browser}
+    rows = []
+    for name in args.only or sections:
+        rows += sections[name](args.repeat)
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()
