@@ -43,6 +43,8 @@ def check_matrix(name: str, value: object, *, cols: int | None = None, copy: boo
         array = np.array(value, dtype=np.float64, copy=copy or None)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a matrix of numbers") from None
+    if array.ndim == 2 and (cols is None or array.shape[1] == cols) and np.isfinite(array).all():
+        return array  # the common case, checked with one pass
     if array.ndim != 2:
         raise ValueError(f"{name} must be a matrix (2-D), got {array.ndim}-D with shape {array.shape}")
     if cols is not None and array.shape[1] != cols:

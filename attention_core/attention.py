@@ -43,10 +43,13 @@ class AttentionTrace:
     centres: NDArray[np.intp] | None = None
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if isinstance(value, np.ndarray):
+        for name in _ARRAY_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
                 frozen(value)
+
+
+_ARRAY_FIELDS = tuple(f.name for f in fields(AttentionTrace) if f.name not in ("scale", "score", "mode"))
 
 
 def softmax(scores: NDArray, mask: NDArray | None = None) -> NDArray:  # [n_q, n_k] -> [n_q, n_k]
@@ -57,9 +60,9 @@ def softmax(scores: NDArray, mask: NDArray | None = None) -> NDArray:  # [n_q, n
     w_ij = exp(s_ij - m_i) / sum_j' exp(s_ij' - m_i), m_i = max over allowed j of s_ij.
     Subtracting the row maximum keeps exp() from overflowing.
     """
-    if not np.all(np.isfinite(scores)):
+    if not np.isfinite(scores).all():
         scores = np.clip(np.nan_to_num(scores), -_BIG, _BIG)
-    if mask is None or np.all(mask):
+    if mask is None or mask.all():
         exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
         return exps / exps.sum(axis=-1, keepdims=True)
     row_max = np.max(scores, axis=-1, where=mask, keepdims=True, initial=-np.inf)
@@ -175,8 +178,8 @@ def attend(
     if v.shape[0] != k.shape[0]:
         raise ValueError(f"k and v must have one row per key: k has {k.shape[0]} rows, v has {v.shape[0]}")
     n_q, n_k = q.shape[0], k.shape[0]
-    allowed = np.ones((n_q, n_k), dtype=bool) if mask is None else np.array(mask, dtype=bool)
-    if allowed.shape != (n_q, n_k):
+    allowed = None if mask is None else np.array(mask, dtype=bool)  # None: everything allowed
+    if allowed is not None and allowed.shape != (n_q, n_k):
         raise ValueError(f"mask must have shape (n_q, n_k) = ({n_q}, {n_k}), got {allowed.shape}")
     temperature = check_float("temperature", temperature, MIN_TEMPERATURE, MAX_TEMPERATURE)
     radius = DEFAULT_WINDOW if window is None else check_int("window", window, 0, 4096)
@@ -188,12 +191,13 @@ def attend(
         scale = float(function.divisor(k.shape[1], resolved)) * temperature
         scaled_scores = raw_scores / scale
     soft = softmax(scaled_scores, allowed)
-    has_any = allowed.any(axis=1)
+    has_any = np.ones(n_q, dtype=bool) if allowed is None else allowed.any(axis=1)
     centres = None
     if mode in ("local", "local-monotonic"):
         centres = np.minimum(np.arange(n_q), max(n_k - 1, 0)) if mode == "local-monotonic" else pick_keys(soft, sample=sample, rng=rng)
-        allowed = allowed & window_mask(n_q, n_k, radius=radius, centres=centres)
-    masked_scores = np.where(allowed, scaled_scores, -np.inf)
+        window = window_mask(n_q, n_k, radius=radius, centres=centres)
+        allowed = window if allowed is None else allowed & window
+    masked_scores = scaled_scores.copy() if allowed is None else np.where(allowed, scaled_scores, -np.inf)
     if mode == "hard":
         weights = one_hot_rows(pick_keys(soft, sample=sample, rng=rng), n_k, has_any)
     elif mode == "soft":
@@ -202,6 +206,7 @@ def attend(
         weights = softmax(scaled_scores, allowed)
     return AttentionTrace(
         q=q, k=k, v=v, raw_scores=raw_scores, scale=scale, scaled_scores=scaled_scores,
-        masked_scores=masked_scores, weights=weights, output=weights @ v, mask=allowed,
+        masked_scores=masked_scores, weights=weights, output=weights @ v,
+        mask=np.ones((n_q, n_k), dtype=bool) if allowed is None else allowed,
         score=score, mode=mode, centres=None if centres is None else np.asarray(centres, dtype=np.intp),
     )
