@@ -29,13 +29,13 @@ def move(by: int) -> None:
 
 textbook = bool(page_state.get(PAGE, "example"))
 if textbook:
-    st.info(T("walkthrough.textbook.active"), icon="📖")
+    st.info(T("walkthrough.textbook.active"), icon=":material/menu_book:")
     st.button(T("walkthrough.textbook.leave"), key="textbook-leave", on_click=set_example, args=(False,))
     walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
 else:
     st.button(T("walkthrough.textbook.button"), key="textbook-load", on_click=set_example, args=(True,))
     if not tokenize(settings.text):
-        st.info(T("common.notices.empty"), icon="✍️")
+        st.info(T("common.notices.empty"), icon=":material/edit:")
         st.stop()
     try:
         explanation = cache.explanation(settings.text, **settings.explain_options())

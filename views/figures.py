@@ -70,12 +70,14 @@ def heatmap(
     hover_cols: str,
     hover_extra: NDArray | None = None,
     decimals: int = 2,
+    column_groups: int = 1,
 ) -> go.Figure:
     """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
 
     kind: "signed" (diverging, centred at 0), "weights" (sequential, 0..1) or "q"/"k"/"v"
     (diverging in that matrix's own hue). hover_extra (rows, cols) adds a line per cell,
     e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
+    column_groups > 1 draws lines that split the columns into that many equal groups (heads).
     """
     n_rows, n_cols = matrix.shape
     finite = np.where(np.isfinite(matrix), matrix, np.nan)
@@ -107,6 +109,11 @@ def heatmap(
         margin=dict(l=10, r=10, t=100, b=10),
         xaxis=dict(axis, title=dict(text=x_title), tickvals=np.arange(n_cols), ticktext=cols, side="top"),
         yaxis=dict(axis, title=dict(text=y_title), tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed"),
+        shapes=[
+            dict(type="line", x0=g * n_cols / column_groups - 0.5, x1=g * n_cols / column_groups - 0.5, y0=-0.5, y1=n_rows - 0.5,
+                 line=dict(color="#222222", width=3))
+            for g in range(1, column_groups)
+        ],
     )
     # Every property here is known to be valid; skipping Plotly's validation makes a build ~10x faster.
     figure = go.Figure(data=[trace], layout=layout, _validate=False)

@@ -12,15 +12,16 @@ from views.text import Texts
 def show_notices(notices: list[Notice], T: Texts) -> None:
     """One warning per URL value that was clamped, not understood, or cut."""
     for notice in notices:
-        st.warning(T(f"common.notices.{notice.kind}", param=plain(notice.param), given=plain(notice.given[:80]), used=plain(notice.used)), icon="⚠️")
+        text = T(f"common.notices.{notice.kind}", param=plain(notice.param), given=plain(notice.given[:80]), used=plain(notice.used))
+        st.warning(text, icon=":material/link:")
 
 
 def show_cut(total: int, dropped: int, T: Texts) -> None:
     """Say how many tokens were cut, when any were."""
     if dropped:
-        st.warning(T("common.notices.tokens_cut", total=total, kept=total - dropped, dropped=dropped), icon="✂️")
+        st.warning(T("common.notices.tokens_cut", total=total, kept=total - dropped, dropped=dropped), icon=":material/content_cut:")
 
 
 def show_error(error: ValueError, T: Texts) -> None:
     """A core ValueError as a message a student can act on (never a traceback)."""
-    st.error(T("common.notices.error", message=plain(str(error))), icon="🚫")
+    st.error(T("common.notices.error", message=plain(str(error))), icon=":material/error:")

@@ -45,12 +45,12 @@ def dims(n: int) -> tuple[str, ...]:
 
 def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind: str, title: str, key: str,
           T: Texts, values: bool, cols_are: str = "dimension", rows_are: str = "token",
-          arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2) -> None:
+          arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2, column_groups: int = 1) -> None:
     """Draw one cached heatmap; numbers in cells only when asked for and readable."""
     figure = cache.heatmap(
         np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
         values and figures.readable(matrix.shape),
-        T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals,
+        T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups,
     )
     st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG)
 
@@ -176,7 +176,7 @@ def render_heads(walk: Walk, T: Texts, values: bool) -> None:
     assert e is not None
     trace = e.trace
     chart(trace.concat, e.tokens, dims(trace.concat.shape[1]), kind="signed", title=T("walkthrough.steps.heads.concat"),
-          key="concat", T=T, values=values)
+          key="concat", T=T, values=values, column_groups=len(trace.heads))
     left, right = st.columns(2)
     with left:
         chart(e.weights.w_o, dims(e.weights.w_o.shape[0]), dims(e.weights.w_o.shape[1]), kind="signed",
@@ -202,7 +202,7 @@ def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
     """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed."""
     scale = f"{head.scale:.4g}"
     scores = pd.DataFrame({
-        "#": [str(j + 1) for j in range(len(key_tokens))],
+        T("walkthrough.focus.position"): [str(j + 1) for j in range(len(key_tokens))],
         T("walkthrough.focus.key"): [figures.plain(token) for token in key_tokens],
         T("walkthrough.focus.score"): fixed(head.raw_scores[query]),
         T("walkthrough.focus.scaled", scale=scale): fixed(head.masked_scores[query]),
