@@ -1,0 +1,40 @@
+"""Every text exists in both languages, formats with the same placeholders, and parses."""
+
+import string
+
+import pytest
+from conftest import all_text, open_app
+
+from views.text import LANGUAGES, Texts, catalogue
+
+
+def placeholders(text: object) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(str(text)) if name}
+
+
+def test_both_languages_have_the_same_keys():
+    english, chinese = catalogue("en"), catalogue("zh")
+    formula_keys = {key for key in english if ".formula" in key}  # LaTeX is shared: Chinese may fall back
+    assert set(english) - set(chinese) - formula_keys == set()
+    assert set(chinese) - set(english) == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_placeholders_match_english(lang):
+    english = catalogue("en")
+    for key, text in catalogue(lang).items():
+        if ".formula" in key:  # LaTeX, never formatted
+            continue
+        assert placeholders(text) == placeholders(english[key]), key
+
+
+def test_missing_key_names_itself():
+    with pytest.raises(KeyError, match=r"no\.such\.key"):
+        Texts("en")("no.such.key")
+
+
+def test_chinese_walkthrough_shows_chinese():
+    at = open_app(lang="zh", step="3")
+    text = all_text(at)
+    assert "自注意力，一步一步" in text and "第 3 步，共 6 步" in text
+    assert "Self-attention" not in text and "Step 3" not in text
