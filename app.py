@@ -10,5 +10,8 @@ settings = sidebar.render()
 T = Texts(settings.lang)
 pages = [
     st.Page("app_pages/walkthrough.py", title=T("common.nav.walkthrough"), icon=":material/footprint:", url_path="walkthrough", default=True),
+    st.Page("app_pages/why_qkv.py", title=T("common.nav.why_qkv"), icon=":material/key:", url_path="why-qkv"),
+    st.Page("app_pages/types.py", title=T("common.nav.types"), icon=":material/tune:", url_path="types"),
+    st.Page("app_pages/cosine.py", title=T("common.nav.cosine"), icon=":material/architecture:", url_path="cosine"),
 ]
 st.navigation(pages).run()

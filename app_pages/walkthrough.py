@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from attention_core import tokenize
 from views import cache, messages, page_state, sidebar
+from views.inputs import explanation_or_stop
 from views.text import Texts
 from views.walkthrough import Walk, render_focus, render_step, steps_for
 
@@ -34,15 +34,7 @@ if textbook:
     walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
 else:
     st.button(T("walkthrough.textbook.button"), key="textbook-load", on_click=set_example, args=(True,))
-    if not tokenize(settings.text):
-        st.info(T("common.notices.empty"), icon=":material/edit:")
-        st.stop()
-    try:
-        explanation = cache.explanation(settings.text, **settings.explain_options())
-    except ValueError as error:
-        messages.show_error(error, T)
-        st.stop()
-    messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], T)
+    explanation = explanation_or_stop(settings, T)
     heads = len(explanation.trace.heads)
     head = min(page_state.get(PAGE, "head"), heads)
     if heads > 1:

@@ -17,6 +17,20 @@ from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, Explanation, e
 from attention_core.multihead import MAX_HEADS, MultiHeadTrace, ProjectionWeights, init_weights, multi_head
 from attention_core.scores import SCORE_FUNCTIONS, SCORES, ScoreFunction
 from attention_core.tokens import embed, positional_encoding, tokenize
+from attention_core.variants import (
+    VectorPair,
+    asymmetry,
+    cosine_similarity,
+    entropy_bits,
+    gumbel_noise,
+    gumbel_softmax,
+    polar_vector,
+    similarity_matrices,
+    softmax_over_scales,
+    stretch_sweep,
+    vector_pair,
+    weighted_sum,
+)
 
 __all__ = [
     "DEFAULT_WINDOW",
@@ -31,15 +45,27 @@ __all__ = [
     "MultiHeadTrace",
     "ProjectionWeights",
     "ScoreFunction",
+    "VectorPair",
+    "asymmetry",
     "attend",
     "causal_mask",
+    "cosine_similarity",
     "embed",
+    "entropy_bits",
     "explain",
+    "gumbel_noise",
+    "gumbel_softmax",
     "init_weights",
     "multi_head",
+    "polar_vector",
     "positional_encoding",
+    "similarity_matrices",
     "softmax",
+    "softmax_over_scales",
+    "stretch_sweep",
     "textbook_example",
     "tokenize",
+    "vector_pair",
+    "weighted_sum",
     "window_mask",
 ]

@@ -81,6 +81,7 @@ def explain(
     window: int | None = None,
     sample: bool = False,
     max_tokens: int | None = None,
+    shared_qk: bool = False,
 ) -> Explanation:
     """Run ``text`` through self-attention (or cross-attention over ``context``).
 
@@ -93,6 +94,7 @@ def explain(
     context : a second text for keys and values (encoder-decoder attention), or None.
     causal : allow query i to attend only to keys j <= i.
     max_tokens : keep at most this many tokens of each text (the rest are dropped and counted).
+    shared_qk : use one matrix as both W_Q and W_K (then Q = K and the scores are symmetric).
 
     Notes
     -----
@@ -101,7 +103,7 @@ def explain(
     d_v = d_k if d_v is None else d_v
     if max_tokens is not None:
         max_tokens = check_int("max_tokens", max_tokens, 1, 100_000)
-    weights = init_weights(d_model, d_k, d_v, heads, seed=seed)
+    weights = init_weights(d_model, d_k, d_v, heads, seed=seed, shared_qk=shared_qk)
     tokens, dropped_q = _tokens_for(text, max_tokens)
     context_tokens, dropped_k = (tokens, 0) if context is None else _tokens_for(context, max_tokens)
     if not tokens or not context_tokens:
@@ -118,7 +120,7 @@ def explain(
     settings = dict(
         text=text, context=context, d_model=d_model, d_k=d_k, d_v=d_v, heads=heads, score=score,
         mode=mode, seed=seed, positions=positions, causal=causal, temperature=temperature,
-        window=window, sample=sample, max_tokens=max_tokens,
+        window=window, sample=sample, max_tokens=max_tokens, shared_qk=shared_qk,
     )
     return Explanation(
         tokens=tuple(tokens), context_tokens=tuple(context_tokens), token_vectors=vectors,

@@ -75,9 +75,22 @@ def bench_pages(repeat: int) -> list[tuple]:
     def d_k(at, i):
         at.slider(key="setting_d_k").set_value(2 + i % 60)
 
+    def angle(at, i):
+        at.slider(key="cosine_angle_b_widget").set_value(-170 + 7 * i)
+
+    def tau(at, i):
+        at.select_slider(key="types_tau_widget").set_value((0.01, 0.1, 1.0, 10.0)[i % 4])
+
     return [
         row("walkthrough rerun after d_k change (step 3)", rerun_ms(None, d_k, repeat, step="3"), 80, repeat),
         row("walkthrough rerun after d_k change (all steps)", rerun_ms(None, d_k, repeat, all="1"), None, repeat),
+        row("why Q, K and V rerun after d_k change", rerun_ms("app_pages/why_qkv.py", d_k, repeat), 100, repeat),
+        row("attention types (scores) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat), 100, repeat),
+        row("attention types (modes) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat, section="1"), 100, repeat),
+        row("attention types (modes) rerun after tau change", rerun_ms("app_pages/types.py", tau, repeat, section="1"), 100, repeat),
+        row("attention types (masks) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat, section="2"), 100, repeat),
+        row("cosine similarity rerun after d_k change", rerun_ms("app_pages/cosine.py", d_k, repeat), 100, repeat),
+        row("cosine similarity rerun after angle change", rerun_ms("app_pages/cosine.py", angle, repeat), 100, repeat),
     ]
 
 

@@ -86,7 +86,7 @@ def heatmap(page, index: int = 0) -> dict | None:
     return page.evaluate(HEATMAP_JS, index)
 
 
-def wait_for_heatmap(page, index: int, check, timeout_ms: int = 15000) -> dict:
+def wait_for_heatmap(page, index: int, check, timeout_ms: int = 45000) -> dict:
     """Wait until the index-th heatmap satisfies ``check`` (a JS predicate body on `h`); return it."""
     page.wait_for_function(f"(index) => {{ const h = ({HEATMAP_JS})(index); return h && ({check}); }}", arg=index, timeout=timeout_ms)
     return heatmap(page, index)

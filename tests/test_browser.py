@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -27,15 +28,22 @@ def chromium():
         yield instance
 
 
-@pytest.fixture
-def page(chromium):
+@pytest.fixture(scope="module")
+def context(chromium):
+    """One browser context for the module, so its cache is warm after the first page (as for a student)."""
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
     yield page
-    context.close()
+    page.close()
     assert not errors, errors
 
 
@@ -70,7 +78,7 @@ def test_injected_html_never_runs_or_appears(app_url, page):
 
 
 def test_chinese_sentence_renders(app_url, page):
-    page.goto(f"{app_url}/?text=她正在吃一个绿色的苹果&step=5")
+    page.goto(f"{app_url}/?{urlencode({'text': '她正在吃一个绿色的苹果', 'step': 5})}")
     weights = wait_for_heatmap(page, 0, "h.rows === 11")
     assert weights["x"][3] == "吃"
     page.screenshot(path=str(SHOTS / "browser-chinese.png"))

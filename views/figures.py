@@ -71,6 +71,7 @@ def heatmap(
     hover_extra: NDArray | None = None,
     decimals: int = 2,
     column_groups: int = 1,
+    outline: NDArray | None = None,
 ) -> go.Figure:
     """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
 
@@ -78,6 +79,7 @@ def heatmap(
     (diverging in that matrix's own hue). hover_extra (rows, cols) adds a line per cell,
     e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
     column_groups > 1 draws lines that split the columns into that many equal groups (heads).
+    outline (rows, cols) bool draws a frame around each row's allowed span (a local window).
     """
     n_rows, n_cols = matrix.shape
     finite = np.where(np.isfinite(matrix), matrix, np.nan)
@@ -113,11 +115,73 @@ def heatmap(
             dict(type="line", x0=g * n_cols / column_groups - 0.5, x1=g * n_cols / column_groups - 0.5, y0=-0.5, y1=n_rows - 0.5,
                  line=dict(color="#222222", width=3))
             for g in range(1, column_groups)
-        ],
+        ] + ([] if outline is None else window_frames(outline)),
     )
     # Every property here is known to be valid; skipping Plotly's validation makes a build ~10x faster.
     figure = go.Figure(data=[trace], layout=layout, _validate=False)
     return figure
+
+
+def window_frames(outline: NDArray) -> list[dict]:
+    """One rectangle per row around the columns that row may attend to."""
+    frames = []
+    for i, row in enumerate(np.asarray(outline, dtype=bool)):
+        allowed = np.flatnonzero(row)
+        if allowed.size:
+            frames.append(dict(type="rect", x0=allowed[0] - 0.5, x1=allowed[-1] + 0.5, y0=i - 0.5, y1=i + 0.5,
+                               line=dict(color="#E69F00", width=2)))
+    return frames
+
+
+def entropy_bars(entropy: NDArray, tokens: tuple[str, ...], *, title: str, x_title: str, max_bits: float) -> go.Figure:
+    """Horizontal bars of each query's entropy in bits, with the uniform maximum log2(n_k) marked."""
+    n = len(tokens)
+    rows = [label(t) for t in tokens]
+    trace = dict(type="bar", orientation="h", x=np.asarray(entropy), y=np.arange(n), marker=dict(color="#56B4E9"),
+                 text=[f"{h:.2f}" for h in entropy], textposition="outside", cliponaxis=False, customdata=rows,
+                 hovertemplate="%{customdata}: %{x:.3f} bits<extra></extra>")
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
+        height=int(min(900, max(200, 110 + 30 * n))), margin=dict(l=10, r=10, t=100, b=10),
+        xaxis=dict(title=dict(text=x_title), range=[0, max(max_bits, 1e-9) * 1.05], side="top"),
+        yaxis=dict(tickmode="array", tickvals=np.arange(n), ticktext=rows, autorange="reversed"),
+        shapes=[dict(type="line", x0=max_bits, x1=max_bits, y0=-0.5, y1=n - 0.5, line=dict(color="#555", dash="dot"))],
+        showlegend=False,
+    )
+    return go.Figure(data=[trace], layout=layout, _validate=False)
+
+
+def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
+          log_x: bool = False, mark_x: tuple[float, ...] = ()) -> go.Figure:
+    """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks."""
+    palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    traces = [dict(type="scatter", mode="lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
+                   line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=380, margin=dict(l=10, r=10, t=60, b=10),
+        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"), yaxis=dict(title=dict(text=y_title)),
+        shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot")) for m in mark_x],
+        legend=dict(orientation="h", y=-0.2),
+    )
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> go.Figure:
+    """Two 2-D vectors drawn as arrows from the origin, on equal axes."""
+    reach = max(1.0, float(np.abs(np.concatenate([a, b])).max())) * 1.15
+    colours = ("#0072B2", "#E69F00")
+    arrows = [dict(x=v[0], y=v[1], ax=0, ay=0, xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=3,
+                   arrowsize=1.4, arrowwidth=3, arrowcolor=c, text="") for v, c in zip((a, b), colours)]
+    names_at_heads = [dict(x=v[0] * 1.08, y=v[1] * 1.08, xref="x", yref="y", showarrow=False, text=f"<b>{label(n)}</b>",
+                           font=dict(color=c, size=18)) for v, n, c in zip((a, b), names, colours)]
+    annotations = arrows + names_at_heads
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=420, margin=dict(l=10, r=10, t=50, b=10),
+        xaxis=dict(range=[-reach, reach], zeroline=True, scaleanchor="y", scaleratio=1),
+        yaxis=dict(range=[-reach, reach], zeroline=True), annotations=annotations, showlegend=False,
+    )
+    trace = dict(type="scatter", x=[0], y=[0], mode="markers", marker=dict(size=6, color="#555"), hoverinfo="skip")
+    return go.Figure(data=[trace], layout=layout, _validate=False)
 
 
 def dot_arithmetic(q: NDArray, k: NDArray, max_terms: int = 4) -> NDArray:  # [n_q, d], [n_k, d] -> [n_q, n_k] str

@@ -1,0 +1,47 @@
+"""Why Q, K and V: a shared matrix makes scores symmetric; V transforms what is handed over."""
+
+import streamlit as st
+
+from attention_core import asymmetry, weighted_sum
+from views import messages, sidebar
+from views.charts import chart, dims
+from views.inputs import explanation_or_stop
+from views.text import Texts
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+st.title(T("why_qkv.title"))
+st.markdown(T("why_qkv.intro"))
+st.info(T("why_qkv.roles"))
+messages.show_notices(sidebar.url_notices(), T)
+separate = explanation_or_stop(settings, T, heads=1)
+shared = explanation_or_stop(settings, T, heads=1, shared_qk=True)
+tokens = separate.tokens
+
+st.subheader(T("why_qkv.asym_title"))
+st.markdown(T("why_qkv.asym_intro"))
+gaps = {}
+for name, e in (("separate", separate), ("shared", shared)):
+    scores = e.trace.heads[0].raw_scores
+    difference = asymmetry(scores)
+    gaps[name] = f"{abs(difference).max():.4f}"
+    left, right = st.columns(2)
+    with left:
+        chart(scores, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}"), key=f"{name}-scores", T=T, values=True,
+              rows_are="query", cols_are="key")
+    with right:
+        chart(difference, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}_diff"), key=f"{name}-diff", T=T, values=True,
+              rows_are="query", cols_are="key")
+st.markdown(f"**{T('why_qkv.largest', **gaps)}**")
+
+st.subheader(T("why_qkv.values_title"))
+st.markdown(T("why_qkv.values_intro"))
+head = separate.trace.heads[0]
+chart(head.weights, tokens, tokens, kind="weights", title=T("why_qkv.weights"), key="weights", T=T, values=True,
+      rows_are="query", cols_are="key")
+left, right = st.columns(2)
+with left:
+    without_v = weighted_sum(head.weights, separate.x)
+    chart(without_v, tokens, dims(without_v.shape[1]), kind="signed", title=T("why_qkv.without_v"), key="without-v", T=T, values=True)
+with right:
+    chart(head.output, tokens, dims(head.output.shape[1]), kind="signed", title=T("why_qkv.with_v"), key="with-v", T=T, values=True)

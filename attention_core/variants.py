@@ -1,0 +1,110 @@
+"""Measures and variants used to compare kinds of attention: entropy, Gumbel-softmax, asymmetry, cosine."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attention_core._checks import check_float, check_matrix
+from attention_core.attention import softmax
+from attention_core.scores import cosine_scores
+
+
+def entropy_bits(weights: NDArray) -> NDArray:  # [n_q, n_k] -> [n_q]
+    """Entropy of each row of attention weights, in bits: H_i = -sum_j a_ij log2 a_ij (0 log 0 = 0).
+
+    A uniform row over n keys has log2(n) bits; a one-hot row has 0.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    logs = np.log2(weights, out=np.zeros_like(weights), where=weights > 0)
+    return np.maximum(-(weights * logs).sum(axis=-1), 0.0)
+
+
+def gumbel_noise(shape: tuple[int, ...], rng: np.random.Generator) -> NDArray:
+    """Standard Gumbel noise g = -log(-log u), u ~ U(0, 1), of the given shape."""
+    uniform = rng.random(shape)
+    return -np.log(-np.log(np.clip(uniform, 1e-300, 1.0 - 1e-16)))
+
+
+def gumbel_softmax(scores: NDArray, temperature: float, noise: NDArray, mask: NDArray | None = None) -> NDArray:
+    """Gumbel-softmax (Jang et al. 2017): a differentiable stand-in for sampling one key.
+
+    Parameters
+    ----------
+    scores : (n_q, n_k) scaled scores (logits).
+    temperature : tau > 0; as tau -> 0 each row approaches a one-hot sample, large tau flattens it.
+    noise : (n_q, n_k) Gumbel noise (keep it fixed to watch one sample sharpen as tau falls).
+    mask : (n_q, n_k) bool, True where allowed.
+
+    Notes
+    -----
+    y_ij = exp((s_ij + g_ij) / tau) / sum_j' exp((s_ij' + g_ij') / tau).
+    """
+    temperature = check_float("temperature", temperature, 1e-6, 1e6)
+    return softmax((np.asarray(scores) + np.asarray(noise)) / temperature, mask)
+
+
+def asymmetry(scores: NDArray) -> NDArray:  # [n, n] -> [n, n]
+    """S - S^T: zero everywhere exactly when the score matrix is symmetric (i looking for j = j looking for i)."""
+    scores = check_matrix("scores", scores)
+    if scores.shape[0] != scores.shape[1]:
+        raise ValueError(f"asymmetry needs a square score matrix, got shape {scores.shape}")
+    return scores - scores.T
+
+
+def weighted_sum(weights: NDArray, values: NDArray) -> NDArray:  # [n_q, n_k], [n_k, d] -> [n_q, d]
+    """z_i = sum_j a_ij v_j: the attention output for any choice of values (V, or the raw inputs X)."""
+    return np.asarray(weights, dtype=np.float64) @ np.asarray(values, dtype=np.float64)
+
+
+def polar_vector(angle_degrees: float, length: float) -> NDArray:  # -> [2]
+    """The 2-D vector of the given length at the given angle: length * (cos a, sin a)."""
+    angle = math.radians(check_float("angle", angle_degrees, -360.0, 360.0))
+    length = check_float("length", length, 0.0, 1e6)
+    return np.array([length * math.cos(angle), length * math.sin(angle)])
+
+
+def cosine_similarity(a: NDArray, b: NDArray) -> float:
+    """cos(theta) = a.b / (|a| |b|), in [-1, 1]; 0 when either vector is zero."""
+    return float(cosine_scores(np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64), {})[0, 0])
+
+
+def softmax_over_scales(scores: NDArray, scales: NDArray) -> NDArray:  # [n_k], [m] -> [m, n_k]
+    """Softmax of one row of scores multiplied by each scale: row m is softmax(scales[m] * scores)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return softmax(np.outer(np.asarray(scales, dtype=np.float64), scores))
+
+
+@dataclass(frozen=True)
+class VectorPair:
+    """Two 2-D vectors and how they compare: cos = a.b / (|a||b|), dot = a.b = |a||b| cos."""
+
+    a: NDArray[np.float64]
+    b: NDArray[np.float64]
+    length_a: float
+    length_b: float
+    cos: float
+    dot: float
+
+
+def vector_pair(angle_a: float, length_a: float, angle_b: float, length_b: float) -> VectorPair:
+    """a and b from angles (degrees) and lengths, with their cosine similarity and dot product."""
+    a, b = polar_vector(angle_a, length_a), polar_vector(angle_b, length_b)
+    return VectorPair(a=a, b=b, length_a=float(length_a), length_b=float(length_b), cos=cosine_similarity(a, b), dot=float(a @ b))
+
+
+def stretch_sweep(a: NDArray, b: NDArray, lengths: NDArray) -> tuple[NDArray, NDArray]:  # -> [m], [m]
+    """Cosine and dot product of a with b rescaled to each length: the cosine stays, the dot product grows linearly."""
+    unit = np.asarray(b, dtype=np.float64) / max(float(np.linalg.norm(b)), 1e-300)
+    stretched = np.outer(np.asarray(lengths, dtype=np.float64), unit)  # (m, 2)
+    cosines = cosine_scores(stretched, np.atleast_2d(np.asarray(a, dtype=np.float64)), {})[:, 0]
+    return cosines, stretched @ np.asarray(a, dtype=np.float64)
+
+
+def similarity_matrices(x: NDArray) -> tuple[NDArray, NDArray]:  # [n, d] -> [n, n], [n, n]
+    """Cosine similarity and dot product of every pair of rows of x."""
+    x = check_matrix("x", x)
+    return cosine_scores(x, x, {}), x @ x.T

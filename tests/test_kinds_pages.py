@@ -1,0 +1,98 @@
+"""AppTest for the pages Why Q, K and V?, Attention types and Cosine similarity: every control."""
+
+import math
+
+import numpy as np
+from conftest import all_text, figure_titles, figures, open_app, z_values
+
+from attention_core import explain
+
+TYPES, COSINE, WHY = "app_pages/types.py", "app_pages/cosine.py", "app_pages/why_qkv.py"
+SENTENCE = "the cat sat on the mat"
+
+
+def test_types_scores_section_and_the_score_picker():
+    at = open_app(TYPES, text=SENTENCE)
+    assert figure_titles(at).count("raw scores") == 3  # dot, scaled dot, cosine by default
+    at.multiselect[0].set_value(["additive", "bilinear"]).run()
+    assert not at.exception
+    assert figure_titles(at).count("raw scores") == 2
+    assert at.query_params["scores"] == str(4 + 8)
+    expected = explain(SENTENCE, score="bilinear", heads=1).trace.heads[0].weights
+    np.testing.assert_allclose(z_values(figures(at)[4]), expected)
+
+
+def test_types_modes_section_every_control():
+    at = open_app(TYPES, text=SENTENCE, section="1")
+    titles = figure_titles(at)
+    assert "Hard (argmax)" in titles and "Gumbel-softmax (τ = 1)" in titles and "Local (centre = own position)" in titles
+    hard = z_values(figures(at)[titles.index("Hard (argmax)")])
+    np.testing.assert_array_equal(np.sort(hard, axis=1)[:, -1], 1.0)
+    at.select_slider(key="types_tau_widget").set_value(0.01).run()
+    gumbel = z_values(figures(at)[figure_titles(at).index("Gumbel-softmax (τ = 0.01)")])
+    assert gumbel.max(axis=1).min() > 0.9  # nearly one-hot
+    at.slider(key="types_window_widget").set_value(0).run()  # window 0: only the centre key
+    local = figures(at)[figure_titles(at).index("Local (centre = own position)")]
+    np.testing.assert_allclose(z_values(local), np.eye(6))
+    assert len(local["layout"]["shapes"]) == 6  # one frame per query
+    assert at.query_params["tau"] == "0" and at.query_params["window"] == "0"
+
+
+def test_types_masks_section_causal_and_temperature():
+    at = open_app(TYPES, text=SENTENCE, section="2")
+    weights = z_values(figures(at)[0])
+    np.testing.assert_array_equal(np.triu(weights, 1), 0.0)  # causal by default
+    at.toggle(key="types_causal_widget").set_value(False).run()
+    assert np.triu(z_values(figures(at)[0]), 1).any()
+    at.select_slider(key="types_temp_widget").set_value(10.0).run()
+    flat = z_values(figures(at)[0])
+    sharp = explain(SENTENCE, heads=1, temperature=0.1).trace.heads[0].weights
+    assert flat.max() < sharp.max()
+    assert at.query_params["temp"] == "6" and at.query_params["causal"] == "0"
+    entropy = figures(at)[1]["data"][0]
+    assert entropy["type"] == "bar"
+
+
+def test_types_tampered_url():
+    at = open_app(TYPES, section="9", tau="-4")
+    assert "out of range" in "\n".join(w.value for w in at.warning)
+
+
+def test_cosine_page_controls_and_numbers():
+    at = open_app(COSINE, text=SENTENCE)
+    at.slider(key="cosine_angle_a_widget").set_value(0).run()
+    at.slider(key="cosine_angle_b_widget").set_value(60).run()
+    cos_metric = next(m for m in at.metric if m.label == "cos θ")
+    assert float(cos_metric.value) == 0.5
+    at.slider(key="cosine_length_a_widget").set_value(4.0).run()  # the cosine stays
+    assert float(next(m for m in at.metric if m.label == "cos θ").value) == 0.5
+    dot = float(next(m for m in at.metric if m.label == "a · b").value)
+    assert math.isclose(dot, 4.0 * 3.0 * 0.5, abs_tol=1e-4)
+    at.selectbox(key="cosine_query_widget").set_value(2).run()
+    assert "Weights of “sat”" in " ".join(figure_titles(at))
+    scales = figures(at)[2]
+    assert len(scales["data"]) == 6
+    cosine_matrix = z_values(figures(at)[3])
+    np.testing.assert_allclose(np.diag(cosine_matrix), 1.0)
+    assert at.query_params["angle_b"] == "60" and at.query_params["length_a"] == "40" and at.query_params["query"] == "3"
+
+
+def test_why_qkv_shared_matrix_is_symmetric():
+    at = open_app(WHY, text=SENTENCE)
+    titles = figure_titles(at)
+    shared_diff = z_values(figures(at)[titles.index("shared: S − Sᵀ")])
+    assert np.abs(shared_diff).max() <= 1e-12
+    separate_diff = z_values(figures(at)[titles.index("separate: S − Sᵀ")])
+    assert np.abs(separate_diff).max() > 0.1
+    assert "with one shared matrix" in all_text(at)
+    e = explain(SENTENCE, heads=1)
+    np.testing.assert_allclose(z_values(figures(at)[titles.index("without V: A X")]), e.trace.heads[0].weights @ e.x)
+
+
+def test_pages_in_chinese_and_with_an_empty_sentence():
+    for page in (TYPES, COSINE, WHY):
+        at = open_app(page, lang="zh", text=SENTENCE)
+        text = all_text(at)
+        assert "Kinds of attention" not in text and "Why Q, K" not in text
+        empty = open_app(page, text="")
+        assert "Type a sentence" in all_text(empty)

@@ -1,0 +1,55 @@
+"""Drawing helpers shared by the pages: cached heatmaps with translated axes, tables, token chips."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+from numpy.typing import NDArray
+
+from views import cache, figures
+from views.text import Texts
+
+AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
+               "dimension": "common.labels.dimensions"}
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+def show(figure: go.Figure, key: str) -> None:
+    """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x)."""
+    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG)
+
+
+def dims(n: int) -> tuple[str, ...]:
+    return tuple(str(i + 1) for i in range(n))
+
+
+def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind: str, title: str, key: str,
+          T: Texts, values: bool, cols_are: str = "dimension", rows_are: str = "token",
+          arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2, column_groups: int = 1,
+          outline: NDArray | None = None) -> None:
+    """Draw one cached heatmap; numbers in cells only when asked for and readable."""
+    figure = cache.heatmap(
+        np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
+        values and figures.readable(matrix.shape),
+        T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups, outline,
+    )
+    show(figure, key)
+
+
+def fixed(values: NDArray, decimals: int = 4) -> NDArray:
+    """Numbers as table text with a fixed number of decimals, a true minus sign and −∞."""
+    return figures.cell_text(np.asarray(values, dtype=float), decimals)
+
+
+def token_chips(tokens: tuple[str, ...]) -> str:
+    """HTML of the tokens as numbered chips; token text is escaped, so it is always shown as text."""
+    chips = "".join(
+        f'<span class="token-chip"><sup>{i + 1}</sup>{figures.label(token)}</span>' for i, token in enumerate(tokens)
+    )
+    style = (
+        "<style>.token-chips{display:flex;flex-wrap:wrap;gap:6px;margin:4px 0 12px}"
+        ".token-chip{border:1px solid #8884;border-radius:6px;padding:2px 8px;font-size:1.05rem}"
+        ".token-chip sup{color:#888;margin-right:4px}</style>"
+    )
+    return f'{style}<div class="token-chips">{chips}</div>'

@@ -1,0 +1,28 @@
+"""The sentence a page works on: a friendly prompt when empty, a message when cut or invalid."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core import Explanation, tokenize
+from views import cache, messages
+from views.state import Settings
+from views.text import Texts
+
+
+def explanation_or_stop(settings: Settings, T: Texts, **overrides: object) -> Explanation:
+    """The explanation of the sidebar's sentence (with ``overrides`` of its options), or stop the page.
+
+    An empty sentence shows a prompt; a ValueError from the core shows its message; cut
+    tokens are reported. The page never sees a traceback.
+    """
+    if not tokenize(settings.text):
+        st.info(T("common.notices.empty"), icon=":material/edit:")
+        st.stop()
+    try:
+        explanation = cache.explanation(settings.text, **(settings.explain_options() | overrides))
+    except ValueError as error:
+        messages.show_error(error, T)
+        st.stop()
+    messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], T)
+    return explanation
