@@ -13,5 +13,9 @@ pages = [
     st.Page("app_pages/why_qkv.py", title=T("common.nav.why_qkv"), icon=":material/key:", url_path="why-qkv"),
     st.Page("app_pages/types.py", title=T("common.nav.types"), icon=":material/tune:", url_path="types"),
     st.Page("app_pages/cosine.py", title=T("common.nav.cosine"), icon=":material/architecture:", url_path="cosine"),
+    st.Page("app_pages/multihead.py", title=T("common.nav.multihead"), icon=":material/view_column:", url_path="multi-head"),
+    st.Page("app_pages/cross.py", title=T("common.nav.cross"), icon=":material/translate:", url_path="self-vs-cross"),
+    st.Page("app_pages/hierarchy.py", title=T("common.nav.hierarchy"), icon=":material/account_tree:", url_path="hierarchical"),
+    st.Page("app_pages/rnn.py", title=T("common.nav.rnn"), icon=":material/timeline:", url_path="rnn-vs-attention"),
 ]
 st.navigation(pages).run()

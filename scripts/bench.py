@@ -75,6 +75,12 @@ def bench_pages(repeat: int) -> list[tuple]:
     def d_k(at, i):
         at.slider(key="setting_d_k").set_value(2 + i % 60)
 
+    def d_model(at, i):
+        at.slider(key="setting_d_model").set_value(4 + i % 60)
+
+    def step(at, i):
+        at.slider(key="rnn_step_widget").set_value(1 + i % 6)
+
     def angle(at, i):
         at.slider(key="cosine_angle_b_widget").set_value(-170 + 7 * i)
 
@@ -91,6 +97,11 @@ def bench_pages(repeat: int) -> list[tuple]:
         row("attention types (masks) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat, section="2"), 100, repeat),
         row("cosine similarity rerun after d_k change", rerun_ms("app_pages/cosine.py", d_k, repeat), 100, repeat),
         row("cosine similarity rerun after angle change", rerun_ms("app_pages/cosine.py", angle, repeat), 100, repeat),
+        row("multi-head rerun after d_k change (2 heads)", rerun_ms("app_pages/multihead.py", d_k, repeat, heads="2", fixed="0"), 100, repeat),
+        row("self vs cross rerun after d_k change", rerun_ms("app_pages/cross.py", d_k, repeat), 100, repeat),
+        row("hierarchical rerun after d_model change", rerun_ms("app_pages/hierarchy.py", d_model, repeat), 100, repeat),
+        row("RNN vs attention rerun after d_k change", rerun_ms("app_pages/rnn.py", d_k, repeat), 100, repeat),
+        row("RNN vs attention rerun after step change", rerun_ms("app_pages/rnn.py", step, repeat, text="the cat sat on the mat"), 100, repeat),
     ]
 
 

@@ -7,11 +7,27 @@ distinct sentences can take.
 
 from __future__ import annotations
 
+import time
+
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import AttentionTrace, Explanation, explain, textbook_example
+from attention_core import (
+    AttentionTrace,
+    Explanation,
+    HierarchicalTrace,
+    embed,
+    explain,
+    general_attention,
+    hierarchical,
+    init_rnn,
+    init_weights,
+    multi_head,
+    rnn,
+    textbook_example,
+)
 from views import figures
 
 
@@ -25,6 +41,47 @@ def explanation(text: str, **options: object) -> Explanation:
 def textbook() -> AttentionTrace:
     """The article's "Thinking Machines" trace (112, 96 -> 14, 12 -> 0.88, 0.12)."""
     return textbook_example()
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def general(question: str, passage: str, **options: object) -> tuple[Explanation, AttentionTrace]:
+    """``attention_core.general_attention``, computed once per distinct input."""
+    return general_attention(question, passage, **options)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def document(text: str, **options: object) -> HierarchicalTrace:
+    """``attention_core.hierarchical``, computed once per distinct document."""
+    return hierarchical(text, **options)  # type: ignore[arg-type]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def rnn_states(x: np.ndarray, d_hidden: int, seed: int) -> np.ndarray:
+    """The Elman RNN's hidden states for the rows of x."""
+    return rnn(x, init_rnn(x.shape[1], d_hidden, seed=seed))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def layer_times(d: int, lengths: tuple[int, ...], repeat: int = 7) -> dict[str, list[float]]:
+    """Fastest of ``repeat`` runs, in milliseconds, of one RNN layer and one self-attention layer per length.
+
+    The minimum (as timeit recommends) is the figure least disturbed by other work on the machine.
+    """
+    weights, projections = init_rnn(d, d, seed=0), init_weights(d, d, d, 1, seed=0)
+    times: dict[str, list[float]] = {"rnn": [], "attention": []}
+    w = projections
+    for n in lengths:
+        x = embed([f"w{i}" for i in range(n)], d)
+        for name, run in (("rnn", lambda x=x: rnn(x, weights)),
+                          ("attention", lambda x=x: multi_head(x, x, w.w_q, w.w_k, w.w_v, w.w_o, heads=1))):
+            run()
+            samples = []
+            for _ in range(repeat):
+                start = time.perf_counter()
+                run()
+                samples.append((time.perf_counter() - start) * 1000)
+            times[name].append(min(samples))
+    return times
 
 
 @st.cache_resource(max_entries=2048, show_spinner=False)

@@ -11,7 +11,8 @@ from views import cache, figures
 from views.text import Texts
 
 AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
-               "dimension": "common.labels.dimensions"}
+               "dimension": "common.labels.dimensions", "head": "common.labels.heads", "position": "common.labels.positions",
+               "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources"}
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 

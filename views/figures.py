@@ -49,11 +49,11 @@ def readable(shape: tuple[int, int]) -> bool:
 
 
 def cell_text(matrix: NDArray, decimals: int) -> NDArray:
-    """Each value as shown in its cell: fixed decimals, a true minus sign, -inf as −∞."""
+    """Each value as shown in its cell: fixed decimals, a true minus sign, -inf as −∞, NaN (not yet computed) blank."""
     rounded = np.round(np.where(np.isfinite(matrix), matrix, 0.0), decimals) + 0.0  # + 0.0 turns -0.00 into 0.00
     text = np.char.mod(f"%.{decimals}f", rounded)
     text = np.char.replace(text, "-", "−")
-    return np.where(np.isneginf(matrix), "−∞", text)
+    return np.where(np.isneginf(matrix), "−∞", np.where(np.isnan(matrix), "", text))
 
 
 def heatmap(
@@ -152,18 +152,32 @@ def entropy_bars(entropy: NDArray, tokens: tuple[str, ...], *, title: str, x_tit
 
 
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
-          log_x: bool = False, mark_x: tuple[float, ...] = ()) -> go.Figure:
+          log_x: bool = False, log_y: bool = False, mark_x: tuple[float, ...] = (), markers: bool = False) -> go.Figure:
     """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks."""
     palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
-    traces = [dict(type="scatter", mode="lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
+    traces = [dict(type="scatter", mode="lines+markers" if markers else "lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
                    line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=380, margin=dict(l=10, r=10, t=60, b=10),
-        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"), yaxis=dict(title=dict(text=y_title)),
+        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
+        yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
         shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot")) for m in mark_x],
         legend=dict(orientation="h", y=-0.2),
     )
     return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, colour: str = "#0072B2") -> go.Figure:
+    """Vertical bars with their values printed on them."""
+    trace = dict(type="bar", x=np.arange(len(names)), y=np.asarray(values), marker=dict(color=colour),
+                 text=[f"{v:.3f}" for v in values], textposition="outside", cliponaxis=False,
+                 customdata=[label(n) for n in names], hovertemplate="%{customdata}: %{y:.4f}<extra></extra>")
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=340, margin=dict(l=10, r=10, t=60, b=10),
+        xaxis=dict(tickmode="array", tickvals=np.arange(len(names)), ticktext=[label(n) for n in names]),
+        yaxis=dict(title=dict(text=y_title), range=[0, max(1e-9, float(np.max(values))) * 1.2]), showlegend=False,
+    )
+    return go.Figure(data=[trace], layout=layout, _validate=False)
 
 
 def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> go.Figure:

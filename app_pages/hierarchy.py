@@ -1,0 +1,51 @@
+"""Hierarchical (multi-level) attention: words pooled into sentences, sentences into a document."""
+
+import streamlit as st
+
+from attention_core import split_sentences
+from views import cache, figures, messages, page_state, sidebar
+from views.charts import chart, dims, show
+from views.hierarchy import document_html
+from views.state import MAX_TOKENS
+from views.text import Texts
+
+PAGE = "han"
+MAX_SENTENCES = 12
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+notices = page_state.init_texts(PAGE, {"doc": T("hierarchy.default")})
+st.title(T("hierarchy.title"))
+st.markdown(T("hierarchy.intro"))
+st.latex(T("hierarchy.formula"))
+messages.show_notices(sidebar.url_notices() + notices, T)
+text = st.text_area(T("hierarchy.document"), key=page_state.widget_key(PAGE, "doc", str), help=T("hierarchy.document_help"))
+page_state.put(PAGE, "doc", text)
+page_state.publish(PAGE, ["doc"])
+if not split_sentences(text):
+    st.info(T("hierarchy.empty"), icon=":material/edit:")
+    st.stop()
+trace = cache.document(text, d_model=settings.d_model, seed=settings.seed, positions=settings.pe,
+                       max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS)
+cut_sentences, cut_tokens = trace.dropped
+if cut_sentences:
+    st.warning(T("hierarchy.cut_sentences", total=len(trace.sentences) + cut_sentences, kept=len(trace.sentences)),
+               icon=":material/content_cut:")
+if cut_tokens:
+    st.warning(T("hierarchy.cut_tokens", dropped=cut_tokens), icon=":material/content_cut:")
+
+st.subheader(T("hierarchy.level1"))
+st.markdown(T("hierarchy.level1_intro"))
+st.html(document_html(trace, T("hierarchy.sentence", number="")))
+
+st.subheader(T("hierarchy.level2"))
+st.markdown(T("hierarchy.level2_intro"))
+names = tuple(T("hierarchy.sentence", number=i + 1) for i in range(len(trace.sentences)))
+show(figures.bars(trace.document.weights, names, title=T("hierarchy.level2"), y_title=T("hierarchy.word_axis")), key="sentences")
+left, right = st.columns([3, 2])
+with left:
+    chart(trace.document.hidden, names, dims(trace.document.hidden.shape[1]), kind="signed", title=T("hierarchy.sentence_vectors"),
+          key="sentence-vectors", T=T, values=True)
+with right:
+    chart(trace.document.pooled[None, :], ("v",), dims(trace.document.pooled.shape[0]), kind="signed",
+          title=T("hierarchy.document_vector"), key="document-vector", T=T, values=True)

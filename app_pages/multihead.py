@@ -1,0 +1,70 @@
+"""Multi-head attention: every head's weights, the concatenation, W_O, the cost, and how the heads differ."""
+
+import pandas as pd
+import streamlit as st
+
+from attention_core import head_distances, multi_head_cost
+from views import messages, page_state, sidebar
+from views.charts import chart, dims
+from views.inputs import explanation_or_stop
+from views.state import INT_RANGES
+from views.text import Texts
+
+PAGE = "mh"
+PARAMS = {"fixed": (0, 1, 1)}
+
+
+def use_heads() -> None:
+    st.session_state[sidebar.PREFIX + "heads"] = st.session_state["mh_heads"]
+
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+notices = page_state.init_ints(PAGE, PARAMS)
+st.title(T("multihead.title"))
+st.markdown(T("multihead.intro"))
+messages.show_notices(sidebar.url_notices() + notices, T)
+
+st.session_state["mh_heads"] = settings.heads
+heads = st.slider(T("multihead.heads"), *INT_RANGES["heads"], key="mh_heads", on_change=use_heads, help=T("multihead.heads_help"))
+fixed = st.toggle(T("multihead.fixed"), key=page_state.widget_key(PAGE, "fixed"), help=T("multihead.fixed_help"))
+page_state.put(PAGE, "fixed", int(fixed))
+d_k = max(1, settings.d_model // heads) if fixed else settings.d_k
+st.caption(T("multihead.fixed_note" if fixed else "multihead.free_note", d_model=settings.d_model, heads=heads, d_k=d_k))
+e = explanation_or_stop(settings, T, heads=heads, d_k=d_k)
+tokens, n = e.tokens, len(e.tokens)
+
+st.subheader(T("multihead.cost_title"))
+st.markdown(T("multihead.cost_intro", n=n))
+st.latex(T("multihead.cost_formula"))
+cost = multi_head_cost(n, n, settings.d_model, d_k, d_k, heads)
+baseline = multi_head_cost(n, n, settings.d_model, settings.d_model, settings.d_model, 1)
+names = [T(f"multihead.parts_{part}") for part in cost]
+st.table(pd.DataFrame({T("multihead.part"): names, T("multihead.count"): [f"{cost[p]:,}" for p in cost],
+                       T("multihead.one_head", d_model=settings.d_model): [f"{baseline[p]:,}" for p in baseline]}), hide_index=True)
+
+st.subheader(T("multihead.grid_title"))
+columns = st.columns(min(heads, 2 if heads <= 4 else 4))
+for h, trace in enumerate(e.trace.heads):
+    with columns[h % len(columns)]:
+        chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,
+              values=n <= 8 and heads <= 2, rows_are="query", cols_are="key")
+chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat", T=T,
+      values=True, column_groups=heads)
+left, right = st.columns(2)
+with left:
+    chart(e.weights.w_o, dims(e.weights.w_o.shape[0]), dims(e.weights.w_o.shape[1]), kind="signed", title=T("multihead.w_o"),
+          key="w-o", T=T, values=True, rows_are="dimension")
+with right:
+    chart(e.trace.output, tokens, dims(e.trace.output.shape[1]), kind="signed", title=T("multihead.output"), key="output", T=T,
+          values=True)
+
+st.subheader(T("multihead.diversity_title"))
+st.markdown(T("multihead.diversity_intro"))
+if heads == 1:
+    st.info(T("multihead.single"))
+else:
+    labels = tuple(T("multihead.head", number=h + 1) for h in range(heads))
+    chart(head_distances(e.trace.heads), labels, labels, kind="weights", title=T("multihead.diversity"), key="diversity", T=T,
+          values=True, rows_are="head", cols_are="head", decimals=3)
+page_state.publish(PAGE, list(PARAMS))

@@ -1,0 +1,64 @@
+"""RNN vs attention: sequential steps against one parallel step, and their cost as the sentence grows."""
+
+import numpy as np
+import streamlit as st
+
+from attention_core import complexity, reach
+from views import cache, figures, messages, page_state, sidebar
+from views.charts import chart, dims, show
+from views.inputs import explanation_or_stop
+from views.text import Texts
+
+PAGE = "rnn"
+D_CHOICES = (64, 128, 256, 512)
+LENGTHS = (8, 16, 32, 64, 128, 256, 512)
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+notices = page_state.init_ints(PAGE, {"step": (1, 48, 1), "d": (0, len(D_CHOICES) - 1, 3)})
+st.title(T("rnn.title"))
+st.markdown(T("rnn.intro"))
+messages.show_notices(sidebar.url_notices() + notices, T)
+left, right = st.columns(2)
+left.latex(T("rnn.rnn_formula"))
+right.latex(T("rnn.attention_formula"))
+e = explanation_or_stop(settings, T, heads=1)
+tokens, n = e.tokens, len(e.tokens)
+hidden = cache.rnn_states(np.asarray(e.x), settings.d_model, settings.seed)
+
+step_key = page_state.widget_key(PAGE, "step", lambda s: min(s, n))
+st.session_state[step_key] = min(st.session_state[step_key], n)
+step = st.slider(T("rnn.step"), 1, max(n, 2), key=step_key, help=T("rnn.step_help"), disabled=n == 1)
+page_state.put(PAGE, "step", step)
+left, right = st.columns(2)
+with left:
+    chart(reach(n, step, model="rnn").astype(float), tokens, tokens, kind="weights", title=T("rnn.rnn_reach", step=step, n=n),
+          key="rnn-reach", T=T, values=False, rows_are="position", cols_are="word")
+    computed = np.where(np.arange(n)[:, None] < step, hidden, np.nan)
+    chart(computed, tokens, dims(hidden.shape[1]), kind="signed", title=T("rnn.hidden", step=step), key="rnn-hidden", T=T, values=True)
+with right:
+    chart(reach(n, 1, model="attention").astype(float), tokens, tokens, kind="weights", title=T("rnn.attention_reach"),
+          key="attention-reach", T=T, values=False, rows_are="position", cols_are="word")
+    chart(e.trace.heads[0].output, tokens, dims(e.trace.heads[0].output.shape[1]), kind="signed", title=T("rnn.outputs"),
+          key="attention-out", T=T, values=True)
+
+st.subheader(T("rnn.table_title"))
+d = st.select_slider(T("rnn.d"), D_CHOICES, key=page_state.widget_key(PAGE, "d", lambda i: D_CHOICES[i]))
+page_state.put(PAGE, "d", D_CHOICES.index(d))
+st.markdown(T("rnn.table_intro", d=d))
+ns = np.unique(np.round(np.logspace(0, np.log10(4 * d), 60)))
+table = complexity(ns, d)
+names = (T("rnn.rnn_series"), T("rnn.attention_series"))
+columns = st.columns(3)
+for column, measure in zip(columns, ("compute", "sequential", "path")):
+    with column:
+        curves = np.stack([table["rnn"][measure], table["attention"][measure]])
+        show(figures.lines(ns, curves, names, title=T(f"rnn.{measure}"), x_title=T("rnn.n_axis"), y_title="", log_x=True,
+                           log_y=True, mark_x=(d,) if measure == "compute" else ()), key=f"table-{measure}")
+
+st.subheader(T("rnn.measured_title"))
+st.markdown(T("rnn.measured_intro", d=d))
+times = cache.layer_times(d, LENGTHS)
+show(figures.lines(np.array(LENGTHS), np.stack([times["rnn"], times["attention"]]), names, title=T("rnn.measured_title"),
+                   x_title=T("rnn.n_axis"), y_title=T("rnn.time_axis"), log_x=True, log_y=True, markers=True), key="measured")
+page_state.publish(PAGE, ["step", "d"])
