@@ -13,6 +13,7 @@ pages = [
     st.Page("app_pages/why_qkv.py", title=T("common.nav.why_qkv"), icon=":material/key:", url_path="why-qkv"),
     st.Page("app_pages/types.py", title=T("common.nav.types"), icon=":material/tune:", url_path="types"),
     st.Page("app_pages/cosine.py", title=T("common.nav.cosine"), icon=":material/architecture:", url_path="cosine"),
+    st.Page("app_pages/scaling.py", title=T("common.nav.scaling"), icon=":material/science:", url_path="scaling-lab"),
     st.Page("app_pages/multihead.py", title=T("common.nav.multihead"), icon=":material/view_column:", url_path="multi-head"),
     st.Page("app_pages/cross.py", title=T("common.nav.cross"), icon=":material/translate:", url_path="self-vs-cross"),
     st.Page("app_pages/hierarchy.py", title=T("common.nav.hierarchy"), icon=":material/account_tree:", url_path="hierarchical"),

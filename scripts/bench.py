@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attention_core import explain  # noqa: E402
+from attention_core import explain, sweep  # noqa: E402
 
 
 def median_ms(run: Callable[[], object], repeat: int, warmup: int = 1) -> float:
@@ -48,6 +48,7 @@ def bench_core(repeat: int) -> list[tuple]:
                 options = dict(d_model=d_model, d_k=d_model // heads, heads=heads)
                 ms = median_ms(lambda text=text, options=options: explain(text, **options), repeat)
                 rows.append(row(f"explain n={n} d_model={d_model} heads={heads}", ms, CORE_BUDGETS.get((n, d_model, heads)), repeat))
+    rows.append(row("scaling sweep, d_k 1..4096 (64 keys, 2000 samples)", median_ms(lambda: sweep(64, 2000, seed=0), repeat), 300, repeat))
     return rows
 
 
@@ -78,6 +79,12 @@ def bench_pages(repeat: int) -> list[tuple]:
     def d_model(at, i):
         at.slider(key="setting_d_model").set_value(4 + i % 60)
 
+    def lab_d_k(at, i):
+        at.select_slider(key="lab_dk_widget").set_value(2 ** (i % 13))
+
+    def lab_temperature(at, i):
+        at.select_slider(key="lab_temp_widget").set_value((0.25, 0.5, 1.0, 2.0, 4.0)[i % 5])
+
     def step(at, i):
         at.slider(key="rnn_step_widget").set_value(1 + i % 6)
 
@@ -97,6 +104,8 @@ def bench_pages(repeat: int) -> list[tuple]:
         row("attention types (masks) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat, section="2"), 100, repeat),
         row("cosine similarity rerun after d_k change", rerun_ms("app_pages/cosine.py", d_k, repeat), 100, repeat),
         row("cosine similarity rerun after angle change", rerun_ms("app_pages/cosine.py", angle, repeat), 100, repeat),
+        row("scaling lab rerun after d_k change", rerun_ms("app_pages/scaling.py", lab_d_k, repeat), 150, repeat),
+        row("scaling lab rerun after temperature change", rerun_ms("app_pages/scaling.py", lab_temperature, repeat), None, repeat),
         row("multi-head rerun after d_k change (2 heads)", rerun_ms("app_pages/multihead.py", d_k, repeat, heads="2", fixed="0"), 100, repeat),
         row("self vs cross rerun after d_k change", rerun_ms("app_pages/cross.py", d_k, repeat), 100, repeat),
         row("hierarchical rerun after d_model change", rerun_ms("app_pages/hierarchy.py", d_model, repeat), 100, repeat),

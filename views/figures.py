@@ -180,6 +180,16 @@ def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, c
     return go.Figure(data=[trace], layout=layout, _validate=False)
 
 
+def histogram(edges: NDArray, counts: NDArray, *, title: str, x_title: str, y_title: str, colour: str) -> go.Figure:
+    """A histogram from precomputed bins (only the counts travel to the browser, not the samples)."""
+    centres = (edges[:-1] + edges[1:]) / 2
+    trace = dict(type="bar", x=centres, y=counts, width=float(edges[1] - edges[0]), marker=dict(color=colour),
+                 hovertemplate="%{x:.2f}: %{y}<extra></extra>")
+    layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=320, margin=dict(l=10, r=10, t=50, b=10),
+                  xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)), bargap=0, showlegend=False)
+    return go.Figure(data=[trace], layout=layout, _validate=False)
+
+
 def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> go.Figure:
     """Two 2-D vectors drawn as arrows from the origin, on equal axes."""
     reach = max(1.0, float(np.abs(np.concatenate([a, b])).max())) * 1.15

@@ -1,0 +1,101 @@
+"""Scaling lab: why divide by sqrt(d_k), shown by seeded Monte Carlo experiments."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core import SWEEP_D_K, check_lab, memory_bytes
+from attention_core.scaling import MEMORY_LIMIT_BYTES
+from views import figures, messages, page_state, sidebar
+from views.charts import show
+from views.scaling import bug_frame, cached_sweep, download, histograms, sweep_frame, textbook_frame
+from views.text import Texts
+
+PAGE = "lab"
+KEYS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
+SAMPLES = (500, 1000, 2000, 5000, 10000, 20000, 50000)
+TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
+PARAMS = {"dk": (0, len(SWEEP_D_K) - 1, 6), "keys": (0, len(KEYS) - 1, 5), "samples": (0, len(SAMPLES) - 1, 2),
+          "temp": (0, len(TEMPERATURES) - 1, 2)}
+CHOICES = {"dk": SWEEP_D_K, "keys": KEYS, "samples": SAMPLES, "temp": TEMPERATURES}
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+notices = page_state.init_ints(PAGE, PARAMS)
+st.title(T("scaling.title"))
+st.markdown(T("scaling.intro"))
+messages.show_notices(sidebar.url_notices() + notices, T)
+
+chosen = {}
+columns = st.columns(4)
+for column, (name, label) in zip(columns, (("dk", "d_k"), ("keys", "n_keys"), ("samples", "samples"), ("temp", "temperature"))):
+    options = CHOICES[name]
+    chosen[name] = column.select_slider(T(f"scaling.{label}"), options, key=page_state.widget_key(PAGE, name, lambda i, o=options: o[i]),
+                                        help=T("scaling.temperature_help") if name == "temp" else None)
+    page_state.put(PAGE, name, options.index(chosen[name]))
+page_state.publish(PAGE, list(PARAMS))
+d_k, n_keys, samples, temperature = chosen["dk"], chosen["keys"], chosen["samples"], chosen["temp"]
+try:
+    check_lab(d_k, n_keys, samples)
+except ValueError:
+    st.error(T("scaling.refused", need=f"{memory_bytes(samples, n_keys) / 2**20:.0f}", limit=f"{MEMORY_LIMIT_BYTES / 2**20:.0f}"),
+             icon=":material/memory:")
+    st.stop()
+st.caption(T("scaling.method"))
+lab = {"n_keys": n_keys, "samples": samples, "seed": settings.seed, "temperature": temperature}
+result = cached_sweep(n_keys, samples, settings.seed, temperature)
+curves = sweep_frame(result)
+names = (T("scaling.saturation.raw"), T("scaling.saturation.scaled"))
+
+st.subheader(T("scaling.distribution.title"))
+st.markdown(T("scaling.distribution.intro", samples=samples, n_keys=n_keys, d_k=d_k))
+hist = histograms(d_k, n_keys, samples, settings.seed)
+for column, (kind, colour, theory) in zip(st.columns(2), (("raw", "#D55E00", math.sqrt(d_k)), ("scaled", "#0072B2", 1.0))):
+    edges, counts, std = hist[kind]
+    with column:
+        show(figures.histogram(edges, counts, title=T(f"scaling.{kind}"), x_title=T("scaling.distribution.value"),
+                               y_title=T("scaling.distribution.count"), colour=colour), key=f"hist-{kind}")
+        st.metric(T(f"scaling.distribution.std_{kind}"), f"{std:.3f}", T("scaling.distribution.theory", value=f"{theory:.3f}"),
+                  delta_color="off")
+
+st.subheader(T("scaling.derivation.title"))
+st.markdown(T("scaling.derivation.intro"))
+st.latex(T("scaling.derivation.formula"))
+st.markdown(T("scaling.derivation.table_intro"))
+st.table(pd.DataFrame([[T("scaling.derivation.measured"), *(f"{v:.1f}" for v in result.variance)],
+                       [T("scaling.derivation.ratio"), *(f"{v:.3f}" for v in result.variance / result.d_k)]],
+                      columns=["d_k", *(str(d) for d in result.d_k)]), hide_index=True)
+download(curves[["d_k", "variance_raw", "variance_over_d_k"]], lab, "variance", T)
+
+st.subheader(T("scaling.saturation.title"))
+st.markdown(T("scaling.saturation.intro"))
+for column, measure in zip(st.columns(2), ("entropy", "max_weight")):
+    with column:
+        ys = np.stack([getattr(result, f"raw_{measure}"), getattr(result, f"scaled_{measure}")])
+        show(figures.lines(result.d_k, ys, names, title=T(f"scaling.saturation.{measure}"), x_title="d_k", y_title="",
+                           log_x=True, mark_x=(d_k,), markers=True), key=f"saturation-{measure}")
+download(curves[["d_k", "entropy_raw_bits", "entropy_scaled_bits", "max_weight_raw", "max_weight_scaled"]], lab, "saturation", T)
+
+st.subheader(T("scaling.gradients.title"))
+st.markdown(T("scaling.gradients.intro"))
+show(figures.lines(result.d_k, np.stack([result.raw_gradient, result.scaled_gradient]), names, title=T("scaling.gradients.norm"),
+                   x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True), key="gradients")
+at = SWEEP_D_K.index(d_k)
+ratio = result.scaled_gradient[at] / result.raw_gradient[at]
+statement = "smaller" if ratio >= 1.05 else "not_yet"
+st.markdown(f"**{T(f'scaling.gradients.statement_{statement}', d_k=d_k, ratio=f'{ratio:.1f}')}**")
+download(curves[["d_k", "gradient_norm_raw", "gradient_norm_scaled"]], lab, "gradients", T)
+
+st.subheader(T("scaling.textbook.title"))
+st.markdown(T("scaling.textbook.intro"))
+st.table(textbook_frame(T), hide_index=True)
+
+st.subheader(T("scaling.bug.title"))
+st.markdown(T("scaling.bug.intro"))
+st.table(bug_frame(n_keys, samples, settings.seed, T), hide_index=True)
+st.caption(T("scaling.bug.uniform", n_keys=n_keys, bits=f"{math.log2(n_keys):.2f}"))
+
+st.subheader(T("scaling.temperature_section.title"))
+st.markdown(T("scaling.temperature_section.intro", temperature=f"{temperature:g}"))

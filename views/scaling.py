@@ -1,0 +1,74 @@
+"""The scaling lab's tables and downloads: sweep results as pandas frames, CSV with the settings on top."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core import Sweep, sample_raw_scores, score_histogram, softmax, softmax_stats, sweep, textbook_example
+from views.text import Texts
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_sweep(n_keys: int, samples: int, seed: int, temperature: float) -> Sweep:
+    """The full d_k sweep, computed once per (keys, samples, seed, temperature)."""
+    return sweep(n_keys, samples, seed=seed, temperature=temperature)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def histograms(d_k: int, n_keys: int, samples: int, seed: int) -> dict[str, tuple[np.ndarray, np.ndarray, float]]:
+    """Bins, counts and standard deviation of the raw and the scaled scores at one d_k."""
+    raw = sample_raw_scores(d_k, n_keys, samples, np.random.default_rng(seed))
+    result = {}
+    for name, values in (("raw", raw), ("scaled", raw / math.sqrt(d_k))):
+        edges, counts = score_histogram(values, bins=60)
+        result[name] = (edges, counts, float(values.std()))
+    return result
+
+
+def sweep_frame(result: Sweep) -> pd.DataFrame:
+    """Every curve of the sweep, one row per d_k."""
+    return pd.DataFrame({
+        "d_k": result.d_k, "variance_raw": result.variance, "variance_over_d_k": result.variance / result.d_k,
+        "entropy_raw_bits": result.raw_entropy, "entropy_scaled_bits": result.scaled_entropy,
+        "max_weight_raw": result.raw_max_weight, "max_weight_scaled": result.scaled_max_weight,
+        "gradient_norm_raw": result.raw_gradient, "gradient_norm_scaled": result.scaled_gradient,
+    })
+
+
+def csv_with_settings(frame: pd.DataFrame, settings: dict[str, object]) -> str:
+    """CSV text whose first lines (starting with #) record the settings that produced it."""
+    header = "".join(f"# {name} = {value}\n" for name, value in settings.items())
+    return header + frame.to_csv(index=False)
+
+
+def download(frame: pd.DataFrame, settings: dict[str, object], name: str, T: Texts) -> None:
+    st.download_button(T("scaling.download"), csv_with_settings(frame, settings), file_name=f"{name}.csv", mime="text/csv",
+                       key=f"download-{name}", icon=":material/download:")
+
+
+def textbook_frame(T: Texts) -> pd.DataFrame:
+    """The article's scores through softmax with and without the division by sqrt(64)."""
+    trace = textbook_example()
+    row = trace.raw_scores[:1]  # (1, 2): 112, 96
+    return pd.DataFrame({
+        T("scaling.textbook.scores"): [f"{v:g}" for v in row[0]],
+        T("scaling.textbook.without"): [f"{w:.8f}" if w > 1e-4 else f"{w:.2e}" for w in softmax(row)[0]],
+        T("scaling.textbook.with"): [f"{w:.4f}" for w in softmax(row / trace.scale)[0]],
+    })
+
+
+def bug_frame(n_keys: int, samples: int, seed: int, T: Texts) -> pd.DataFrame:
+    """Softmax statistics at d_k = 64 for the divisors 1, sqrt(d_k) = 8 and sqrt(d_model) = sqrt(512)."""
+    raw = sample_raw_scores(64, n_keys, samples, np.random.default_rng(seed))
+    rows = [(T(f"scaling.bug.{name}"), softmax_stats(raw, divisor)) for name, divisor in
+            (("none", 1.0), ("right", 8.0), ("wrong", math.sqrt(512)))]
+    return pd.DataFrame({
+        T("scaling.bug.divisor"): [name for name, _ in rows],
+        T("scaling.bug.entropy"): [f"{s.entropy:.3f}" for _, s in rows],
+        T("scaling.bug.max_weight"): [f"{s.max_weight:.3f}" for _, s in rows],
+        T("scaling.bug.gradient"): [f"{s.gradient:.4f}" for _, s in rows],
+    })
