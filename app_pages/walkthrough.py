@@ -2,13 +2,15 @@
 
 import streamlit as st
 
-from views import cache, messages, page_state, sidebar
+from attention_core import tokenize
+from views import cache, messages, page_state, real, sidebar
 from views.inputs import explanation_or_stop
 from views.text import Texts
 from views.walkthrough import Walk, render_focus, render_step, steps_for
 
 PAGE = "walk"
-PARAMS = {"step": (1, 7, 1), "all": (0, 1, 0), "head": (1, 8, 1), "focus": (1, 48, 1), "example": (0, 1, 0), "values": (0, 1, 1)}
+PARAMS = {"step": (1, 7, 1), "all": (0, 1, 0), "head": (1, 12, 1), "focus": (1, 128, 1), "example": (0, 1, 0), "values": (0, 1, 1),
+          "weights": (0, 1, 0), "layer": (1, 6, 1)}
 
 settings = sidebar.current()
 T = Texts(settings.lang)
@@ -34,7 +36,19 @@ if textbook:
     walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
 else:
     st.button(T("walkthrough.textbook.button"), key="textbook-load", on_click=set_example, args=(True,))
-    explanation = explanation_or_stop(settings, T)
+    pretrained = st.segmented_control(T("walkthrough.weights_choice"), range(2), required=True,
+                                      format_func=lambda i: T.get("walkthrough.weights_options")[i],
+                                      key=page_state.widget_key(PAGE, "weights", int))
+    page_state.put(PAGE, "weights", pretrained)
+    model = real.model() if pretrained else None
+    if pretrained and model is None:
+        st.warning(T("walkthrough.model_missing"), icon=":material/download:")
+    if model is not None and tokenize(settings.text):
+        layer = st.segmented_control(T("walkthrough.layer"), range(1, 7), required=True, key=page_state.widget_key(PAGE, "layer", int))
+        page_state.put(PAGE, "layer", layer)
+        explanation = model.explanation(real.run(model, str(model.folder), settings.text), layer - 1)
+    else:
+        explanation = explanation_or_stop(settings, T)
     heads = len(explanation.trace.heads)
     head = min(page_state.get(PAGE, "head"), heads)
     if heads > 1:
@@ -43,7 +57,10 @@ else:
         head = st.segmented_control(T("walkthrough.head"), range(1, heads + 1), key=key, help=T("walkthrough.head_help")) or 1
     page_state.put(PAGE, "head", head)
     walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
-    st.caption(T("walkthrough.weights_random"))
+    if "layer" in explanation.settings:
+        st.caption(T("walkthrough.weights_pretrained", layer=page_state.get(PAGE, "layer")))
+    else:
+        st.caption(T("walkthrough.weights_random"))
 
 steps = steps_for(walk)
 step = min(max(page_state.get(PAGE, "step"), 1), len(steps))

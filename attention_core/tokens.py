@@ -121,3 +121,8 @@ def embed(tokens: list[str], d_model: int, *, seed: int = 0, positions: bool = T
     if positions:
         x = x + positional_encoding(len(tokens), d_model)
     return x
+
+
+def contains_cjk(text: str) -> bool:
+    """True when ``text`` has a Chinese, Japanese or Korean character."""
+    return isinstance(text, str) and re.search(f"[{_CJK}]", text) is not None

@@ -85,6 +85,9 @@ def bench_pages(repeat: int) -> list[tuple]:
     def lab_temperature(at, i):
         at.select_slider(key="lab_temp_widget").set_value((0.25, 0.5, 1.0, 2.0, 4.0)[i % 5])
 
+    def real_head(at, i):
+        at.select_slider(key="real_head_widget").set_value(1 + i % 12)
+
     def step(at, i):
         at.slider(key="rnn_step_widget").set_value(1 + i % 6)
 
@@ -110,6 +113,7 @@ def bench_pages(repeat: int) -> list[tuple]:
         row("self vs cross rerun after d_k change", rerun_ms("app_pages/cross.py", d_k, repeat), 100, repeat),
         row("hierarchical rerun after d_model change", rerun_ms("app_pages/hierarchy.py", d_model, repeat), 100, repeat),
         row("RNN vs attention rerun after d_k change", rerun_ms("app_pages/rnn.py", d_k, repeat), 100, repeat),
+        row("real model rerun after head change", rerun_ms("app_pages/real.py", real_head, repeat), 100, repeat),
         row("RNN vs attention rerun after step change", rerun_ms("app_pages/rnn.py", step, repeat, text="the cat sat on the mat"), 100, repeat),
     ]
 
@@ -193,6 +197,40 @@ def bench_browser(repeat: int) -> list[tuple]:
     ]
 
 
+MEMORY_PROBE = """
+import resource, sys
+sys.path.insert(0, {root!r})
+import numpy, scipy.special, safetensors, tokenizers, streamlit, plotly, pandas  # everything the app imports anyway
+from attention_core.pretrained import MiniLM
+def rss_mb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+before = rss_mb()
+model = MiniLM.load()
+model.run("The animal didn't cross the street because it was too tired. " * 8)
+print(before, rss_mb())
+"""
+
+
+def bench_model(repeat: int) -> list[tuple]:
+    """The pretrained model: load once, forward pass at 32 and 128 word pieces, extra server memory."""
+    import subprocess
+
+    from attention_core.pretrained import MiniLM
+
+    load = median_ms(MiniLM.load, max(3, repeat // 2), warmup=1)
+    model = MiniLM.load()
+    rows = [row("real model: load (safetensors + tokenizer)", load, 500, max(3, repeat // 2))]
+    for pieces, budget in ((32, 30), (128, 150)):
+        text = " ".join(["word"] * (pieces - 2))
+        assert len(model.encode(text)[0]) == pieces
+        rows.append(row(f"real model: forward pass, {pieces} word pieces", median_ms(lambda text=text: model.run(text), repeat), budget, repeat))
+    out = subprocess.run([sys.executable, "-c", MEMORY_PROBE.format(root=str(ROOT))], capture_output=True, text=True, check=True)
+    before, after = (float(v) for v in out.stdout.split())
+    rows.append(("real model: extra server memory (RSS)", f"{after - before:.0f} MB", "250 MB", "ok" if after - before <= 250 else "OVER", "1"))
+    return rows
+
+
 def print_table(rows: list[tuple]) -> None:
     header = ("what", "measured", "budget", "", "runs")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
@@ -203,9 +241,9 @@ def print_table(rows: list[tuple]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the median is printed)")
-    parser.add_argument("--only", choices=["core", "pages", "browser"], action="append")
+    parser.add_argument("--only", choices=["core", "model", "pages", "browser"], action="append")
     args = parser.parse_args()
-    sections = {"core": bench_core, "pages": bench_pages, "browser": bench_browser}
+    sections = {"core": bench_core, "model": bench_model, "pages": bench_pages, "browser": bench_browser}
     rows = []
     for name in args.only or sections:
         rows += sections[name](args.repeat)

@@ -51,7 +51,10 @@ def render_tokens(walk: Walk, T: Texts, values: bool) -> None:
         st.info(T("walkthrough.steps.tokens.textbook"))
         return
     tokens, d = e.tokens, dims(e.x.shape[1])
-    if e.settings["positions"]:
+    if "layer" in e.settings:  # a pretrained model's layer: X is that layer's input
+        title = T("walkthrough.steps.tokens.x_pretrained", layer=int(e.settings["layer"]) + 1)
+        chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
+    elif e.settings["positions"]:
         for matrix, name in ((e.token_vectors, "embeddings"), (e.positional, "positional"), (e.x, "x")):
             chart(matrix, tokens, d, kind="signed", title=T(f"walkthrough.steps.tokens.{name}"), key=f"tokens-{name}", T=T, values=values)
     else:

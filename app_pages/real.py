@@ -1,0 +1,65 @@
+"""A real model: all-MiniLM-L6-v2's 72 heads on the sidebar's sentence, computed by this app's NumPy core."""
+
+import numpy as np
+import streamlit as st
+
+from attention_core import tokenize
+from attention_core.pretrained import MAX_WORD_PIECES, overview
+from attention_core.tokens import contains_cjk
+from views import messages, page_state, real, sidebar
+from views.charts import chart, show
+from views.text import Texts
+
+PAGE = "real"
+PARAMS = {"layer": (1, 6, 1), "head": (1, 12, 1), "hide": (0, 1, 0)}
+
+settings = sidebar.current()
+T = Texts(settings.lang)
+notices = page_state.init_ints(PAGE, PARAMS)
+st.title(T("real.title"))
+st.markdown(T("real.intro"))
+st.caption(T("real.credit"))
+messages.show_notices(sidebar.url_notices() + notices, T)
+model = real.model()
+if model is None:
+    st.error(T("real.missing"), icon=":material/download:")
+    st.stop()
+if not tokenize(settings.text):
+    st.info(T("common.notices.empty"), icon=":material/edit:")
+    st.stop()
+trace = real.run(model, str(model.folder), settings.text)
+if trace.dropped:
+    st.warning(T("real.cut", total=len(trace.tokens) + trace.dropped, kept=MAX_WORD_PIECES, dropped=trace.dropped),
+               icon=":material/content_cut:")
+if contains_cjk(settings.text):
+    st.info(T("real.chinese"), icon=":material/translate:")
+
+pickers = st.columns([2, 3, 2])
+layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=page_state.widget_key(PAGE, "layer", int), required=True)
+head = pickers[1].select_slider(T("real.head"), range(1, 13), key=page_state.widget_key(PAGE, "head", int))
+hide = pickers[2].toggle(T("real.hide"), key=page_state.widget_key(PAGE, "hide"), help=T("real.hide_help"))
+for name, value in (("layer", layer), ("head", head), ("hide", int(hide))):
+    page_state.put(PAGE, name, value)
+page_state.publish(PAGE, list(PARAMS))
+
+kept = real.keep(trace, hide)
+tokens = tuple(trace.tokens[i] for i in kept)
+weights = trace.attentions[layer - 1, head - 1][np.ix_(kept, kept)]
+left, right = st.columns([3, 2])
+with left:
+    chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,
+          values=True, rows_are="query", cols_are="key")
+with right:
+    show(real.head_view(weights, tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")), key="head-view")
+    st.caption(T("real.head_view_note"))
+
+grid = overview(trace, hide=hide)
+show(real.overview_figure(grid, layer - 1, head - 1, title=T("real.overview")), key="overview")
+st.caption(T("real.overview_note"))
+
+st.subheader(T("real.summary_title"))
+st.markdown(T("real.summary_intro"))
+st.markdown(real.findings(trace, T))
+st.dataframe(real.summary_frame(trace, T), hide_index=True, height=320,
+             column_config={T(f"real.columns_{n}"): st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0)
+                            for n in real.SUMMARY})

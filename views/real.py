@@ -1,0 +1,108 @@
+"""The pretrained model in the UI: loaded once per server process, runs cached per sentence, its pictures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder
+from views import figures
+from views.figures import label
+from views.text import Texts
+
+WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
+SUMMARY = ("previous", "next", "self", "cls", "sep")
+
+
+@st.cache_resource(show_spinner=False)
+def _load(folder: str) -> MiniLM:
+    return MiniLM.load(folder)
+
+
+def model() -> MiniLM | None:
+    """The model, loaded once per server process; None when its package is missing."""
+    try:
+        return _load(str(model_folder()))
+    except ModelMissing:
+        return None
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def run(_model: MiniLM, folder: str, text: str) -> RealTrace:
+    """The forward pass of ``text``, computed once per sentence (``folder`` keys the cache to the model)."""
+    return _model.run(text)
+
+
+def keep(trace: RealTrace, hide: bool) -> list[int]:
+    """Positions to show: all, or all but [CLS] and [SEP] (never none)."""
+    kept = [i for i, t in enumerate(trace.tokens) if not (hide and t in SPECIAL_TOKENS)]
+    return kept or list(range(len(trace.tokens)))
+
+
+def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left: str, right: str) -> go.Figure:
+    """BertViz-style lines from each query (left column) to each key (right column), width and opacity by weight."""
+    n = len(tokens)
+    traces = []
+    for low, high in zip(WIDTH_BINS[:-1], WIDTH_BINS[1:]):
+        xs, ys = [], []
+        for i, j in zip(*np.nonzero((weights >= low) & (weights < high))):
+            xs += [0, 1, None]
+            ys += [i, j, None]
+        if xs:
+            traces.append(dict(type="scatter", mode="lines", x=xs, y=ys, hoverinfo="skip", showlegend=False,
+                               line=dict(width=1 + 8 * high, color=f"rgba(0,114,178,{min(1.0, 0.25 + high):.2f})")))
+    labels = [label(t) for t in tokens]
+    for side, x in ((0, -0.02), (1, 1.02)):
+        traces.append(dict(type="scatter", mode="text", x=[x] * n, y=list(range(n)), text=labels, showlegend=False,
+                           textposition="middle left" if side == 0 else "middle right", hoverinfo="skip", textfont=dict(size=13)))
+    layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=max(260, 60 + 24 * n),
+                  margin=dict(l=10, r=10, t=50, b=10),
+                  xaxis=dict(range=[-0.6, 1.6], visible=False),
+                  yaxis=dict(range=[n - 0.5, -0.5], visible=False),
+                  annotations=[dict(x=-0.02, y=-1, text=f"<b>{left}</b>", showarrow=False, xanchor="right"),
+                               dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")])
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def summary_frame(trace: RealTrace, T: Texts) -> pd.DataFrame:
+    """One row per head (72): layer, head, and the five measured shares."""
+    shares = head_summary(trace)
+    layers, heads = trace.attentions.shape[:2]
+    frame = {T("real.columns_layer"): np.repeat(np.arange(1, layers + 1), heads),
+             T("real.columns_head"): np.tile(np.arange(1, heads + 1), layers)}
+    for name in SUMMARY:
+        frame[T(f"real.columns_{name}")] = shares[name].ravel()
+    return pd.DataFrame(frame)
+
+
+def findings(trace: RealTrace, T: Texts, threshold: float = 0.5, most: int = 6) -> str:
+    """A sentence naming the heads that put more than half their weight on one kind of position."""
+    shares = head_summary(trace)
+    found = sorted(((float(shares[name][layer, head]), name, layer, head) for name in SUMMARY
+                    for layer, head in zip(*np.nonzero(shares[name] > threshold))), reverse=True)[:most]
+    if not found:
+        return T("real.findings", findings=T("real.none_found"))
+    parts = [T("real.finding", share=f"{share:.0%}", layer=layer + 1, head=head + 1, target=T(f"real.targets_{name}"))
+             for share, name, layer, head in found]
+    return T("real.findings", findings="; ".join(parts) + ".")
+
+
+def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = 6, heads: int = 12) -> go.Figure:
+    """The tiled heads (from ``overview``) as one heatmap, axes numbered by head and layer, one tile framed."""
+    size = (grid.shape[0] + 1) // layers - 1
+    top, side = layer * (size + 1), head * (size + 1)
+    frame = dict(type="rect", x0=side - 0.5, x1=side + size - 0.5, y0=top - 0.5, y1=top + size - 0.5,
+                 line=dict(color="#E69F00", width=3))
+    centres = lambda count: [k * (size + 1) + (size - 1) / 2 for k in range(count)]
+    trace = dict(type="heatmap", z=grid, colorscale=figures.WEIGHT_SCALE, zmin=0.0, zmax=1.0, hoverinfo="skip", showscale=False)
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=60 + 3 * grid.shape[0] + 100,
+        margin=dict(l=10, r=10, t=60, b=10), shapes=[frame],
+        xaxis=dict(tickmode="array", tickvals=centres(heads), ticktext=[str(h + 1) for h in range(heads)], side="top",
+                   showgrid=False, zeroline=False, scaleanchor="y"),
+        yaxis=dict(tickmode="array", tickvals=centres(layers), ticktext=[str(layer + 1) for layer in range(layers)],
+                   autorange="reversed", showgrid=False, zeroline=False),
+    )
+    return go.Figure(data=[trace], layout=layout, _validate=False)
