@@ -3,15 +3,18 @@
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from views import sidebar
+from views import sidebar, theme
 from views.text import Texts
 
 # One BLAS thread per script run: on a small server, idle BLAS threads that spin between calls slow
 # everything else down, and concurrent students already keep the cores busy.
 threadpool_limits(limits=1, user_api="blas")
-st.set_page_config(page_title="Attention, step by step", page_icon=":material/visibility:", layout="wide")
+starts_presenting = st.query_params.get("present") == "1" and "settings_started" not in st.session_state
+st.set_page_config(page_title="Attention, step by step", page_icon=":material/visibility:", layout="wide",
+                   initial_sidebar_state="collapsed" if starts_presenting else "auto")
 settings = sidebar.render()
 T = Texts(settings.lang)
+theme.apply(settings.present)
 pages = [
     st.Page("app_pages/walkthrough.py", title=T("common.nav.walkthrough"), icon=":material/footprint:", url_path="walkthrough", default=True),
     st.Page("app_pages/why_qkv.py", title=T("common.nav.why_qkv"), icon=":material/key:", url_path="why-qkv"),
@@ -25,3 +28,5 @@ pages = [
     st.Page("app_pages/real.py", title=T("common.nav.real"), icon=":material/psychology:", url_path="real-model"),
 ]
 st.navigation(pages).run()
+with st.sidebar:
+    theme.copy_link(T)

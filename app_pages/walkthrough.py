@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attention_core import tokenize
+from attention_core import to_json, tokenize
 from views import cache, messages, page_state, real, sidebar
 from views.inputs import explanation_or_stop
 from views.text import Texts
@@ -15,8 +15,10 @@ PARAMS = {"step": (1, 7, 1), "all": (0, 1, 0), "head": (1, 12, 1), "focus": (1, 
 settings = sidebar.current()
 T = Texts(settings.lang)
 notices = page_state.init_ints(PAGE, PARAMS)
+present = settings.present
 st.title(T("walkthrough.title"))
-st.caption(T("walkthrough.intro"))
+if not present:
+    st.caption(T("walkthrough.intro"))
 messages.show_notices(sidebar.url_notices() + notices, T)
 
 
@@ -31,33 +33,38 @@ def move(by: int) -> None:
 
 textbook = bool(page_state.get(PAGE, "example"))
 if textbook:
-    st.info(T("walkthrough.textbook.active"), icon=":material/menu_book:")
-    st.button(T("walkthrough.textbook.leave"), key="textbook-leave", on_click=set_example, args=(False,))
+    if not present:
+        st.info(T("walkthrough.textbook.active"), icon=":material/menu_book:")
+        st.button(T("walkthrough.textbook.leave"), key="textbook-leave", on_click=set_example, args=(False,))
     walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
 else:
-    st.button(T("walkthrough.textbook.button"), key="textbook-load", on_click=set_example, args=(True,))
-    pretrained = st.segmented_control(T("walkthrough.weights_choice"), range(2), required=True,
-                                      format_func=lambda i: T.get("walkthrough.weights_options")[i],
-                                      key=page_state.widget_key(PAGE, "weights", int))
+    if not present:
+        st.button(T("walkthrough.textbook.button"), key="textbook-load", on_click=set_example, args=(True,))
+    pretrained = page_state.get(PAGE, "weights") if present else st.segmented_control(
+        T("walkthrough.weights_choice"), range(2), required=True, format_func=lambda i: T.get("walkthrough.weights_options")[i],
+        key=page_state.widget_key(PAGE, "weights", int))
     page_state.put(PAGE, "weights", pretrained)
     model = real.model() if pretrained else None
     if pretrained and model is None:
         st.warning(T("walkthrough.model_missing"), icon=":material/download:")
     if model is not None and tokenize(settings.text):
-        layer = st.segmented_control(T("walkthrough.layer"), range(1, 7), required=True, key=page_state.widget_key(PAGE, "layer", int))
+        layer = page_state.get(PAGE, "layer") if present else st.segmented_control(
+            T("walkthrough.layer"), range(1, 7), required=True, key=page_state.widget_key(PAGE, "layer", int))
         page_state.put(PAGE, "layer", layer)
         explanation = model.explanation(real.run(model, str(model.folder), settings.text), layer - 1)
     else:
         explanation = explanation_or_stop(settings, T)
     heads = len(explanation.trace.heads)
     head = min(page_state.get(PAGE, "head"), heads)
-    if heads > 1:
+    if heads > 1 and not present:
         key = page_state.widget_key(PAGE, "head", to_widget=lambda h: min(h, heads))
         st.session_state[key] = min(st.session_state[key], heads)
         head = st.segmented_control(T("walkthrough.head"), range(1, heads + 1), key=key, help=T("walkthrough.head_help")) or 1
     page_state.put(PAGE, "head", head)
     walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
-    if "layer" in explanation.settings:
+    if present:
+        pass
+    elif "layer" in explanation.settings:
         st.caption(T("walkthrough.weights_pretrained", layer=page_state.get(PAGE, "layer")))
     else:
         st.caption(T("walkthrough.weights_random"))
@@ -65,11 +72,18 @@ else:
 steps = steps_for(walk)
 step = min(max(page_state.get(PAGE, "step"), 1), len(steps))
 page_state.put(PAGE, "step", step)
-controls = st.columns([2, 3, 3])
-values = controls[0].toggle(T("walkthrough.show_values"), key=page_state.widget_key(PAGE, "values"), help=T("walkthrough.show_values_help"))
-every = controls[1].toggle(T("walkthrough.all_steps"), key=page_state.widget_key(PAGE, "all"))
-page_state.put(PAGE, "values", int(values))
-page_state.put(PAGE, "all", int(every))
+if present:
+    values, every = bool(page_state.get(PAGE, "values")), False
+else:
+    toggles = st.columns([2, 3, 3])
+    values = toggles[0].toggle(T("walkthrough.show_values"), key=page_state.widget_key(PAGE, "values"), help=T("walkthrough.show_values_help"))
+    every = toggles[1].toggle(T("walkthrough.all_steps"), key=page_state.widget_key(PAGE, "all"))
+    if walk.explanation is not None:
+        toggles[2].download_button(T("common.sidebar.download_json"), lambda e=walk.explanation: to_json(e), file_name="attention-view.json",
+                                   mime="application/json", key="download-json", icon=":material/data_object:",
+                                   help=T("common.sidebar.download_json_help"))
+    page_state.put(PAGE, "values", int(values))
+    page_state.put(PAGE, "all", int(every))
 
 if every:
     for name in steps:
@@ -80,8 +94,11 @@ else:
     back.button(T("walkthrough.previous"), key="walk-previous", on_click=move, args=(-1,), disabled=step == 1, width="stretch")
     where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=T(f'walkthrough.steps.{steps[step - 1]}.title'))}**")
     forward.button(T("walkthrough.next"), key="walk-next", on_click=move, args=(1,), disabled=step == len(steps), width="stretch")
-    render_step(steps[step - 1], walk, T, values)
+    render_step(steps[step - 1], walk, T, values, compact=present)
 
+if present:  # the sidebar's presenter toggle leaves this mode
+    page_state.publish(PAGE, list(PARAMS))
+    st.stop()
 st.divider()
 st.subheader(T("walkthrough.focus.title"))
 focus_key = page_state.widget_key(PAGE, "focus", to_widget=lambda f: min(f, len(walk.tokens)) - 1)

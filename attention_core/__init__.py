@@ -14,6 +14,7 @@ from attention_core.attention import (
     window_mask,
 )
 from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, Explanation, explain, textbook_example
+from attention_core.export import from_json, replay, to_json
 from attention_core.multihead import MAX_HEADS, MultiHeadTrace, ProjectionWeights, init_weights, multi_head
 from attention_core.rnn import RNNWeights, complexity, init_rnn, reach, rnn
 from attention_core.scaling import (
@@ -89,6 +90,7 @@ __all__ = [
     "embed",
     "entropy_bits",
     "explain",
+    "from_json",
     "general_attention",
     "gumbel_noise",
     "gumbel_softmax",
@@ -104,6 +106,7 @@ __all__ = [
     "polar_vector",
     "positional_encoding",
     "reach",
+    "replay",
     "rnn",
     "sample_raw_scores",
     "score_histogram",
@@ -116,6 +119,7 @@ __all__ = [
     "stretch_sweep",
     "sweep",
     "textbook_example",
+    "to_json",
     "tokenize",
     "vector_pair",
     "weighted_sum",

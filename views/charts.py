@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from numpy.typing import NDArray
@@ -16,9 +17,16 @@ AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "t
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
-def show(figure: go.Figure, key: str) -> None:
-    """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x)."""
-    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG)
+def show(figure: go.Figure, key: str, alt: str | None = None) -> None:
+    """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description."""
+    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, alt=alt)
+
+
+def matrix_csv(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...]) -> str:
+    """A matrix as CSV with its row and column labels (positions keep repeated tokens apart)."""
+    frame = pd.DataFrame(np.asarray(matrix), columns=[f"{j + 1}:{c}" for j, c in enumerate(cols)])
+    frame.insert(0, "row", [f"{i + 1}:{r}" for i, r in enumerate(rows)])
+    return frame.to_csv(index=False)
 
 
 def dims(n: int) -> tuple[str, ...]:
@@ -35,7 +43,12 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
         values and figures.readable(matrix.shape),
         T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups, outline,
     )
-    show(figure, key)
+    shape = np.shape(matrix)
+    alt = T("common.labels.alt", title=title, rows=shape[0], row_kind=T(AXIS_TITLES[rows_are]), cols=shape[1],
+            col_kind=T(AXIS_TITLES[cols_are]))
+    show(figure, key, alt=alt)
+    st.download_button(T("common.labels.csv"), lambda: matrix_csv(matrix, rows, cols), file_name=f"{key}.csv", mime="text/csv",
+                       key=f"csv-{key}", type="tertiary", icon=":material/download:", help=T("common.labels.csv_help"))
 
 
 def fixed(values: NDArray, decimals: int = 4) -> NDArray:

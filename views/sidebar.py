@@ -71,6 +71,7 @@ def render() -> Settings:
             st.slider(T("common.sidebar.window"), *INT_RANGES["window"], key=_key("window"), help=T("common.sidebar.window_help"))
         st.toggle(T("common.sidebar.pe"), key=_key("pe"), help=T("common.sidebar.pe_help"))
         st.number_input(T("common.sidebar.seed"), *INT_RANGES["seed"], step=1, key=_key("seed"), help=T("common.sidebar.seed_help"))
+        st.toggle(T("common.sidebar.present"), key=_key("present"), help=T("common.sidebar.present_help"))
     settings = current()
     st.query_params.update(to_params(settings))
     return settings

@@ -36,6 +36,7 @@ class Settings:
     pe: bool = True  # add the sinusoidal positional encoding
     seed: int = 0
     lang: str = "en"
+    present: bool = False  # presenter mode: large text, only the current step
 
     def explain_options(self) -> dict[str, object]:
         """Keyword arguments for ``attention_core.explain`` (besides the text)."""

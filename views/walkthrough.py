@@ -36,16 +36,21 @@ def steps_for(walk: Walk) -> tuple[str, ...]:
     return STEPS if several else STEPS[:-1]
 
 
-def header(step: str, T: Texts, formula_key: str | None = None) -> None:
-    st.subheader(T(f"walkthrough.steps.{step}.title"))
-    st.markdown(T(f"walkthrough.steps.{step}.body"))
+def header(step: str, T: Texts, formula_key: str | None = None, compact: bool = False) -> None:
+    """The step's title, explanation and formula (compact: no title, the explanation as a caption)."""
+    if compact:
+        st.caption(T(f"walkthrough.steps.{step}.body"))
+    else:
+        st.subheader(T(f"walkthrough.steps.{step}.title"))
+        st.markdown(T(f"walkthrough.steps.{step}.body"))
     st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
 
 
-def render_tokens(walk: Walk, T: Texts, values: bool) -> None:
+def render_tokens(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
     e = walk.explanation
-    header("tokens", T, None if e is None or e.settings["positions"] else "walkthrough.steps.tokens.formula_no_pe")
-    st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
+    header("tokens", T, None if e is None or e.settings["positions"] else "walkthrough.steps.tokens.formula_no_pe", compact)
+    if not compact:
+        st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
     st.html(token_chips(walk.tokens))
     if e is None:
         st.info(T("walkthrough.steps.tokens.textbook"))
@@ -54,21 +59,29 @@ def render_tokens(walk: Walk, T: Texts, values: bool) -> None:
     if "layer" in e.settings:  # a pretrained model's layer: X is that layer's input
         title = T("walkthrough.steps.tokens.x_pretrained", layer=int(e.settings["layer"]) + 1)
         chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
-    elif e.settings["positions"]:
+    elif e.settings["positions"] and not compact:
         for matrix, name in ((e.token_vectors, "embeddings"), (e.positional, "positional"), (e.x, "x")):
             chart(matrix, tokens, d, kind="signed", title=T(f"walkthrough.steps.tokens.{name}"), key=f"tokens-{name}", T=T, values=values)
     else:
-        chart(e.x, tokens, d, kind="signed", title=T("walkthrough.steps.tokens.x_no_pe"), key="tokens-x", T=T, values=values)
+        title = T("walkthrough.steps.tokens.x" if e.settings["positions"] else "walkthrough.steps.tokens.x_no_pe")
+        chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
 
 
-def render_qkv(walk: Walk, T: Texts, values: bool) -> None:
-    header("qkv", T)
+def render_qkv(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+    header("qkv", T, compact=compact)
     head, e = walk.head, walk.explanation
-    if e is None:
+    if e is None and not compact:
         st.info(T("walkthrough.steps.qkv.textbook"))
     d_k, d_v = head.q.shape[1], head.v.shape[1]
     h = walk.head_index
-    for name, product, size in (("q", head.q, d_k), ("k", head.k, d_k), ("v", head.v, d_v)):
+    products = (("q", head.q, d_k), ("k", head.k, d_k), ("v", head.v, d_v))
+    if compact:  # only the products, side by side
+        for column, (name, product, size) in zip(st.columns(3), products):
+            with column:
+                tokens = walk.tokens if name == "q" else walk.key_tokens
+                chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
+        return
+    for name, product, size in products:
         tokens = walk.tokens if name == "q" else walk.key_tokens
         if e is None:
             chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
@@ -83,9 +96,9 @@ def render_qkv(walk: Walk, T: Texts, values: bool) -> None:
                   T=T, values=values)
 
 
-def render_raw(walk: Walk, T: Texts, values: bool) -> None:
+def render_raw(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
     head = walk.head
-    header("raw", T, f"walkthrough.steps.raw.formula_{head.score}")
+    header("raw", T, f"walkthrough.steps.raw.formula_{head.score}", compact)
     arithmetic = (head.q, head.k) if head.score in ("dot", "scaled_dot") else None
     chart(head.raw_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.raw.matrix"), key="raw",
           T=T, values=values, rows_are="query", cols_are="key", arithmetic=arithmetic)
@@ -101,8 +114,8 @@ def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
     return T("walkthrough.steps.scaled.divisor", divisor=base + extra)
 
 
-def render_scaled(walk: Walk, T: Texts, values: bool) -> None:
-    header("scaled", T)
+def render_scaled(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+    header("scaled", T, compact=compact)
     head = walk.head
     temperature = 1.0 if walk.explanation is None else float(walk.explanation.settings["temperature"])
     st.markdown(f"**{divisor_text(head, T, temperature)}**")
@@ -110,8 +123,8 @@ def render_scaled(walk: Walk, T: Texts, values: bool) -> None:
           key="scaled", T=T, values=values, rows_are="query", cols_are="key")
 
 
-def render_softmax(walk: Walk, T: Texts, values: bool) -> None:
-    header("softmax", T)
+def render_softmax(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+    header("softmax", T, compact=compact)
     head = walk.head
     window = walk.explanation.settings["window"] if walk.explanation is not None else None
     st.markdown(T(f"walkthrough.steps.softmax.mode_{head.mode}", window=2 if window is None else window))
@@ -129,18 +142,24 @@ def render_softmax(walk: Walk, T: Texts, values: bool) -> None:
         st.table(sums, hide_index=True)
 
 
-def render_output(walk: Walk, T: Texts, values: bool) -> None:
-    header("output", T)
+def render_output(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+    header("output", T, compact=compact)
     head = walk.head
     chart(head.output, walk.tokens, dims(head.output.shape[1]), kind="signed", title=T("walkthrough.steps.output.matrix"),
           key="output", T=T, values=values)
 
 
-def render_heads(walk: Walk, T: Texts, values: bool) -> None:
-    header("heads", T)
+def render_heads(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+    header("heads", T, compact=compact)
     e = walk.explanation
     assert e is not None
     trace = e.trace
+    if compact:
+        for column, (matrix, name, key) in zip(st.columns(2), ((trace.concat, "concat", "concat"), (trace.output, "output", "mh-output"))):
+            with column:
+                chart(matrix, e.tokens, dims(matrix.shape[1]), kind="signed", title=T(f"walkthrough.steps.heads.{name}"), key=key, T=T,
+                      values=values, column_groups=len(trace.heads) if name == "concat" else 1)
+        return
     chart(trace.concat, e.tokens, dims(trace.concat.shape[1]), kind="signed", title=T("walkthrough.steps.heads.concat"),
           key="concat", T=T, values=values, column_groups=len(trace.heads))
     left, right = st.columns(2)
@@ -158,10 +177,10 @@ RENDERERS = {
 }
 
 
-def render_step(step: str, walk: Walk, T: Texts, values: bool) -> None:
-    """Draw one step: title, explanation, formula and its matrices."""
+def render_step(step: str, walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+    """Draw one step: title, explanation, formula and its matrices (compact: for presenter mode)."""
     with st.container(key=f"step-{step}"):
-        RENDERERS[step](walk, T, values)
+        RENDERERS[step](walk, T, values, compact)
 
 
 def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -1,0 +1,97 @@
+"""The whole trace of a view as JSON, and back: tokens, settings and every intermediate.
+
+JSON has no infinity: masked scores (-inf) are written as null and read back as -inf.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from types import MappingProxyType
+
+import numpy as np
+
+from attention_core.attention import AttentionTrace
+from attention_core.explain import Explanation, explain
+from attention_core.multihead import MultiHeadTrace, ProjectionWeights
+
+FORMAT = "attention-explainer/trace/1"
+_HEAD_ARRAYS = ("q", "k", "v", "raw_scores", "scaled_scores", "masked_scores", "weights", "output", "mask", "centres")
+
+
+def _plain(array: np.ndarray | None) -> object:
+    if array is None:
+        return None
+    if not np.issubdtype(array.dtype, np.floating):
+        return array.tolist()
+    values = array.astype(object)
+    values[~np.isfinite(array)] = None  # JSON has no infinity or NaN
+    return values.tolist()
+
+
+def _nulls_to_nan(value: object) -> object:
+    if isinstance(value, list):
+        return [_nulls_to_nan(v) for v in value]
+    return float("nan") if value is None else value
+
+
+def to_json(e: Explanation) -> str:
+    """Everything shown for one view: format, settings, tokens, X, W_Q/W_K/W_V/W_O and every head's intermediates."""
+    heads = []
+    for head in e.trace.heads:
+        item = {name: _plain(getattr(head, name)) for name in _HEAD_ARRAYS}
+        item.update(scale=head.scale, score=head.score, mode=head.mode)
+        heads.append(item)
+    document = {
+        "format": FORMAT,
+        "settings": dict(e.settings),
+        "tokens": list(e.tokens),
+        "context_tokens": list(e.context_tokens),
+        "dropped": list(e.dropped),
+        "token_vectors": _plain(e.token_vectors), "positional": _plain(e.positional), "x": _plain(e.x), "x_kv": _plain(e.x_kv),
+        "weights": {f.name: _plain(getattr(e.weights, f.name)) for f in fields(ProjectionWeights)},
+        "heads": heads, "concat": _plain(e.trace.concat), "output": _plain(e.trace.output),
+    }
+    return json.dumps(document, allow_nan=False, ensure_ascii=False, default=lambda value: None)
+
+
+def _array(value: object, dtype: type = np.float64) -> np.ndarray:
+    return np.array(_nulls_to_nan(value), dtype=dtype)
+
+
+def from_json(text: str) -> Explanation:
+    """Read a trace written by ``to_json``; raises ValueError when it is not one."""
+    try:
+        document = json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"not a JSON trace: {error}") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ValueError(f"not a trace of this app (expected format {FORMAT})")
+    heads = []
+    for item in document["heads"]:
+        masked = _array(item["masked_scores"])
+        mask = _array(item["mask"], bool)
+        masked[~mask] = -np.inf
+        heads.append(AttentionTrace(
+            q=_array(item["q"]), k=_array(item["k"]), v=_array(item["v"]), raw_scores=_array(item["raw_scores"]),
+            scale=float(item["scale"]), scaled_scores=_array(item["scaled_scores"]), masked_scores=masked,
+            weights=_array(item["weights"]), output=_array(item["output"]), mask=mask, score=item["score"], mode=item["mode"],
+            centres=None if item["centres"] is None else _array(item["centres"], np.intp),
+        ))
+    weights = ProjectionWeights(**{name: _array(value) for name, value in document["weights"].items()})
+    trace = MultiHeadTrace(heads=tuple(heads), concat=_array(document["concat"]), output=_array(document["output"]))
+    return Explanation(
+        tokens=tuple(document["tokens"]), context_tokens=tuple(document["context_tokens"]),
+        token_vectors=_array(document["token_vectors"]), positional=_array(document["positional"]), x=_array(document["x"]),
+        x_kv=_array(document["x_kv"]), weights=weights, trace=trace, settings=MappingProxyType(document["settings"]),
+        dropped=tuple(document["dropped"]),
+    )
+
+
+def replay(text: str) -> Explanation:
+    """Recompute a stored trace from its settings with ``explain`` (random-weight views only)."""
+    settings = dict(from_json(text).settings)
+    if "model" in settings:
+        raise ValueError("a pretrained model's trace is read back with from_json; replay needs the model")
+    sentence = settings.pop("text")
+    return explain(sentence, **settings)
