@@ -8,10 +8,12 @@ from attention_core.pretrained import MAX_WORD_PIECES, overview
 from attention_core.tokens import contains_cjk
 from views import messages, page_state, real, sidebar
 from views.charts import chart, show
+from views.classroom import predict_then_reveal
 from views.text import Texts
+from views.walkthrough import hide_row
 
 PAGE = "real"
-PARAMS = {"layer": (1, 6, 1), "head": (1, 12, 1), "hide": (0, 1, 0)}
+PARAMS = {"layer": (1, 6, 1), "head": (1, 12, 1), "hide": (0, 1, 0), "query": (1, MAX_WORD_PIECES, 2), "predict": (0, 1, 0)}
 
 settings = sidebar.current()
 T = Texts(settings.lang)
@@ -38,19 +40,27 @@ pickers = st.columns([2, 3, 2])
 layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=page_state.widget_key(PAGE, "layer", int), required=True)
 head = pickers[1].select_slider(T("real.head"), range(1, 13), key=page_state.widget_key(PAGE, "head", int))
 hide = pickers[2].toggle(T("real.hide"), key=page_state.widget_key(PAGE, "hide"), help=T("real.hide_help"))
-for name, value in (("layer", layer), ("head", head), ("hide", int(hide))):
-    page_state.put(PAGE, name, value)
-page_state.publish(PAGE, list(PARAMS))
-
 kept = real.keep(trace, hide)
 tokens = tuple(trace.tokens[i] for i in kept)
 weights = trace.attentions[layer - 1, head - 1][np.ix_(kept, kept)]
+pick, guess = st.columns([3, 2], vertical_alignment="bottom")
+query_key = page_state.widget_key(PAGE, "query", lambda q: min(q, len(tokens)) - 1)
+st.session_state[query_key] = min(st.session_state[query_key], len(tokens) - 1)
+query = pick.selectbox(T("walkthrough.focus.pick"), range(len(tokens)), key=query_key, format_func=lambda i: f"{i + 1} · {tokens[i]}")
+predict = guess.toggle(T("classroom.predict"), key=page_state.widget_key(PAGE, "predict"), help=T("classroom.predict_help"))
+for name, value in (("layer", layer), ("head", head), ("hide", int(hide)), ("query", query + 1), ("predict", int(predict))):
+    page_state.put(PAGE, name, value)
+page_state.publish(PAGE, list(PARAMS))
+quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
+revealed = not predict or predict_then_reveal(weights[query], tokens, T, quiz)
+shown = weights if revealed else hide_row(weights, query)
 left, right = st.columns([3, 2])
 with left:
-    chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,
+    chart(shown, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,
           values=True, rows_are="query", cols_are="key")
 with right:
-    show(real.head_view(weights, tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")), key="head-view")
+    show(real.head_view(np.nan_to_num(shown), tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")),
+         key="head-view")
     st.caption(T("real.head_view_note"))
 
 grid = overview(trace, hide=hide)

@@ -1,16 +1,19 @@
 """Walkthrough: a typed sentence through every step of self-attention."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from attention_core import to_json, tokenize
 from views import cache, messages, page_state, real, sidebar
+from views.classroom import edit_numbers, predict_then_reveal
 from views.inputs import explanation_or_stop
 from views.text import Texts
 from views.walkthrough import Walk, render_focus, render_step, steps_for
 
 PAGE = "walk"
 PARAMS = {"step": (1, 7, 1), "all": (0, 1, 0), "head": (1, 12, 1), "focus": (1, 128, 1), "example": (0, 1, 0), "values": (0, 1, 1),
-          "weights": (0, 1, 0), "layer": (1, 6, 1)}
+          "weights": (0, 1, 0), "layer": (1, 6, 1), "predict": (0, 1, 0)}
 
 settings = sidebar.current()
 T = Texts(settings.lang)
@@ -69,6 +72,13 @@ else:
     else:
         st.caption(T("walkthrough.weights_random"))
 
+focus_key = page_state.widget_key(PAGE, "focus", to_widget=lambda f: min(f, len(walk.tokens)) - 1)
+st.session_state[focus_key] = min(st.session_state[focus_key], len(walk.tokens) - 1)
+predicting = bool(page_state.get(PAGE, "predict")) and not present
+quiz = f"walk-{hash((walk.tokens, walk.head_index, settings, textbook, st.session_state[focus_key]))}"
+if predicting and quiz not in st.session_state.get("revealed", set()):
+    walk = replace(walk, hidden_query=st.session_state[focus_key])
+    st.info(T("classroom.hidden"), icon=":material/visibility_off:")
 steps = steps_for(walk)
 step = min(max(page_state.get(PAGE, "step"), 1), len(steps))
 page_state.put(PAGE, "step", step)
@@ -101,10 +111,15 @@ if present:  # the sidebar's presenter toggle leaves this mode
     st.stop()
 st.divider()
 st.subheader(T("walkthrough.focus.title"))
-focus_key = page_state.widget_key(PAGE, "focus", to_widget=lambda f: min(f, len(walk.tokens)) - 1)
-st.session_state[focus_key] = min(st.session_state[focus_key], len(walk.tokens) - 1)
-focus = st.selectbox(T("walkthrough.focus.pick"), range(len(walk.tokens)), key=focus_key,
-                     format_func=lambda i: f"{i + 1} · {walk.tokens[i]}")
+pick, guess = st.columns([3, 2], vertical_alignment="bottom")
+focus = pick.selectbox(T("walkthrough.focus.pick"), range(len(walk.tokens)), key=focus_key,
+                       format_func=lambda i: f"{i + 1} · {walk.tokens[i]}")
+predict = guess.toggle(T("classroom.predict"), key=page_state.widget_key(PAGE, "predict"), help=T("classroom.predict_help"))
 page_state.put(PAGE, "focus", focus + 1)
-render_focus(walk, T, focus)
+page_state.put(PAGE, "predict", int(predict))
+if not predict or predict_then_reveal(walk.head.weights[focus], walk.key_tokens, T, quiz):
+    render_focus(walk, T, focus)
+    with st.expander(T("classroom.hands_on"), icon=":material/edit_note:"):
+        st.caption(T("classroom.hands_on_intro"))
+        edit_numbers(walk.head, walk.key_tokens, focus, T, key=f"edit-{abs(hash((walk.tokens, walk.head_index, focus)))}")
 page_state.publish(PAGE, list(PARAMS))

@@ -45,10 +45,13 @@ from attention_core.structures import (
 )
 from attention_core.tokens import embed, positional_encoding, tokenize
 from attention_core.variants import (
+    FocusRow,
     VectorPair,
     asymmetry,
     cosine_similarity,
+    dot_scores_of,
     entropy_bits,
+    focus_row,
     gumbel_noise,
     gumbel_softmax,
     polar_vector,
@@ -70,6 +73,7 @@ __all__ = [
     "TEXTBOOK_TOKENS",
     "AttentionTrace",
     "Explanation",
+    "FocusRow",
     "HierarchicalTrace",
     "MultiHeadTrace",
     "Pooling",
@@ -87,9 +91,11 @@ __all__ = [
     "complexity",
     "cosine_similarity",
     "direct_raw_scores",
+    "dot_scores_of",
     "embed",
     "entropy_bits",
     "explain",
+    "focus_row",
     "from_json",
     "general_attention",
     "gumbel_noise",

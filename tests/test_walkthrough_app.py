@@ -119,7 +119,9 @@ def numbers(column) -> np.ndarray:
 
 def test_focus_on_one_word_is_the_articles_figure_as_a_table():
     at = open_app(text="the cat sat on the mat", focus="2")
-    scores, weighted = (table.value for table in at.table[-2:])
+    tables = [table.value for table in at.table]
+    scores = next(t for t in tables if "softmax weight" in t.columns)
+    weighted = next(t for t in tables if t.iloc[-1, 0] == "sum = output")
     e = explain("the cat sat on the mat")
     head = e.trace.heads[0]
     np.testing.assert_allclose(numbers(scores.iloc[:, 2]), head.raw_scores[1], atol=5e-5)

@@ -40,7 +40,7 @@ class Texts:
         self._own = catalogue(self.lang)
         self._fallback = catalogue(DEFAULT_LANGUAGE)
 
-    def __call__(self, key: str, **values: object) -> str:
+    def __call__(self, key: str, /, **values: object) -> str:
         text = self.get(key)
         return str(text).format(**values) if values else str(text)
 

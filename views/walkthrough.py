@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import streamlit as st
+from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation
 from views import figures
@@ -28,6 +29,16 @@ class Walk:
     head: AttentionTrace
     head_index: int
     explanation: Explanation | None
+    hidden_query: int | None = None  # predict-then-reveal: this query's weights stay hidden
+
+
+def hide_row(matrix: NDArray, row: int | None) -> NDArray:
+    """The matrix with one row blanked (NaN cells are drawn empty), or unchanged when ``row`` is None."""
+    if row is None:
+        return matrix
+    hidden = np.array(matrix, dtype=float)
+    hidden[row] = np.nan
+    return hidden
 
 
 def steps_for(walk: Walk) -> tuple[str, ...]:
@@ -133,8 +144,8 @@ def render_softmax(walk: Walk, T: Texts, values: bool, compact: bool = False) ->
               key="masked", T=T, values=values, rows_are="query", cols_are="key")
     left, right = st.columns([5, 1])
     with left:
-        chart(head.weights, walk.tokens, walk.key_tokens, kind="weights", title=T("walkthrough.steps.softmax.matrix"),
-              key="weights", T=T, values=values, rows_are="query", cols_are="key", decimals=2)
+        chart(hide_row(head.weights, walk.hidden_query), walk.tokens, walk.key_tokens, kind="weights",
+              title=T("walkthrough.steps.softmax.matrix"), key="weights", T=T, values=values, rows_are="query", cols_are="key")
     with right:
         st.caption(T("walkthrough.steps.softmax.sums"))
         sums = pd.DataFrame({T("common.labels.query"): [figures.plain(t) for t in walk.tokens],
@@ -145,8 +156,8 @@ def render_softmax(walk: Walk, T: Texts, values: bool, compact: bool = False) ->
 def render_output(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
     header("output", T, compact=compact)
     head = walk.head
-    chart(head.output, walk.tokens, dims(head.output.shape[1]), kind="signed", title=T("walkthrough.steps.output.matrix"),
-          key="output", T=T, values=values)
+    chart(hide_row(head.output, walk.hidden_query), walk.tokens, dims(head.output.shape[1]), kind="signed",
+          title=T("walkthrough.steps.output.matrix"), key="output", T=T, values=values)
 
 
 def render_heads(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:

@@ -1,0 +1,118 @@
+"""Classroom features: presenter mode, exports, link, hands-on numbers, predict-then-reveal, languages, colour scales."""
+
+import json
+
+import numpy as np
+import pytest
+from conftest import all_text, figure_titles, figures, open_app, z_values
+
+from attention_core import explain, from_json
+from views.figures import APPROVED_SCALES
+from views.text import catalogue
+
+PAGES = ["app_pages/walkthrough.py", "app_pages/why_qkv.py", "app_pages/types.py", "app_pages/cosine.py", "app_pages/scaling.py",
+         "app_pages/multihead.py", "app_pages/cross.py", "app_pages/hierarchy.py", "app_pages/rnn.py", "app_pages/real.py"]
+SENTENCE = "the cat sat on the mat"
+
+
+def click(at, suffix):
+    next(b for b in at.button if b.key and b.key.endswith(suffix)).click().run()
+
+
+def test_presenter_mode_shows_only_the_step():
+    at = open_app(present="1", step="3", text=SENTENCE)
+    assert at.toggle(key="setting_present").value is True
+    assert figure_titles(at) == ["raw scores"]
+    text = all_text(at)
+    assert "Focus on one word" not in text and "Load the textbook" not in text
+    assert at.button(key="walk-next") and at.query_params["present"] == "1"
+
+
+def test_presenter_mode_compact_steps():
+    at = open_app(present="1", step="2", text=SENTENCE)
+    assert figure_titles(at) == ["Q: queries", "K: keys", "V: values"]
+
+
+def test_json_export_round_trip():
+    at = open_app(text=SENTENCE, heads="2")
+    button = at.get("download_button")
+    keys = [b.proto.id for b in button]
+    assert any("download-json" in key for key in keys)
+    e = explain(SENTENCE, heads=2, max_tokens=48)
+    from attention_core import to_json
+
+    again = from_json(to_json(e))
+    np.testing.assert_array_equal(again.trace.output, e.trace.output)
+    assert json.loads(to_json(e))["settings"]["heads"] == 2
+
+
+def test_every_chart_has_a_csv_and_a_description():
+    at = open_app(text=SENTENCE, all="1")
+    charts = at.get("plotly_chart")
+    assert all(chart.proto.alt for chart in charts)
+    csv = [b for b in at.get("download_button") if "csv-" in b.proto.id]
+    assert len(csv) == len(charts)
+
+
+def test_link_to_this_view_is_shown():
+    at = open_app(text=SENTENCE, d_k="5", step="4")
+    links = [c.value for c in at.get("code")]
+    assert any("d_k=5" in link and "step=4" in link for link in links)
+
+
+def test_hands_on_scores():
+    at = open_app(text="Thinking Machines", focus="1")
+    e = explain("Thinking Machines")
+    editor = at.data_editor[0].value
+    np.testing.assert_allclose(editor["score"], e.trace.heads[0].raw_scores[0])
+    tables = [t.value for t in at.table]
+    assert any(t.shape[0] == 2 and t.iloc[0, -1] == f"{e.trace.heads[0].weights[0, 0]:.4f}" for t in tables)
+
+
+def test_hands_on_d_k_changes_the_weights():
+    at = open_app(example="1", focus="1")
+    number = next(n for n in at.number_input if n.key and n.key.endswith("-d_k"))
+    assert number.value == 64
+    number.set_value(1).run()  # divide by 1 instead of 8: 112 and 96 give 0.99999989
+    tables = [t.value for t in at.table]
+    assert any(t.iloc[0, -1] == "1.0000" and t.iloc[1, -1] == "0.0000" for t in tables if t.shape == (2, 4))
+
+
+def test_predict_then_reveal_in_the_walkthrough():
+    at = open_app(text=SENTENCE, step="5", predict="1", focus="2")
+    hidden = z_values(figures(at)[0])
+    assert np.isnan(hidden[1]).all() and not np.isnan(hidden[0]).any()
+    assert "hidden until you reveal" in all_text(at)
+    next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
+    click(at, "-reveal")
+    assert not np.isnan(z_values(figures(at)[0])).any()
+    assert any("Answer:" in m.value for m in list(at.success) + list(at.warning))
+
+
+def test_predict_then_reveal_on_the_real_model():
+    at = open_app("app_pages/real.py", text=SENTENCE, predict="1", query="3")
+    assert np.isnan(z_values(figures(at)[0])[2]).all()
+    next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
+    click(at, "-reveal")
+    assert not np.isnan(z_values(figures(at)[0])).any()
+
+
+def test_only_approved_colour_scales():
+    approved = [json.dumps(scale) for scale in APPROVED_SCALES.values()]
+    for page in PAGES:
+        for spec in figures(open_app(page, text=SENTENCE)):
+            for trace in spec["data"]:
+                if "colorscale" in trace:
+                    assert json.dumps(trace["colorscale"]) in approved, (page, trace["colorscale"])
+            assert spec["layout"].get("title", {}).get("text"), page
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_chinese_pages_show_no_english_text(page):
+    english, chinese = catalogue("en"), catalogue("zh")
+    sentences = {str(v) for k, v in english.items() if isinstance(v, str) and len(str(v).split()) >= 3 and chinese.get(k) != v
+                 and "formula" not in k}
+    at = open_app(page, lang="zh", text=SENTENCE)
+    shown = all_text(at) + " ".join(str(t) for spec in figures(at) for t in (spec["layout"].get("title", {}).get("text", ""),))
+    leaks = [s for s in sentences if "{" not in s and s in shown]
+    assert not leaks, leaks[:3]

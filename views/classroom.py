@@ -1,0 +1,76 @@
+"""Hands-on numbers (edit a score, q, k or d_k and see every later step) and predict-then-reveal."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core import AttentionTrace, dot_scores_of, focus_row
+from views import figures
+from views.charts import fixed
+from views.text import Texts
+
+MAX_EDITABLE_D_K = 16
+
+
+def edit_numbers(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts, key: str) -> None:
+    """Editable scores (or q and k components) and d_k; scaling, softmax and the weighted sum follow at once."""
+    d_k = head.q.shape[1]
+    modes = ["scores"] + (["vectors"] if d_k <= MAX_EDITABLE_D_K and head.score in ("dot", "scaled_dot") else [])
+    mode = st.radio(T("classroom.edit_what"), modes, horizontal=True, key=f"{key}-mode", format_func=lambda m: T(f"classroom.mode_{m}"))
+    labels = [figures.plain(t) for t in key_tokens]
+    if mode == "scores":
+        table = pd.DataFrame({T("classroom.key"): labels, T("classroom.score"): head.raw_scores[query]})
+        edited = st.data_editor(table, disabled=[T("classroom.key")], hide_index=True, key=f"{key}-scores",
+                                column_config={T("classroom.score"): st.column_config.NumberColumn(format="%.4f", required=True)})
+        scores = edited[T("classroom.score")].to_numpy(dtype=float)
+    else:
+        rows = ["q"] + [f"k{j + 1} ({label})" for j, label in enumerate(labels)]
+        vectors = pd.DataFrame(np.vstack([head.q[query], head.k]), columns=[str(i + 1) for i in range(d_k)])
+        vectors.insert(0, "", rows)
+        edited = st.data_editor(vectors, disabled=[""], hide_index=True, key=f"{key}-vectors")
+        numbers = edited.iloc[:, 1:].to_numpy(dtype=float)
+        scores = dot_scores_of(numbers[0], numbers[1:])
+    if head.score == "scaled_dot":
+        chosen_d_k = st.number_input(T("classroom.d_k"), 1, 4096, value=d_k, key=f"{key}-d_k")
+        scale = math.sqrt(chosen_d_k)
+    else:
+        scale = head.scale
+    try:
+        row = focus_row(np.nan_to_num(scores), scale, head.v)
+    except ValueError as error:
+        st.error(figures.plain(str(error)))
+        return
+    st.table(pd.DataFrame({T("classroom.key"): labels, T("classroom.score"): fixed(row.scores),
+                           T("classroom.scaled", scale=f"{row.scale:.4g}"): fixed(row.scaled),
+                           T("classroom.weight"): fixed(row.weights)}), hide_index=True)
+    st.caption(T("classroom.output"))
+    st.table(pd.DataFrame([fixed(row.output)], columns=[str(i + 1) for i in range(row.output.shape[0])]), hide_index=True)
+
+
+def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str) -> bool:
+    """Ask which key gets the most weight (and how much) before showing it. Returns True once revealed."""
+    revealed = st.session_state.setdefault("revealed", set())
+    if key in revealed:
+        guess_key, guess_weight = st.session_state.get(f"{key}-guess", (None, None))
+        best = int(np.argmax(weights))
+        answer = T("classroom.answer", token=figures.plain(key_tokens[best]), weight=f"{weights[best]:.2f}")
+        mine = T("classroom.your_guess", token=figures.plain(key_tokens[guess_key]) if guess_key is not None else "–",
+                 weight=f"{guess_weight:.2f}" if guess_weight is not None else "–")
+        (st.success if guess_key == best else st.warning)(f"{mine}  \n{answer}", icon=":material/lightbulb:")
+        if st.button(T("classroom.again"), key=f"{key}-again"):
+            revealed.discard(key)
+            st.rerun()
+        return True
+    st.info(T("classroom.predict_intro"), icon=":material/quiz:")
+    guess = st.selectbox(T("classroom.which"), range(len(key_tokens)), index=None, key=f"{key}-which",
+                         format_func=lambda j: f"{j + 1} · {key_tokens[j]}", placeholder=T("classroom.pick"))
+    amount = st.slider(T("classroom.how_much"), 0.0, 1.0, 0.5, 0.05, key=f"{key}-amount")
+    if st.button(T("classroom.reveal"), key=f"{key}-reveal", disabled=guess is None, type="primary"):
+        st.session_state[f"{key}-guess"] = (guess, amount)
+        revealed.add(key)
+        st.rerun()
+    return False
