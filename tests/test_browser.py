@@ -82,3 +82,57 @@ def test_chinese_sentence_renders(app_url, page):
     weights = wait_for_heatmap(page, 0, "h.rows === 11")
     assert weights["x"][3] == "吃"
     page.screenshot(path=str(SHOTS / "browser-chinese.png"))
+
+
+SCROLL_JS = """() => { const main = document.querySelector('[data-testid=stMain]');
+  return {height: main.scrollHeight, view: main.clientHeight, width: document.documentElement.scrollWidth,
+          viewWidth: document.documentElement.clientWidth}; }"""
+
+
+def test_keyboard_alone_moves_to_the_next_step(app_url, page):
+    page.goto(f"{app_url}/?text=the+cat+sat&step=1")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => { const e = document.activeElement; return e && e.tagName === 'BUTTON' && e.innerText.trim().startsWith('Next'); }"):
+            break
+    else:
+        pytest.fail("Tab never reached the Next button")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.innerText.includes('Step 2 of 6')", timeout=30000)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_presenter_mode_fits_a_projector(chromium, app_url, lang):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for step in range(1, 8):
+            page.goto(f"{app_url}/?present=1&heads=2&lang={lang}&text=the+cat+sat+on+the+red+mat+today&step={step}")
+            wait_for_heatmap(page, 0, "h.rows === 8")
+            page.wait_for_timeout(300)
+            size = page.evaluate(SCROLL_JS)
+            assert size["height"] <= size["view"] + 2, (step, size)
+            if step in (2, 5):
+                page.screenshot(path=str(SHOTS / f"presenter-{lang}-step{step}.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_phone_width_has_no_sideways_scrolling(chromium, app_url, lang):
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        for step in (1, 2, 5):
+            page.goto(f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step={step}")
+            plots = page.locator(".js-plotly-plot")
+            plots.first.wait_for(timeout=45000)
+            for i in range(plots.count()):  # charts below the fold are drawn when scrolled into view
+                plots.nth(i).scroll_into_view_if_needed()
+            page.wait_for_timeout(800)
+            size = page.evaluate(SCROLL_JS)
+            assert size["width"] <= size["viewWidth"] + 1, (step, size)
+        page.screenshot(path=str(SHOTS / f"phone-{lang}.png"))
+    finally:
+        context.close()
