@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test lint bench screenshots clean
+.PHONY: run test lint bench load hostile screenshots clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,12 @@ lint: $(VENV)/.dev
 
 bench: $(VENV)/.dev chromium-check
 	$(PY) scripts/bench.py
+
+load: $(VENV)/.dev
+	$(PY) scripts/load.py --sessions 30
+
+hostile: $(VENV)/.dev
+	HOSTILE=full $(PY) -m pytest -n 2 tests/test_hostile.py
 
 screenshots: $(VENV)/.dev chromium-check
 	$(PY) scripts/screenshots.py

@@ -3,7 +3,7 @@
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from views import sidebar, theme
+from views import charts, sidebar, theme
 from views.text import Texts
 
 # One BLAS thread per script run: on a small server, idle BLAS threads that spin between calls slow
@@ -27,6 +27,10 @@ pages = [
     st.Page("app_pages/rnn.py", title=T("common.nav.rnn"), icon=":material/timeline:", url_path="rnn-vs-attention"),
     st.Page("app_pages/real.py", title=T("common.nav.real"), icon=":material/psychology:", url_path="real-model"),
 ]
-st.navigation(pages).run()
-with st.sidebar:
-    theme.copy_link(T)
+charts.start_run()
+try:
+    st.navigation(pages).run()
+finally:  # also after a page stops early (empty sentence, missing model)
+    with st.sidebar:
+        charts.download_matrices(T)
+        theme.copy_link(T)

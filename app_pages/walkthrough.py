@@ -119,7 +119,7 @@ page_state.put(PAGE, "focus", focus + 1)
 page_state.put(PAGE, "predict", int(predict))
 if not predict or predict_then_reveal(walk.head.weights[focus], walk.key_tokens, T, quiz):
     render_focus(walk, T, focus)
-    with st.expander(T("classroom.hands_on"), icon=":material/edit_note:"):
+    if st.toggle(T("classroom.hands_on"), key="hands-on", help=T("classroom.hands_on_intro")):
         st.caption(T("classroom.hands_on_intro"))
         edit_numbers(walk.head, walk.key_tokens, focus, T, key=f"edit-{abs(hash((walk.tokens, walk.head_index, focus)))}")
 page_state.publish(PAGE, list(PARAMS))

@@ -30,9 +30,16 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serve(script: str = "app.py", timeout: float = 60.0) -> Iterator[str]:
     """Run ``streamlit run script`` on 127.0.0.1 and a free port; yield its base URL."""
+    with serve_process(script, timeout) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[str, ...] = ()) -> Iterator[tuple[str, int]]:
+    """Like ``serve``, yielding (base URL, server process id); ``options`` are extra ``--section.name value`` flags."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+               "--server.headless", "true", "--browser.gatherUsageStats", "false", *options]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -46,7 +53,7 @@ def serve(script: str = "app.py", timeout: float = 60.0) -> Iterator[str]:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"the app did not start: {process.stderr.read().decode()[-2000:]}") from None
                 time.sleep(0.2)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         try:

@@ -22,8 +22,11 @@ def open_app(page: str | None = None, **params: str):
     for name, value in params.items():
         at.query_params[name] = value
     at.run()
-    if page is not None:
-        at.switch_page(page).run()
+    if page is not None and page != "app_pages/walkthrough.py":  # the walkthrough is the default page
+        at.switch_page(page)
+        for name, value in params.items():  # a link straight to the page carries its parameters
+            at.query_params[name] = value
+        at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
 

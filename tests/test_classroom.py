@@ -46,12 +46,17 @@ def test_json_export_round_trip():
     assert json.loads(to_json(e))["settings"]["heads"] == 2
 
 
-def test_every_chart_has_a_csv_and_a_description():
+def test_every_chart_has_a_description_and_its_matrix_in_the_csv():
     at = open_app(text=SENTENCE, all="1")
     charts = at.get("plotly_chart")
     assert all(chart.proto.alt for chart in charts)
-    csv = [b for b in at.get("download_button") if "csv-" in b.proto.id]
-    assert len(csv) == len(charts)
+    assert any("csv-all" in b.proto.id for b in at.get("download_button"))
+    from views.charts import MATRICES, all_matrices_csv
+
+    matrices = at.session_state[MATRICES]
+    assert len(matrices) == len(charts)
+    text = all_matrices_csv(matrices)
+    assert text.count("# ") == len(charts) and "# raw scores" in text and "1:the,2:cat,3:sat" in text
 
 
 def test_link_to_this_view_is_shown():
@@ -62,6 +67,7 @@ def test_link_to_this_view_is_shown():
 
 def test_hands_on_scores():
     at = open_app(text="Thinking Machines", focus="1")
+    at.toggle(key="hands-on").set_value(True).run()
     e = explain("Thinking Machines")
     editor = at.data_editor[0].value
     np.testing.assert_allclose(editor["score"], e.trace.heads[0].raw_scores[0])
@@ -71,6 +77,7 @@ def test_hands_on_scores():
 
 def test_hands_on_d_k_changes_the_weights():
     at = open_app(example="1", focus="1")
+    at.toggle(key="hands-on").set_value(True).run()
     number = next(n for n in at.number_input if n.key and n.key.endswith("-d_k"))
     assert number.value == 64
     number.set_value(1).run()  # divide by 1 instead of 8: 112 and 96 give 0.99999989

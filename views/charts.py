@@ -47,8 +47,33 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
     alt = T("common.labels.alt", title=title, rows=shape[0], row_kind=T(AXIS_TITLES[rows_are]), cols=shape[1],
             col_kind=T(AXIS_TITLES[cols_are]))
     show(figure, key, alt=alt)
-    st.download_button(T("common.labels.csv"), lambda: matrix_csv(matrix, rows, cols), file_name=f"{key}.csv", mime="text/csv",
-                       key=f"csv-{key}", type="tertiary", icon=":material/download:", help=T("common.labels.csv_help"))
+    shown_matrices().append((title, np.asarray(matrix), rows, cols))
+
+
+MATRICES = "matrices_on_this_page"
+
+
+def shown_matrices() -> list:
+    """The matrices drawn in this run (title, matrix, row labels, column labels), for the page's CSV download."""
+    return st.session_state.setdefault(MATRICES, [])
+
+
+def start_run() -> None:
+    """Forget the previous run's matrices."""
+    st.session_state[MATRICES] = []
+
+
+def all_matrices_csv(matrices: list) -> str:
+    """Every matrix of the page as CSV blocks, each headed by a '# title' line and separated by a blank line."""
+    return "\n".join(f"# {title}\n{matrix_csv(matrix, rows, cols)}" for title, matrix, rows, cols in matrices)
+
+
+def download_matrices(T: Texts) -> None:
+    """One button that downloads every matrix shown on the page as CSV (built only when clicked)."""
+    matrices = list(shown_matrices())
+    if matrices:
+        st.download_button(T("common.labels.csv"), lambda: all_matrices_csv(matrices), file_name="attention-matrices.csv",
+                           mime="text/csv", key="csv-all", icon=":material/download:", help=T("common.labels.csv_help"))
 
 
 def fixed(values: NDArray, decimals: int = 4) -> NDArray:

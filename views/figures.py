@@ -21,6 +21,19 @@ SIGNED_SCALE = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0.5, "#f7f7f7"], [0.75, "#
 WEIGHT_SCALE = [[0.0, "#f7fbff"], [0.25, "#c6dbef"], [0.5, "#6baed6"], [0.75, "#2171b5"], [1.0, "#08306b"]]
 
 
+class FrozenFigure(go.Figure):
+    """A figure whose ``to_dict()`` is computed once: cached figures are re-sent on every rerun, and Streamlit
+    calls ``to_dict()`` (a deep copy plus base64 encoding of every array) each time it draws one."""
+
+    def freeze(self) -> FrozenFigure:
+        self._frozen = super().to_dict()
+        return self
+
+    def to_dict(self) -> dict:
+        frozen = getattr(self, "_frozen", None)
+        return frozen if frozen is not None else super().to_dict()
+
+
 def hue_scale(hue: str) -> list[list]:
     """A diverging scale: grey for negative, white at 0, ``hue`` for positive."""
     return [[0.0, NEUTRAL_NEGATIVE], [0.5, "#ffffff"], [1.0, hue]]
@@ -118,8 +131,7 @@ def heatmap(
         ] + ([] if outline is None else window_frames(outline)),
     )
     # Every property here is known to be valid; skipping Plotly's validation makes a build ~10x faster.
-    figure = go.Figure(data=[trace], layout=layout, _validate=False)
-    return figure
+    return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
 
 
 def window_frames(outline: NDArray) -> list[dict]:
@@ -148,7 +160,7 @@ def entropy_bars(entropy: NDArray, tokens: tuple[str, ...], *, title: str, x_tit
         shapes=[dict(type="line", x0=max_bits, x1=max_bits, y0=-0.5, y1=n - 0.5, line=dict(color="#555", dash="dot"))],
         showlegend=False,
     )
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
 
 
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
@@ -164,7 +176,7 @@ def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_titl
         shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot")) for m in mark_x],
         legend=dict(orientation="h", y=-0.2),
     )
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return FrozenFigure(data=traces, layout=layout, _validate=False).freeze()
 
 
 def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, colour: str = "#0072B2") -> go.Figure:
@@ -177,7 +189,7 @@ def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, c
         xaxis=dict(tickmode="array", tickvals=np.arange(len(names)), ticktext=[label(n) for n in names]),
         yaxis=dict(title=dict(text=y_title), range=[0, max(1e-9, float(np.max(values))) * 1.2]), showlegend=False,
     )
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
 
 
 def histogram(edges: NDArray, counts: NDArray, *, title: str, x_title: str, y_title: str, colour: str) -> go.Figure:
@@ -187,7 +199,7 @@ def histogram(edges: NDArray, counts: NDArray, *, title: str, x_title: str, y_ti
                  hovertemplate="%{x:.2f}: %{y}<extra></extra>")
     layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=320, margin=dict(l=10, r=10, t=50, b=10),
                   xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)), bargap=0, showlegend=False)
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
 
 
 def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> go.Figure:
@@ -205,7 +217,7 @@ def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> go
         yaxis=dict(range=[-reach, reach], zeroline=True), annotations=annotations, showlegend=False,
     )
     trace = dict(type="scatter", x=[0], y=[0], mode="markers", marker=dict(size=6, color="#555"), hoverinfo="skip")
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
 
 
 def dot_arithmetic(q: NDArray, k: NDArray, max_terms: int = 4) -> NDArray:  # [n_q, d], [n_k, d] -> [n_q, n_k] str

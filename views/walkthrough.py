@@ -92,13 +92,15 @@ def render_qkv(walk: Walk, T: Texts, values: bool, compact: bool = False) -> Non
                 tokens = walk.tokens if name == "q" else walk.key_tokens
                 chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
         return
-    for name, product, size in products:
-        tokens = walk.tokens if name == "q" else walk.key_tokens
-        if e is None:
+    if e is None:
+        for name, product, size in products:
+            tokens = walk.tokens if name == "q" else walk.key_tokens
             chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
-            continue
+        return
+    for name, product, size in products:  # W beside X W, one pair per row
         w = getattr(e.weights, f"w_{name}")[:, h * size : (h + 1) * size]
-        left, right = st.columns([1, 1])
+        tokens = walk.tokens if name == "q" else walk.key_tokens
+        left, right = st.columns(2)
         with left:
             chart(w, dims(w.shape[0]), dims(size), kind=name, title=T(f"walkthrough.steps.qkv.w_{name}"), key=f"qkv-w{name}",
                   T=T, values=values, rows_are="dimension")

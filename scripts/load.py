@@ -1,0 +1,167 @@
+"""make load: a classroom of N students opening the teacher's link at once, then moving a slider.
+
+Each student is a real Streamlit session over the app's own websocket protocol (the BackMsg /
+ForwardMsg protobufs the browser sends), on 127.0.0.1 only. Reported: p50 / p95 of the time
+until each session's run completes, errors, and the server's memory; and the same for the floor,
+a bare Streamlit script with one slider, under the same load. Every loop is bounded in count and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402  (installed with streamlit)
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+
+from scripts.browser import serve_process  # noqa: E402
+
+SLIDER = "d_k (size of each query and key)"
+LINK = "text=the+cat+sat+on+the+mat&d_model=8&d_k=4&heads=1&step=2"
+BARE = f"""import streamlit as st
+d_k = st.slider({SLIDER!r}, 1, 128, 4)
+st.write("d_k =", d_k)
+"""
+RUN_TIMEOUT = 60.0  # seconds allowed for one run before the session counts as an error
+# Streamlit's defaults, which .streamlit/config.toml turns off for production (see the comments there).
+DEFAULTS = ("--runner.postScriptGC", "true", "--server.fileWatcherType", "auto")
+
+
+@dataclass
+class Student:
+    """What one session measured."""
+
+    open_s: float = 0.0
+    rerun_s: float = 0.0
+    error: str = ""
+    texts: list[str] = field(default_factory=list)
+
+
+def rerun_message(query: str, widgets: list[WidgetState]) -> bytes:
+    msg = BackMsg()
+    msg.rerun_script.query_string = query
+    msg.rerun_script.widget_states.widgets.extend(widgets)
+    return msg.SerializeToString()
+
+
+async def run_until_finished(ws, student: Student) -> dict[str, str]:
+    """Read ForwardMsgs until the script run finishes; return slider labels -> widget ids seen."""
+    sliders: dict[str, str] = {}
+    while True:
+        msg = ForwardMsg()
+        msg.ParseFromString(await asyncio.wait_for(ws.recv(), RUN_TIMEOUT))
+        kind = msg.WhichOneof("type")
+        if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            element = msg.delta.new_element
+            which = element.WhichOneof("type")
+            if which == "slider":
+                sliders[element.slider.label] = element.slider.id
+            elif which == "exception":
+                raise RuntimeError(f"app exception: {element.exception.message}")
+            elif which == "markdown":
+                student.texts.append(element.markdown.body)
+        elif kind == "script_finished":
+            return sliders
+
+
+async def student(ws_url: str, query: str, start: asyncio.Event, moved: asyncio.Barrier) -> Student:
+    """Open the link, wait for everyone, then move the d_k slider from 4 to 5."""
+    result = Student()
+    try:
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=RUN_TIMEOUT) as ws:
+            await start.wait()
+            began = time.perf_counter()
+            await ws.send(rerun_message(query, []))
+            sliders = await run_until_finished(ws, result)
+            result.open_s = time.perf_counter() - began
+            await moved.wait()  # everyone moves the slider at once
+            state = WidgetState(id=sliders[SLIDER])
+            state.double_array_value.data.append(5)
+            began = time.perf_counter()
+            await ws.send(rerun_message(query, [state]))
+            await run_until_finished(ws, result)
+            result.rerun_s = time.perf_counter() - began
+    except Exception as error:
+        result.error = f"{type(error).__name__}: {error}"[:200]
+    return result
+
+
+async def classroom(base_url: str, sessions: int, query: str) -> list[Student]:
+    ws_url = base_url.replace("http://", "ws://") + "/_stcore/stream"
+    start, moved = asyncio.Event(), asyncio.Barrier(sessions)
+    tasks = [asyncio.create_task(student(ws_url, query, start, moved)) for _ in range(sessions)]
+    await asyncio.sleep(0.5)  # every websocket connected
+    start.set()
+    return await asyncio.wait_for(asyncio.gather(*tasks), timeout=RUN_TIMEOUT * 3)
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def measure(script: str, sessions: int, query: str, warm_model: bool = False, options: tuple[str, ...] = ()) -> dict[str, float]:
+    """Start a server, warm it with one session, run the classroom, and summarise."""
+    with serve_process(script, options=options) as (url, pid):
+        if warm_model:  # load the pretrained model too, as a teacher showing the Real model page would
+            asyncio.run(classroom(url, 1, LINK + "&weights=1"))
+        asyncio.run(classroom(url, 1, query))  # the first session imports everything
+        students = asyncio.run(classroom(url, sessions, query))
+        memory = rss_mb(pid)
+    ok = [s for s in students if not s.error]
+    errors = [s.error for s in students if s.error]
+    if not ok:
+        raise SystemExit(f"every session failed: {errors[:3]}")
+    return {
+        "sessions": sessions, "errors": len(errors), "open_p50": statistics.median(s.open_s for s in ok),
+        "open_p95": percentile([s.open_s for s in ok], 0.95), "rerun_p50": statistics.median(s.rerun_s for s in ok),
+        "rerun_p95": percentile([s.rerun_s for s in ok], 0.95), "memory_mb": memory,
+        "redrawn": sum(any("Step 2 of 6" in t for t in s.texts) for s in ok), "first_error": errors[0] if errors else "",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=int, default=30)
+    args = parser.parse_args()
+    sessions = max(1, min(args.sessions, 200))
+    results = {}
+    with tempfile.TemporaryDirectory() as folder:
+        bare = str(Path(folder) / "bare.py")
+        Path(bare).write_text(BARE)
+        results["floor, Streamlit defaults"] = measure(bare, sessions, "", options=DEFAULTS)
+        results["floor, production config"] = measure(bare, sessions, "")
+    results["app, Streamlit defaults"] = measure("app.py", sessions, LINK, warm_model=True, options=DEFAULTS)
+    results["app, production config"] = app = measure("app.py", sessions, LINK, warm_model=True)
+    print(f"{sessions} concurrent sessions, each: open the shared link, then move the d_k slider (all at once); times in seconds")
+    print(f"{'':28}{'open p50':>9}{'open p95':>9}{'rerun p50':>10}{'rerun p95':>10}{'errors':>7}{'memory':>9}")
+    for name, r in results.items():
+        print(f"{name:28}{r['open_p50']:>9.2f}{r['open_p95']:>9.2f}{r['rerun_p50']:>10.2f}{r['rerun_p95']:>10.2f}"
+              f"{r['errors']:>7}{r['memory_mb']:>6.0f} MB")
+    for config in ("Streamlit defaults", "production config"):
+        ratio = results[f"app, {config}"]["rerun_p95"] / results[f"floor, {config}"]["rerun_p95"]
+        print(f"{config}: app rerun p95 / floor rerun p95 = {ratio:.2f} (budget 2.0)")
+    print(f"server memory with the model loaded: {app['memory_mb']:.0f} MB (budget 500 MB); errors: {app['errors']}")
+    for r in results.values():
+        if r["first_error"]:
+            print("first error:", r["first_error"])
+
+
+if __name__ == "__main__":
+    main()

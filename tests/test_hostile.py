@@ -1,0 +1,97 @@
+"""Hostile input on every page: every text input and URL parameter gets a clear message and a working page.
+
+Short by default (CI); HOSTILE=full runs every value on every parameter of every page.
+"""
+
+import os
+
+import pytest
+from conftest import all_text, figures, open_app
+
+FULL = os.environ.get("HOSTILE") == "full"
+PAGES = {
+    "app_pages/walkthrough.py": ["step", "all", "head", "focus", "example", "values", "weights", "layer", "predict"],
+    "app_pages/why_qkv.py": [],
+    "app_pages/types.py": ["section", "scores", "tau", "window", "causal", "temp"],
+    "app_pages/cosine.py": ["angle_a", "length_a", "angle_b", "length_b", "query"],
+    "app_pages/scaling.py": ["dk", "keys", "samples", "temp"],
+    "app_pages/multihead.py": ["fixed"],
+    "app_pages/cross.py": ["pair"],
+    "app_pages/hierarchy.py": [],
+    "app_pages/rnn.py": ["step", "d"],
+    "app_pages/real.py": ["layer", "head", "hide", "query", "predict"],
+}
+SHARED = ["d_model", "d_k", "heads", "score", "mode", "window", "pe", "seed", "lang", "present"]
+TEXTS = {
+    "empty": "",
+    "spaces": "   \t  ",
+    "huge": "attention " * 10_000,
+    "script": '<script>alert("x")</script>',
+    "img": "<img src=x onerror=alert(1)>",
+    "markdown": "[click](javascript:alert(1)) ![img](http://example.invalid/x.png) **bold** # heading",
+    "latex": r"$\frac{1}{0}$ \begin{evil} $$x$$",
+    "emoji": "I ❤️ attention 😀👍🏽🇨🇳",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "zero-width": "a\u200bb\u200dc\ufeffd\u2066e",
+    "control": "bell\x07 escape\x1b[31m red\x0c feed",
+    "nul": "a\x00b\x00c",
+}
+NUMBERS = ["NaN", "inf", "-inf", "-1", "1000000000", "1e308", "abc", ""]
+SHORT_TEXTS = ["empty", "huge", "script", "img", "markdown", "latex", "emoji", "nul"]
+SHORT_NUMBERS = ["NaN", "-1", "1000000000", "abc"]
+
+
+def assert_safe(at):
+    """No traceback (open_app checks), no injected element, and something for the student to read."""
+    for element in at.get("html"):
+        body = element.proto.body
+        assert "<script" not in body and "<img" not in body and "onerror=" not in body.replace("onerror=alert", "") or "&lt;" in body
+    for spec in figures(at):
+        for axis in ("xaxis", "yaxis"):
+            ticks = " ".join(map(str, spec["layout"].get(axis, {}).get("ticktext", [])))
+            assert "<script" not in ticks and "<img" not in ticks
+    assert all_text(at).strip()
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+@pytest.mark.parametrize("name", list(TEXTS) if FULL else SHORT_TEXTS)
+def test_hostile_sentence(page, name):
+    assert_safe(open_app(page, text=TEXTS[name]))
+
+
+@pytest.mark.parametrize("name", list(TEXTS) if FULL else SHORT_TEXTS)
+def test_hostile_page_texts(name):
+    assert_safe(open_app("app_pages/cross.py", source=TEXTS[name], target=TEXTS[name]))
+    assert_safe(open_app("app_pages/hierarchy.py", doc=TEXTS[name]))
+
+
+CASES = [(page, param) for page, params in PAGES.items() for param in params] + [("app_pages/walkthrough.py", p) for p in SHARED]
+
+
+@pytest.mark.parametrize(("page", "param"), CASES)
+def test_hostile_url_numbers(page, param):
+    for value in NUMBERS if FULL else SHORT_NUMBERS:
+        at = open_app(page, **{param: value, "text": "the cat sat"})
+        assert_safe(at)
+        if value in ("NaN", "abc", "1000000000"):  # invalid for every parameter
+            assert at.warning, (param, value)
+
+
+def test_unknown_parameters_are_ignored():
+    at = open_app(foo="bar", **{"<script>": "x"})
+    assert figures(at)
+
+
+def test_two_thousand_distinct_sentences_do_not_grow_memory_without_bound():
+    """Caches are bounded (max_entries): after a warm-up, more distinct sentences do not add memory."""
+    import resource
+
+    from views import cache
+
+    for i in range(600):
+        cache.explanation(f"sentence number {i} with some words", max_tokens=48)
+    after_warmup = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for i in range(600, 2000):
+        cache.explanation(f"sentence number {i} with some words", max_tokens=48)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - after_warmup) / 1024
+    assert grown_mb < 20, grown_mb
