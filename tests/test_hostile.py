@@ -45,7 +45,7 @@ def assert_safe(at):
     """No traceback (open_app checks), no injected element, and something for the student to read."""
     for element in at.get("html"):
         body = element.proto.body
-        assert "<script" not in body and "<img" not in body and "onerror=" not in body.replace("onerror=alert", "") or "&lt;" in body
+        assert ("<script" not in body and "<img" not in body and "onerror=" not in body.replace("onerror=alert", "")) or "&lt;" in body
     for spec in figures(at):
         for axis in ("xaxis", "yaxis"):
             ticks = " ".join(map(str, spec["layout"].get(axis, {}).get("ticktext", [])))
