@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from attention_core._checks import check_float, check_int, frozen
 from attention_core.attention import softmax
+from attention_core.variants import entropy_bits
 
 MAX_D_K = 4096
 MAX_KEYS = 512
@@ -74,12 +75,6 @@ def jacobian_norms(weights: NDArray) -> NDArray:  # [..., n] -> [...]
     return np.sqrt(np.maximum(p2 - 2 * p3 + p2 * p2, 0.0))
 
 
-def entropy_of_rows(weights: NDArray) -> NDArray:  # [..., n] -> [...]
-    """Entropy in bits of each row (0 log 0 = 0)."""
-    logs = np.log2(weights, out=np.zeros_like(weights), where=weights > 0)
-    return -(weights * logs).sum(axis=-1)
-
-
 @dataclass(frozen=True)
 class SoftmaxStats:
     """Means over samples of softmax(raw / divisor): entropy (bits), largest weight, Jacobian norm."""
@@ -94,7 +89,7 @@ def softmax_stats(raw: NDArray, divisor: float) -> SoftmaxStats:
     """Statistics of the softmax of raw scores (samples, n_keys) divided by ``divisor``."""
     divisor = check_float("divisor", divisor, 1e-9, 1e9)
     weights = softmax(raw / divisor)
-    return SoftmaxStats(divisor=divisor, entropy=float(entropy_of_rows(weights).mean()),
+    return SoftmaxStats(divisor=divisor, entropy=float(entropy_bits(weights).mean()),
                         max_weight=float(weights.max(axis=-1).mean()), gradient=float(jacobian_norms(weights).mean()))
 
 
