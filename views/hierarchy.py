@@ -13,10 +13,15 @@ STYLE = (
 )
 
 
+LIGHT, DARK = (247, 251, 255), (8, 48, 107)  # the ends of the weights' colour scale (ColorBrewer Blues)
+
+
 def shade(weight: float) -> str:
-    """A light-to-dark blue background for a weight in [0, 1] (the weights scale), with readable text."""
-    alpha = 0.08 + 0.85 * max(0.0, min(1.0, weight))
-    return f"background:rgba(8,48,107,{alpha:.3f});color:{'#fff' if alpha > 0.5 else '#111'}"
+    """An opaque light-to-dark blue background for a weight in [0, 1], with text that stays readable on it
+    (in the light and the dark theme alike)."""
+    t = max(0.0, min(1.0, weight))
+    r, g, b = (round(lo + (hi - lo) * t) for lo, hi in zip(LIGHT, DARK))
+    return f"background:rgb({r},{g},{b});color:{'#fff' if t > 0.45 else '#111'}"
 
 
 def document_html(trace: HierarchicalTrace, sentence_label: str) -> str:
