@@ -10,7 +10,7 @@ from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
 from views import figures, messages, page_state, sidebar
 from views.charts import show
-from views.scaling import bug_frame, cached_sweep, download, histograms, sweep_frame, textbook_frame
+from views.scaling import bug_frame, cached_sweep, download, histogram_frame, histograms, sweep_frame, textbook_frame
 from views.text import Texts
 
 PAGE = "lab"
@@ -59,6 +59,7 @@ for column, (kind, colour, theory) in zip(st.columns(2), (("raw", "#D55E00", mat
                                y_title=T("scaling.distribution.count"), colour=colour), key=f"hist-{kind}")
         st.metric(T(f"scaling.distribution.std_{kind}"), f"{std:.3f}", T("scaling.distribution.theory", value=f"{theory:.3f}"),
                   delta_color="off")
+        download(histogram_frame(edges, counts), lab | {"d_k": d_k, "scores": kind}, f"histogram-{kind}", T)
 
 st.subheader(T("scaling.derivation.title"))
 st.markdown(T("scaling.derivation.intro"))

@@ -39,6 +39,11 @@ def sweep_frame(result: Sweep) -> pd.DataFrame:
     })
 
 
+def histogram_frame(edges: np.ndarray, counts: np.ndarray) -> pd.DataFrame:
+    """A histogram's bins (left and right edges) and counts."""
+    return pd.DataFrame({"bin_from": edges[:-1], "bin_to": edges[1:], "count": counts})
+
+
 def csv_with_settings(frame: pd.DataFrame, settings: dict[str, object]) -> str:
     """CSV text whose first lines (starting with #) record the settings that produced it."""
     header = "".join(f"# {name} = {value}\n" for name, value in settings.items())
