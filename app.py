@@ -10,7 +10,8 @@ from views.text import Texts
 # everything else down, and concurrent students already keep the cores busy.
 threadpool_limits(limits=1, user_api="blas")
 starts_presenting = st.query_params.get("present") == "1" and "settings_started" not in st.session_state
-st.set_page_config(page_title="Attention, step by step", page_icon=":material/visibility:", layout="wide",
+lang = st.session_state.get(sidebar.PREFIX + "lang", st.query_params.get("lang", "en"))
+st.set_page_config(page_title=Texts(lang)("common.app_title"), page_icon=":material/visibility:", layout="wide",
                    initial_sidebar_state="collapsed" if starts_presenting else "auto")
 settings = sidebar.render()
 T = Texts(settings.lang)

@@ -5,22 +5,16 @@ import streamlit as st
 
 from attention_core import similarity_matrices, softmax_over_scales, stretch_sweep, vector_pair
 from attention_core.scores import DEFAULT_COSINE_SCALE
-from views import figures, messages, page_state, sidebar
+from views import figures, page, page_state
 from views.charts import chart, show
 from views.inputs import explanation_or_stop
-from views.text import Texts
 
 PAGE = "cosine"
 PARAMS = {"angle_a": (-180, 180, 20), "length_a": (1, 50, 20), "angle_b": (-180, 180, 75), "length_b": (1, 50, 30), "query": (1, 48, 1)}
 SCALES = np.logspace(0, 2, 81)  # 1 .. 100
 LENGTHS = np.linspace(0.1, 5.0, 50)
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, PARAMS)
-st.title(T("cosine.title"))
-st.markdown(T("cosine.intro"))
-messages.show_notices(sidebar.url_notices() + notices, T)
+settings, T = page.start("cosine", PAGE, PARAMS)
 
 st.subheader(T("cosine.vectors"))
 controls, picture = st.columns([1, 2])

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attention_core import tokenize
-from views import cache, messages, page_state, sidebar
+from views import cache, messages, page, page_state
 from views.charts import chart
 from views.state import MAX_TOKENS
 from views.text import Texts
@@ -11,14 +11,14 @@ from views.text import Texts
 PAGE = "cross"
 PAIRS = ("translation", "reading")
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, {"pair": (0, 1, 0)})
-first_pair = PAIRS[page_state.get(PAGE, "pair")]
-notices += page_state.init_texts(PAGE, {side: T(f"cross.defaults.{first_pair}_{side}") for side in ("source", "target")})
-st.title(T("cross.title"))
-st.markdown(T("cross.intro"))
-messages.show_notices(sidebar.url_notices() + notices, T)
+
+def first_texts(T: Texts) -> dict[str, str]:
+    """Default source and target: those of the pair the link asks for."""
+    pair = PAIRS[page_state.get(PAGE, "pair")]
+    return {side: T(f"cross.defaults.{pair}_{side}") for side in ("source", "target")}
+
+
+settings, T = page.start("cross", PAGE, {"pair": (0, 1, 0)}, first_texts)
 
 
 def use_pair() -> None:

@@ -3,22 +3,16 @@
 import streamlit as st
 
 from attention_core import split_sentences
-from views import cache, figures, messages, page_state, sidebar
+from views import cache, figures, page, page_state
 from views.charts import chart, dims, show
 from views.hierarchy import document_html
 from views.state import MAX_TOKENS
-from views.text import Texts
 
 PAGE = "han"
 MAX_SENTENCES = 12
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_texts(PAGE, {"doc": T("hierarchy.default")})
-st.title(T("hierarchy.title"))
-st.markdown(T("hierarchy.intro"))
+settings, T = page.start("hierarchy", PAGE, strings=lambda T: {"doc": T("hierarchy.default")})
 st.latex(T("hierarchy.formula"))
-messages.show_notices(sidebar.url_notices() + notices, T)
 text = st.text_area(T("hierarchy.document"), key=page_state.widget_key(PAGE, "doc", str), help=T("hierarchy.document_help"))
 page_state.put(PAGE, "doc", text)
 page_state.publish(PAGE, ["doc"])

@@ -4,11 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import head_distances, multi_head_cost
-from views import messages, page_state, sidebar
+from views import page, page_state, sidebar
 from views.charts import chart, dims
 from views.inputs import explanation_or_stop
 from views.state import INT_RANGES
-from views.text import Texts
 
 PAGE = "mh"
 PARAMS = {"fixed": (0, 1, 1)}
@@ -18,12 +17,7 @@ def use_heads() -> None:
     st.session_state[sidebar.PREFIX + "heads"] = st.session_state["mh_heads"]
 
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, PARAMS)
-st.title(T("multihead.title"))
-st.markdown(T("multihead.intro"))
-messages.show_notices(sidebar.url_notices() + notices, T)
+settings, T = page.start("multihead", PAGE, PARAMS)
 
 st.session_state["mh_heads"] = settings.heads
 heads = st.slider(T("multihead.heads"), *INT_RANGES["heads"], key="mh_heads", on_change=use_heads, help=T("multihead.heads_help"))

@@ -6,22 +6,16 @@ import streamlit as st
 from attention_core import tokenize
 from attention_core.pretrained import MAX_WORD_PIECES, overview
 from attention_core.tokens import contains_cjk
-from views import messages, page_state, real, sidebar
+from views import page, page_state, real
 from views.charts import chart, show
 from views.classroom import predict_then_reveal
-from views.text import Texts
 from views.walkthrough import hide_row
 
 PAGE = "real"
 PARAMS = {"layer": (1, 6, 1), "head": (1, 12, 1), "hide": (0, 1, 0), "query": (1, MAX_WORD_PIECES, 2), "predict": (0, 1, 0)}
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, PARAMS)
-st.title(T("real.title"))
-st.markdown(T("real.intro"))
+settings, T = page.start("real", PAGE, PARAMS)
 st.caption(T("real.credit"))
-messages.show_notices(sidebar.url_notices() + notices, T)
 model = real.model()
 if model is None:
     st.error(T("real.missing"), icon=":material/download:")

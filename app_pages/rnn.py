@@ -4,21 +4,15 @@ import numpy as np
 import streamlit as st
 
 from attention_core import complexity, reach
-from views import cache, figures, messages, page_state, sidebar
+from views import cache, figures, page, page_state
 from views.charts import chart, dims, show
 from views.inputs import explanation_or_stop
-from views.text import Texts
 
 PAGE = "rnn"
 D_CHOICES = (64, 128, 256, 512)
 LENGTHS = (8, 16, 32, 64, 128, 256, 512)
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, {"step": (1, 48, 1), "d": (0, len(D_CHOICES) - 1, 3)})
-st.title(T("rnn.title"))
-st.markdown(T("rnn.intro"))
-messages.show_notices(sidebar.url_notices() + notices, T)
+settings, T = page.start("rnn", PAGE, {"step": (1, 48, 1), "d": (0, len(D_CHOICES) - 1, 3)})
 left, right = st.columns(2)
 left.latex(T("rnn.rnn_formula"))
 right.latex(T("rnn.attention_formula"))

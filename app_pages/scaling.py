@@ -8,10 +8,9 @@ import streamlit as st
 
 from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
-from views import figures, messages, page_state, sidebar
+from views import figures, page, page_state
 from views.charts import show
 from views.scaling import bug_frame, cached_sweep, download, histogram_frame, histograms, sweep_frame, textbook_frame
-from views.text import Texts
 
 PAGE = "lab"
 KEYS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -21,12 +20,7 @@ PARAMS = {"dk": (0, len(SWEEP_D_K) - 1, 6), "keys": (0, len(KEYS) - 1, 5), "samp
           "temp": (0, len(TEMPERATURES) - 1, 2)}
 CHOICES = {"dk": SWEEP_D_K, "keys": KEYS, "samples": SAMPLES, "temp": TEMPERATURES}
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, PARAMS)
-st.title(T("scaling.title"))
-st.markdown(T("scaling.intro"))
-messages.show_notices(sidebar.url_notices() + notices, T)
+settings, T = page.start("scaling", PAGE, PARAMS)
 
 chosen = {}
 columns = st.columns(4)

@@ -4,10 +4,9 @@ import numpy as np
 import streamlit as st
 
 from attention_core import SCORES, gumbel_noise, gumbel_softmax
-from views import messages, page_state, sidebar
+from views import page, page_state
 from views.inputs import explanation_or_stop
 from views.kinds import bitmask, from_bitmask, mode_panel, score_panel, weights_with_entropy, window_outline
-from views.text import Texts
 
 PAGE = "types"
 SECTIONS = ("scores", "modes", "masks")
@@ -16,12 +15,7 @@ TEMPERATURES = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 PARAMS = {"section": (0, 2, 0), "scores": (1, 31, 19), "tau": (0, len(TAUS) - 1, 6), "window": (0, 8, 1),
           "causal": (0, 1, 1), "temp": (0, len(TEMPERATURES) - 1, 3)}
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-notices = page_state.init_ints(PAGE, PARAMS)
-st.title(T("types.title"))
-st.markdown(T("types.intro"))
-messages.show_notices(sidebar.url_notices() + notices, T)
+settings, T = page.start("types", PAGE, PARAMS)
 base = explanation_or_stop(settings, T, heads=1, mode="soft")
 tokens = base.tokens
 st.caption(T("types.entropy_note", n=len(tokens), max_bits=f"{np.log2(len(tokens)):.2f}"))

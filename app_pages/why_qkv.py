@@ -3,17 +3,12 @@
 import streamlit as st
 
 from attention_core import asymmetry, weighted_sum
-from views import messages, sidebar
+from views import page
 from views.charts import chart, dims
 from views.inputs import explanation_or_stop
-from views.text import Texts
 
-settings = sidebar.current()
-T = Texts(settings.lang)
-st.title(T("why_qkv.title"))
-st.markdown(T("why_qkv.intro"))
+settings, T = page.start("why_qkv")
 st.info(T("why_qkv.roles"))
-messages.show_notices(sidebar.url_notices(), T)
 separate = explanation_or_stop(settings, T, heads=1)
 shared = explanation_or_stop(settings, T, heads=1, shared_qk=True)
 tokens = separate.tokens
