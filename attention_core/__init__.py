@@ -13,10 +13,10 @@ from attention_core.attention import (
     softmax,
     window_mask,
 )
-from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, Explanation, explain, textbook_example
+from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, ExplainOptions, Explanation, explain, textbook_example
 from attention_core.export import from_json, replay, to_json
-from attention_core.multihead import MAX_HEADS, MultiHeadTrace, ProjectionWeights, init_weights, multi_head
-from attention_core.rnn import RNNWeights, complexity, init_rnn, reach, rnn
+from attention_core.multihead import MAX_HEADS, MultiHeadTrace, Projections, init_projections, multi_head
+from attention_core.rnn import RNNParameters, complexity, init_rnn, reach, rnn
 from attention_core.scaling import (
     SWEEP_D_K,
     SoftmaxStats,
@@ -72,13 +72,14 @@ __all__ = [
     "TEXTBOOK_D_K",
     "TEXTBOOK_TOKENS",
     "AttentionTrace",
+    "ExplainOptions",
     "Explanation",
     "FocusRow",
     "HierarchicalTrace",
     "MultiHeadTrace",
     "Pooling",
-    "ProjectionWeights",
-    "RNNWeights",
+    "Projections",
+    "RNNParameters",
     "ScoreFunction",
     "SoftmaxStats",
     "Sweep",
@@ -102,8 +103,8 @@ __all__ = [
     "gumbel_softmax",
     "head_distances",
     "hierarchical",
+    "init_projections",
     "init_rnn",
-    "init_weights",
     "jacobian_norms",
     "jensen_shannon_bits",
     "memory_bytes",

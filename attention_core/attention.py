@@ -22,8 +22,9 @@ class AttentionTrace:
     """Every intermediate of one attention head; arrays are read-only, rows = queries.
 
     q (n_q, d_k), k (n_k, d_k), v (n_k, d_v); raw_scores, scaled_scores, masked_scores,
-    weights (n_q, n_k); output (n_q, d_v). ``scale`` is the divisor actually used:
-    scaled_scores = raw_scores / scale. masked_scores is -inf where attention is not
+    weights (n_q, n_k); output (n_q, d_v). ``divisor`` is the number actually divided by:
+    scaled_scores = raw_scores / divisor (the score function's divisor, e.g. sqrt(d_k),
+    times the temperature). masked_scores is -inf where attention is not
     allowed. ``mask`` (n_q, n_k) is the effective mask (True = allowed), including a
     local window; ``centres`` (n_q,) holds the local window centres (None otherwise).
     """
@@ -32,7 +33,7 @@ class AttentionTrace:
     k: NDArray[np.float64]
     v: NDArray[np.float64]
     raw_scores: NDArray[np.float64]
-    scale: float
+    divisor: float
     scaled_scores: NDArray[np.float64]
     masked_scores: NDArray[np.float64]
     weights: NDArray[np.float64]
@@ -49,7 +50,7 @@ class AttentionTrace:
                 frozen(value)
 
 
-_ARRAY_FIELDS = tuple(f.name for f in fields(AttentionTrace) if f.name not in ("scale", "score", "mode"))
+_ARRAY_FIELDS = tuple(f.name for f in fields(AttentionTrace) if f.name not in ("divisor", "score", "mode"))
 
 
 def softmax(scores: NDArray, mask: NDArray | None = None) -> NDArray:  # [n_q, n_k] -> [n_q, n_k]
@@ -125,9 +126,54 @@ def resolve_params(
             if value.shape != default.shape:
                 raise ValueError(f"parameter {name} of the {function.name} score must have shape {default.shape}, got {value.shape}")
             resolved[name] = value
-    if "scale" in defaults:
-        resolved["scale"] = check_float("cosine scale", resolved["scale"], 1e-6, 1e6)
+    if "divisor" in defaults:
+        resolved["divisor"] = check_float("cosine divisor", resolved["divisor"], 1e-6, 1e6)
     return resolved
+
+
+def _checked(
+    q: NDArray, k: NDArray, v: NDArray, score: str, mask: NDArray | None, mode: str, temperature: float, window: int | None
+) -> tuple[ScoreFunction, NDArray, NDArray, NDArray, NDArray, str, float, int]:
+    """The arguments of ``attend`` checked and cleaned: (function, q, k, v, mask, mode, temperature, window).
+
+    q, k, v become float64 copies; mask becomes a bool (n_q, n_k) copy (all True when None);
+    window becomes the radius (DEFAULT_WINDOW when None). Raises ValueError naming what is valid.
+    """
+    function = SCORE_FUNCTIONS[check_choice("score", score, SCORE_FUNCTIONS)]
+    mode = check_choice("mode", mode, MODES)
+    q = check_matrix("q", q)  # (n_q, d_q)
+    k = check_matrix("k", k, cols=q.shape[1] if function.same_size else None)  # (n_k, d_k)
+    v = check_matrix("v", v)  # (n_k, d_v)
+    if v.shape[0] != k.shape[0]:
+        raise ValueError(f"k and v must have one row per key: k has {k.shape[0]} rows, v has {v.shape[0]}")
+    n_q, n_k = q.shape[0], k.shape[0]
+    mask = np.ones((n_q, n_k), dtype=bool) if mask is None else np.array(mask, dtype=bool)
+    if mask.shape != (n_q, n_k):
+        raise ValueError(f"mask must have shape (n_q, n_k) = ({n_q}, {n_k}), got {mask.shape}")
+    temperature = check_float("temperature", temperature, MIN_TEMPERATURE, MAX_TEMPERATURE)
+    window = DEFAULT_WINDOW if window is None else check_int("window", window, 0, 4096)
+    return function, q, k, v, mask, mode, temperature, window
+
+
+def local_centres(
+    scaled_scores: NDArray, mask: NDArray, mode: str, *, sample: bool, rng: np.random.Generator
+) -> NDArray | None:  # [n_q, n_k], [n_q, n_k] -> [n_q] or None
+    """The centre c_i of each query's local window: the argmax (or a draw) of the soft weights
+    for ``local``, the query's own position (clipped to the last key) for ``local-monotonic``,
+    None for the modes without a window."""
+    n_q, n_k = scaled_scores.shape
+    if mode == "local-monotonic":
+        return np.minimum(np.arange(n_q), max(n_k - 1, 0))
+    if mode == "local":
+        return pick_keys(softmax(scaled_scores, mask), sample=sample, rng=rng)
+    return None
+
+
+def hard_weights(masked_scores: NDArray, mask: NDArray, *, sample: bool, rng: np.random.Generator) -> NDArray:  # -> [n_q, n_k]
+    """Hard attention: one-hot at the argmax of softmax(masked_scores) (or at a draw from it);
+    all zeros in a row with nothing allowed."""
+    keys = pick_keys(softmax(masked_scores, mask), sample=sample, rng=rng)  # (n_q,)
+    return one_hot_rows(keys, masked_scores.shape[1], mask.any(axis=1))
 
 
 def attend(
@@ -166,47 +212,27 @@ def attend(
 
     Notes
     -----
-    raw = score(q, k);  scaled = raw / scale, scale = divisor(score, d_k) * temperature;
-    masked = scaled where allowed else -inf;  weights = softmax(masked) (rows sum to 1);
-    output = weights @ v.
+    raw = score(q, k);  scaled = raw / divisor, divisor = divisor(score, d_k) * temperature;
+    masked = scaled where allowed else -inf (local modes allow only the window);
+    weights = softmax(masked) (rows sum to 1; one-hot for hard attention);  output = weights @ v.
     """
-    function = SCORE_FUNCTIONS[check_choice("score", score, SCORE_FUNCTIONS)]
-    mode = check_choice("mode", mode, MODES)
-    q = check_matrix("q", q)
-    k = check_matrix("k", k, cols=q.shape[1] if function.same_size else None)
-    v = check_matrix("v", v)
-    if v.shape[0] != k.shape[0]:
-        raise ValueError(f"k and v must have one row per key: k has {k.shape[0]} rows, v has {v.shape[0]}")
-    n_q, n_k = q.shape[0], k.shape[0]
-    allowed = None if mask is None else np.array(mask, dtype=bool)  # None: everything allowed
-    if allowed is not None and allowed.shape != (n_q, n_k):
-        raise ValueError(f"mask must have shape (n_q, n_k) = ({n_q}, {n_k}), got {allowed.shape}")
-    temperature = check_float("temperature", temperature, MIN_TEMPERATURE, MAX_TEMPERATURE)
-    radius = DEFAULT_WINDOW if window is None else check_int("window", window, 0, 4096)
+    function, q, k, v, mask, mode, temperature, window = _checked(q, k, v, score, mask, mode, temperature, window)
     rng = np.random.default_rng(0) if rng is None else rng
+    params = resolve_params(function, params, q.shape[1], k.shape[1], rng)
+    n_q, n_k = mask.shape
 
-    resolved = resolve_params(function, params, q.shape[1], k.shape[1], rng)
     with np.errstate(over="ignore"):  # overflowing scores become +-inf and softmax copes
-        raw_scores = function.scores(q, k, resolved)  # (n_q, n_k)
-        scale = float(function.divisor(k.shape[1], resolved)) * temperature
-        scaled_scores = raw_scores / scale
-    soft = softmax(scaled_scores, allowed)
-    has_any = np.ones(n_q, dtype=bool) if allowed is None else allowed.any(axis=1)
-    centres = None
-    if mode in ("local", "local-monotonic"):
-        centres = np.minimum(np.arange(n_q), max(n_k - 1, 0)) if mode == "local-monotonic" else pick_keys(soft, sample=sample, rng=rng)
-        window = window_mask(n_q, n_k, radius=radius, centres=centres)
-        allowed = window if allowed is None else allowed & window
-    masked_scores = scaled_scores.copy() if allowed is None else np.where(allowed, scaled_scores, -np.inf)
-    if mode == "hard":
-        weights = one_hot_rows(pick_keys(soft, sample=sample, rng=rng), n_k, has_any)
-    elif mode == "soft":
-        weights = soft
-    else:
-        weights = softmax(scaled_scores, allowed)
+        raw_scores = function.scores(q, k, params)  # [n_q, d_q], [n_k, d_k] -> [n_q, n_k]
+        divisor = float(function.divisor(k.shape[1], params)) * temperature
+        scaled_scores = raw_scores / divisor  # [n_q, n_k]
+    centres = local_centres(scaled_scores, mask, mode, sample=sample, rng=rng)  # [n_q], None without a window
+    allowed = mask if centres is None else mask & window_mask(n_q, n_k, radius=window, centres=centres)  # [n_q, n_k]
+    masked_scores = np.where(allowed, scaled_scores, -np.inf)  # [n_q, n_k]
+    weights = softmax(masked_scores, allowed) if mode != "hard" else hard_weights(masked_scores, allowed, sample=sample, rng=rng)  # [n_q, n_k]
+    output = weights @ v  # [n_q, n_k] @ [n_k, d_v] -> [n_q, d_v]
+
     return AttentionTrace(
-        q=q, k=k, v=v, raw_scores=raw_scores, scale=scale, scaled_scores=scaled_scores,
-        masked_scores=masked_scores, weights=weights, output=weights @ v,
-        mask=np.ones((n_q, n_k), dtype=bool) if allowed is None else allowed,
-        score=score, mode=mode, centres=None if centres is None else np.asarray(centres, dtype=np.intp),
+        q=q, k=k, v=v, raw_scores=raw_scores, divisor=divisor, scaled_scores=scaled_scores,
+        masked_scores=masked_scores, weights=weights, output=output, mask=allowed, score=score, mode=mode,
+        centres=None if centres is None else np.asarray(centres, dtype=np.intp),
     )

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import NDArray
 
 from attention_core._checks import check_int, frozen
 from attention_core.attention import AttentionTrace, attend, causal_mask
-from attention_core.multihead import MultiHeadTrace, ProjectionWeights, init_weights, multi_head
+from attention_core.multihead import MultiHeadTrace, Projections, init_projections, multi_head
 from attention_core.tokens import positional_encoding, token_vector_table, tokenize
 
 TEXTBOOK_TOKENS = ("Thinking", "Machines")
@@ -20,13 +18,39 @@ TEXTBOOK_SCORES = (112, 96)  # q_Thinking . k_Thinking and q_Thinking . k_Machin
 
 
 @dataclass(frozen=True)
+class ExplainOptions:
+    """What an Explanation was made with: one field per argument of ``explain`` (text included),
+    plus ``model`` and ``layer`` for a pretrained model's layer (pretrained.MiniLM.explanation)."""
+
+    text: str | None = None  # the query-side text; None for a pretrained model's layer
+    context: str | None = None  # the key/value-side text (cross-attention), or None for self-attention
+    d_model: int = 8  # width of the token vectors X
+    d_k: int = 4  # width of each head's queries and keys
+    d_v: int | None = None  # width of each head's values; None: the same as d_k
+    heads: int = 1  # number of heads h
+    score: str = "scaled_dot"  # score function: dot, scaled_dot, additive, bilinear, cosine
+    mode: str = "soft"  # soft, hard, local, local-monotonic
+    seed: int = 0  # seed of the token vectors, the projections and any sampling
+    positions: bool = True  # sinusoidal positional encoding added to the token vectors
+    causal: bool = False  # query i attends only to keys j <= i
+    temperature: float = 1.0  # the scaled scores are also divided by it
+    window: int | None = None  # local window radius; None: the default
+    sample: bool = False  # hard and local modes draw a key instead of taking the argmax
+    max_tokens: int | None = None  # tokens kept of each text; None: all
+    shared_qk: bool = False  # one matrix serves as W_Q and W_K
+    model: str | None = None  # a pretrained model's package name; None: random projections
+    layer: int | None = None  # the pretrained model's layer (0-based); None otherwise
+
+
+@dataclass(frozen=True)
 class Explanation:
-    """Everything a page shows for one text and one set of settings.
+    """Everything a page shows for one text and one set of options.
 
     tokens (n,) and context_tokens (n_k,): query-side and key/value-side tokens (the same
     for self-attention). token_vectors, positional, x (n, d_model): X = token vectors +
     positional encoding (zeros when off); x_kv (n_k, d_model) the same for the context.
-    weights: the projection matrices W_Q, W_K, W_V, W_O. trace: the multi-head trace.
+    projections: the matrices W_Q, W_K, W_V, W_O. trace: the multi-head trace.
+    options: what ``explain`` was called with.
     dropped: how many tokens were cut by ``max_tokens`` (query side, context side).
     """
 
@@ -36,9 +60,9 @@ class Explanation:
     positional: NDArray[np.float64]
     x: NDArray[np.float64]
     x_kv: NDArray[np.float64]
-    weights: ProjectionWeights
+    projections: Projections
     trace: MultiHeadTrace
-    settings: Mapping[str, object]
+    options: ExplainOptions
     dropped: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
@@ -48,7 +72,7 @@ class Explanation:
     @property
     def is_cross(self) -> bool:
         """True when keys and values come from a second text (encoder-decoder attention)."""
-        return self.settings.get("context") is not None
+        return self.options.context is not None
 
 
 def _tokens_for(text: str, max_tokens: int | None) -> tuple[list[str], int]:
@@ -88,7 +112,7 @@ def explain(
     Parameters
     ----------
     text : the sentence; its tokens give the queries (and keys and values without context).
-    d_model, d_k, heads, seed : sizes and the seed of embeddings and weights; d_v defaults to d_k.
+    d_model, d_k, heads, seed : sizes and the seed of embeddings and projections; d_v defaults to d_k.
     score, mode, temperature, window, sample : passed to ``attend`` for every head.
     positions : add the sinusoidal positional encoding to the token vectors.
     context : a second text for keys and values (encoder-decoder attention), or None.
@@ -103,7 +127,7 @@ def explain(
     d_v = d_k if d_v is None else d_v
     if max_tokens is not None:
         max_tokens = check_int("max_tokens", max_tokens, 1, 100_000)
-    weights = init_weights(d_model, d_k, d_v, heads, seed=seed, shared_qk=shared_qk)
+    projections = init_projections(d_model, d_k, d_v, heads, seed=seed, shared_qk=shared_qk)
     tokens, dropped_q = _tokens_for(text, max_tokens)
     context_tokens, dropped_k = (tokens, 0) if context is None else _tokens_for(context, max_tokens)
     if not tokens or not context_tokens:
@@ -113,19 +137,19 @@ def explain(
     x_kv = x if context is None else np.add(*_inputs(context_tokens, d_model, seed, positions))
     mask = causal_mask(len(tokens), len(context_tokens)) if causal else None
     trace = multi_head(
-        x, x_kv, weights.w_q, weights.w_k, weights.w_v, weights.w_o, heads=heads,
+        x, x_kv, projections.w_q, projections.w_k, projections.w_v, projections.w_o, heads=heads,
         score=score, mode=mode, mask=mask, temperature=temperature, window=window,
         sample=sample, rng=np.random.default_rng(seed),
     )
-    settings = dict(
+    options = ExplainOptions(
         text=text, context=context, d_model=d_model, d_k=d_k, d_v=d_v, heads=heads, score=score,
         mode=mode, seed=seed, positions=positions, causal=causal, temperature=temperature,
         window=window, sample=sample, max_tokens=max_tokens, shared_qk=shared_qk,
     )
     return Explanation(
         tokens=tuple(tokens), context_tokens=tuple(context_tokens), token_vectors=vectors,
-        positional=pe, x=x, x_kv=x_kv.copy() if x_kv is x else x_kv, weights=weights,
-        trace=trace, settings=MappingProxyType(settings), dropped=(dropped_q, dropped_k),
+        positional=pe, x=x, x_kv=x_kv.copy() if x_kv is x else x_kv, projections=projections,
+        trace=trace, options=options, dropped=(dropped_q, dropped_k),
     )
 
 

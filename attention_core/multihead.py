@@ -1,4 +1,4 @@
-"""Projection weights and multi-head attention (Vaswani et al. 2017), row-vector convention."""
+"""The projections W_Q, W_K, W_V, W_O and multi-head attention (Vaswani et al. 2017), row-vector convention."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ MAX_HEADS = 64
 
 
 @dataclass(frozen=True)
-class ProjectionWeights:
-    """W_Q, W_K (d_model, heads*d_k), W_V (d_model, heads*d_v), W_O (heads*d_v, d_model); read-only."""
+class Projections:
+    """The projection matrices W_Q, W_K (d_model, heads*d_k), W_V (d_model, heads*d_v), W_O (heads*d_v, d_model); read-only."""
 
     w_q: NDArray[np.float64]
     w_k: NDArray[np.float64]
@@ -51,7 +51,7 @@ def glorot_uniform(fan_in: int, fan_out: int, rng: np.random.Generator) -> NDArr
     return rng.uniform(-limit, limit, (fan_in, fan_out))
 
 
-def init_weights(d_model: int, d_k: int, d_v: int, heads: int, *, seed: int, shared_qk: bool = False) -> ProjectionWeights:
+def init_projections(d_model: int, d_k: int, d_v: int, heads: int, *, seed: int, shared_qk: bool = False) -> Projections:
     """Glorot-initialised W_Q, W_K, W_V, W_O, drawn in that order from ``default_rng(seed)``.
 
     With ``shared_qk`` the same matrix serves as W_Q and W_K (so Q = K and the score
@@ -66,7 +66,7 @@ def init_weights(d_model: int, d_k: int, d_v: int, heads: int, *, seed: int, sha
     w_k = glorot_uniform(d_model, heads * d_k, rng)
     w_v = glorot_uniform(d_model, heads * d_v, rng)
     w_o = glorot_uniform(heads * d_v, d_model, rng)
-    return ProjectionWeights(w_q=w_q, w_k=w_q if shared_qk else w_k, w_v=w_v, w_o=w_o)
+    return Projections(w_q=w_q, w_k=w_q if shared_qk else w_k, w_v=w_v, w_o=w_o)
 
 
 def multi_head(

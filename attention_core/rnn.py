@@ -13,35 +13,35 @@ from attention_core.tokens import MAX_D_MODEL, MAX_SEED
 
 
 @dataclass(frozen=True)
-class RNNWeights:
-    """W_x (d_model, d_h), W_h (d_h, d_h), b (d_h,)."""
+class RNNParameters:
+    """The RNN's matrices and bias: W_x (d_model, d_h), W_h (d_h, d_h), b (d_h,)."""
 
     w_x: NDArray[np.float64]
     w_h: NDArray[np.float64]
     b: NDArray[np.float64]
 
 
-def init_rnn(d_model: int, d_hidden: int, *, seed: int) -> RNNWeights:
+def init_rnn(d_model: int, d_hidden: int, *, seed: int) -> RNNParameters:
     """Glorot-uniform W_x and W_h (W_h scaled to spectral radius below 1) and zero b, from ``default_rng(seed)``."""
     d_model = check_int("d_model", d_model, 1, MAX_D_MODEL)
     d_hidden = check_int("d_hidden", d_hidden, 1, MAX_D_MODEL)
     rng = np.random.default_rng(check_int("seed", seed, 0, MAX_SEED))
     w_h = glorot_uniform(d_hidden, d_hidden, rng)
     radius = max(float(np.abs(np.linalg.eigvals(w_h)).max()), 1e-12)
-    return RNNWeights(w_x=glorot_uniform(d_model, d_hidden, rng), w_h=w_h * min(1.0, 0.9 / radius), b=np.zeros(d_hidden))
+    return RNNParameters(w_x=glorot_uniform(d_model, d_hidden, rng), w_h=w_h * min(1.0, 0.9 / radius), b=np.zeros(d_hidden))
 
 
-def rnn(x: NDArray, weights: RNNWeights) -> NDArray:  # [n, d_model] -> [n, d_h]
+def rnn(x: NDArray, params: RNNParameters) -> NDArray:  # [n, d_model] -> [n, d_h]
     """Elman RNN: h_t = tanh(x_t W_x + h_{t-1} W_h + b), h_0 = 0; one step after another.
 
     Returns the read-only hidden states, row t = h_t (it depends on x_1 .. x_t only).
     """
-    x = check_matrix("x", x, cols=weights.w_x.shape[0])
-    inputs = x @ weights.w_x + weights.b  # (n, d_h): the part that could run in parallel
-    hidden = np.zeros((x.shape[0], weights.w_h.shape[0]))
-    previous = np.zeros(weights.w_h.shape[0])
+    x = check_matrix("x", x, cols=params.w_x.shape[0])
+    inputs = x @ params.w_x + params.b  # (n, d_h): the part that could run in parallel
+    hidden = np.zeros((x.shape[0], params.w_h.shape[0]))
+    previous = np.zeros(params.w_h.shape[0])
     for t in range(x.shape[0]):  # the sequential part: step t needs step t-1
-        previous = np.tanh(inputs[t] + previous @ weights.w_h)
+        previous = np.tanh(inputs[t] + previous @ params.w_h)
         hidden[t] = previous
     return frozen(hidden)
 

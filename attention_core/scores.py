@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 Params = Mapping[str, object]
 
-DEFAULT_COSINE_SCALE = 10.0  # softmax over cosines in [-1, 1] is nearly flat without it
+DEFAULT_COSINE_DIVISOR = 0.1  # softmax over cosines in [-1, 1] is nearly flat undivided
 
 
 def dot_scores(q: NDArray, k: NDArray, params: Params) -> NDArray:  # [n_q, d], [n_k, d] -> [n_q, n_k]
@@ -66,7 +66,8 @@ def _bilinear_params(d_q: int, d_k: int, rng: np.random.Generator) -> dict[str, 
 
 
 def _cosine_params(d_q: int, d_k: int, rng: np.random.Generator) -> dict[str, object]:
-    return {"scale": DEFAULT_COSINE_SCALE}
+    """``divisor``: the cosines are divided by it before softmax."""
+    return {"divisor": DEFAULT_COSINE_DIVISOR}
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,6 @@ SCORE_FUNCTIONS: dict[str, ScoreFunction] = {
     "scaled_dot": ScoreFunction("scaled_dot", dot_scores, lambda d_k, p: math.sqrt(d_k), _no_params, True),
     "additive": ScoreFunction("additive", additive_scores, lambda d_k, p: 1.0, _additive_params, False),
     "bilinear": ScoreFunction("bilinear", bilinear_scores, lambda d_k, p: 1.0, _bilinear_params, False),
-    "cosine": ScoreFunction(
-        "cosine", cosine_scores, lambda d_k, p: 1.0 / float(p["scale"]), _cosine_params, True
-    ),
+    "cosine": ScoreFunction("cosine", cosine_scores, lambda d_k, p: float(p["divisor"]), _cosine_params, True),
 }
 SCORES = tuple(SCORE_FUNCTIONS)

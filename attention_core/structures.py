@@ -62,7 +62,7 @@ def general_attention(question: str, passage: str, **options: object) -> tuple[E
     question_view = explain(question, **options)  # type: ignore[arg-type]
     d_k = passage_view.trace.heads[0].q.shape[1]
     d_v = passage_view.trace.heads[0].v.shape[1]
-    w = passage_view.weights
+    w = passage_view.projections
     question_vector = question_view.x.mean(axis=0, keepdims=True)  # (1, d_model)
     trace = attend(question_vector @ w.w_q[:, :d_k], passage_view.x @ w.w_k[:, :d_k], passage_view.x @ w.w_v[:, :d_v],
                    score=str(options.get("score", "scaled_dot")))

@@ -112,27 +112,27 @@ def similarity_matrices(x: NDArray) -> tuple[NDArray, NDArray]:  # [n, d] -> [n,
 
 @dataclass(frozen=True)
 class FocusRow:
-    """One query's steps from its scores on: scaled = scores / scale, weights = softmax(scaled), output = weights V."""
+    """One query's steps from its scores on: scaled = scores / divisor, weights = softmax(scaled), output = weights V."""
 
     scores: NDArray[np.float64]  # (n_k,)
-    scale: float
+    divisor: float
     scaled: NDArray[np.float64]  # (n_k,)
     weights: NDArray[np.float64]  # (n_k,)
     output: NDArray[np.float64]  # (d_v,)
 
 
-def focus_row(scores: NDArray, scale: float, values: NDArray) -> FocusRow:
-    """Recompute scaling, softmax and the weighted sum for one query from (edited) scores."""
+def focus_row(scores: NDArray, divisor: float, values: NDArray) -> FocusRow:
+    """Recompute scaling (dividing by ``divisor``), softmax and the weighted sum for one query from (edited) scores."""
     scores = np.asarray(scores, dtype=np.float64).ravel()
     if not np.all(np.isfinite(scores)):
         raise ValueError("every score must be a finite number")
-    scale = check_float("scale", scale, 1e-9, 1e9)
+    divisor = check_float("divisor", divisor, 1e-9, 1e9)
     values = check_matrix("values", values)
     if values.shape[0] != scores.shape[0]:
         raise ValueError(f"there must be one value vector per score: {scores.shape[0]} scores, {values.shape[0]} values")
-    scaled = scores / scale
+    scaled = scores / divisor
     weights = softmax(scaled[None, :])[0]
-    return FocusRow(scores=scores, scale=scale, scaled=scaled, weights=weights, output=weights @ values)
+    return FocusRow(scores=scores, divisor=divisor, scaled=scaled, weights=weights, output=weights @ values)
 
 
 def dot_scores_of(query: NDArray, keys: NDArray) -> NDArray:  # [d], [n_k, d] -> [n_k]

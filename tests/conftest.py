@@ -14,19 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def open_app(page: str | None = None, **params: str):
-    """Run app.py (optionally switched to ``page``) with these URL parameters; fail on any exception."""
-    from streamlit.testing.v1 import AppTest
+def open_app(page: str = "walkthrough", **params: object):
+    """Run the app opened on ``page`` (a registry id) with these URL parameters; fail on any exception."""
+    from scripts.apptest import app_test
 
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for name, value in params.items():
-        at.query_params[name] = value
+    at = app_test(page, **{name: str(value) for name, value in params.items()})
     at.run()
-    if page is not None and page != "app_pages/walkthrough.py":  # the walkthrough is the default page
-        at.switch_page(page)
-        for name, value in params.items():  # a link straight to the page carries its parameters
-            at.query_params[name] = value
-        at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
 

@@ -10,8 +10,8 @@ from attention_core import explain, from_json
 from views.figures import APPROVED_SCALES
 from views.text import catalogue
 
-PAGES = ["app_pages/walkthrough.py", "app_pages/why_qkv.py", "app_pages/types.py", "app_pages/cosine.py", "app_pages/scaling.py",
-         "app_pages/multihead.py", "app_pages/cross.py", "app_pages/hierarchy.py", "app_pages/rnn.py", "app_pages/real.py"]
+PAGES = ["walkthrough", "why_qkv", "types", "cosine", "scaling",
+         "multihead", "cross", "hierarchy", "rnn", "real"]
 SENTENCE = "the cat sat on the mat"
 
 
@@ -21,7 +21,7 @@ def click(at, suffix):
 
 def test_presenter_mode_shows_only_the_step():
     at = open_app(present="1", step="3", text=SENTENCE)
-    assert at.toggle(key="setting_present").value is True
+    assert at.toggle(key="shared.present").value is True
     assert figure_titles(at) == ["raw scores"]
     text = all_text(at)
     assert "Focus on one word" not in text and "Load the textbook" not in text
@@ -43,7 +43,7 @@ def test_json_export_round_trip():
 
     again = from_json(to_json(e))
     np.testing.assert_array_equal(again.trace.output, e.trace.output)
-    assert json.loads(to_json(e))["settings"]["heads"] == 2
+    assert json.loads(to_json(e))["options"]["heads"] == 2
 
 
 def test_every_chart_has_a_description_and_its_matrix_in_the_csv():
@@ -76,7 +76,7 @@ def test_hands_on_scores():
 
 
 def test_hands_on_d_k_changes_the_weights():
-    at = open_app(example="1", focus="1")
+    at = open_app(walk="textbook", focus="1")
     at.toggle(key="hands-on").set_value(True).run()
     number = next(n for n in at.number_input if n.key and n.key.endswith("-d_k"))
     assert number.value == 64
@@ -97,7 +97,7 @@ def test_predict_then_reveal_in_the_walkthrough():
 
 
 def test_predict_then_reveal_on_the_real_model():
-    at = open_app("app_pages/real.py", text=SENTENCE, predict="1", query="3")
+    at = open_app("real", text=SENTENCE, predict="1", query="3")
     assert np.isnan(z_values(figures(at)[0])[2]).all()
     next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
     click(at, "-reveal")

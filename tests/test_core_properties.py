@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import SCORES, attend, causal_mask, explain, init_weights, multi_head, tokenize
+from attention_core import SCORES, attend, causal_mask, explain, init_projections, multi_head, tokenize
 
 finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
 
@@ -92,7 +92,7 @@ def test_multi_head_equals_an_independent_loop(heads, d_k, d_v, n_q, n_k, seed, 
     d_model = 5
     rng = np.random.default_rng(seed)
     x_q, x_kv = rng.normal(size=(n_q, d_model)), rng.normal(size=(n_k, d_model))
-    w = init_weights(d_model, d_k, d_v, heads, seed=seed)
+    w = init_projections(d_model, d_k, d_v, heads, seed=seed)
     mask = causal_mask(n_q, n_k) if causal else None
     trace = multi_head(x_q, x_kv, w.w_q, w.w_k, w.w_v, w.w_o, heads=heads, score=score, mask=mask)
     assert trace.concat.shape == (n_q, heads * d_v) and trace.output.shape == (n_q, d_model)
@@ -122,7 +122,7 @@ def reference_head(q, k, v, score, mask):
             if score == "cosine":
                 nq = math.sqrt(sum(a * a for a in q[i]))
                 nk = math.sqrt(sum(b * b for b in k[j]))
-                s = (s / (nq * nk) if nq and nk else 0.0) * 10.0
+                s = (s / (nq * nk) if nq and nk else 0.0) / 0.1
             scores.append(s if mask is None or mask[i][j] else None)
         allowed = [s for s in scores if s is not None]
         top = max(allowed)
@@ -135,7 +135,7 @@ def reference_head(q, k, v, score, mask):
 def test_one_head_equals_one_attend_call():
     rng = np.random.default_rng(7)
     x = rng.normal(size=(4, 6))
-    w = init_weights(6, 3, 2, 1, seed=7)
+    w = init_projections(6, 3, 2, 1, seed=7)
     for score in SCORES:
         trace = multi_head(x, x, w.w_q, w.w_k, w.w_v, w.w_o, heads=1, score=score)
         single = attend(x @ w.w_q, x @ w.w_k, x @ w.w_v, score=score)

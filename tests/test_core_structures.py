@@ -101,10 +101,10 @@ def test_rnn_state_depends_only_on_earlier_tokens():
 
 
 def test_rnn_by_hand():
-    from attention_core.rnn import RNNWeights
+    from attention_core.rnn import RNNParameters
 
-    weights = RNNWeights(w_x=np.array([[1.0]]), w_h=np.array([[0.5]]), b=np.array([0.0]))
-    h = rnn(np.array([[1.0], [0.0]]), weights)
+    params = RNNParameters(w_x=np.array([[1.0]]), w_h=np.array([[0.5]]), b=np.array([0.0]))
+    h = rnn(np.array([[1.0], [0.0]]), params)
     np.testing.assert_allclose(h[:, 0], [np.tanh(1.0), np.tanh(0.5 * np.tanh(1.0))])
 
 

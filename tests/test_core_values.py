@@ -11,7 +11,7 @@ from attention_core import (
     causal_mask,
     embed,
     explain,
-    init_weights,
+    init_projections,
     positional_encoding,
     softmax,
     textbook_example,
@@ -89,9 +89,9 @@ def test_scaled_dot_by_hand():
     k = np.array([[1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]])
     v = np.array([[1.0, 0.0], [0.0, 1.0]])
     trace = attend(q, k, v)
-    # raw = [4, 0]; scale = sqrt(4) = 2; scaled = [2, 0]; weights = [e^2, 1] / (e^2 + 1)
+    # raw = [4, 0]; divisor = sqrt(4) = 2; scaled = [2, 0]; weights = [e^2, 1] / (e^2 + 1)
     np.testing.assert_array_equal(trace.raw_scores, [[4.0, 0.0]])
-    assert trace.scale == 2.0
+    assert trace.divisor == 2.0
     np.testing.assert_array_equal(trace.scaled_scores, [[2.0, 0.0]])
     np.testing.assert_allclose(trace.weights, [[E2 / (E2 + 1), 1 / (E2 + 1)]])
     np.testing.assert_allclose(trace.weights, [[0.8807970779778823, 0.11920292202211755]])
@@ -102,7 +102,7 @@ def test_dot_bilinear_additive_cosine_by_hand():
     q = np.array([[1.0, 1.0]])
     k = np.array([[1.0, 0.0], [0.0, 1.0]])
     v = np.eye(2)
-    assert attend(q, k, v, score="dot").scale == 1.0
+    assert attend(q, k, v, score="dot").divisor == 1.0
     np.testing.assert_array_equal(attend(q, k, v, score="dot").raw_scores, [[1.0, 1.0]])
     # bilinear q W k^T with W = diag(2, 1): [1*2*1, 1*1*1] = [2, 1]
     bilinear = attend(q, k, v, score="bilinear", params={"W": np.diag([2.0, 1.0])})
@@ -110,11 +110,11 @@ def test_dot_bilinear_additive_cosine_by_hand():
     # additive v^T tanh(q W + k U) with W = 0, U = I, v = [1, 1]: tanh(1) + tanh(0)
     additive = attend(q, k, v, score="additive", params={"W": np.zeros((2, 2)), "U": np.eye(2), "v": np.ones(2)})
     np.testing.assert_allclose(additive.raw_scores, [[0.7615941559557649, 0.7615941559557649]])
-    # cosine of [1, 0] with [1, 0], [0, 1], [-1, 0]: 1, 0, -1; scale 10 multiplies by 10
+    # cosine of [1, 0] with [1, 0], [0, 1], [-1, 0]: 1, 0, -1; divided by the divisor 0.1
     cosine = attend(np.array([[3.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 5.0], [-1.0, 0.0]]), np.eye(3), score="cosine")
     np.testing.assert_allclose(cosine.raw_scores, [[1.0, 0.0, -1.0]])
     np.testing.assert_allclose(cosine.scaled_scores, [[10.0, 0.0, -10.0]])
-    flat = attend(np.array([[3.0, 0.0]]), np.array([[2.0, 0.0], [-1.0, 0.0]]), np.eye(2), score="cosine", params={"scale": 1.0})
+    flat = attend(np.array([[3.0, 0.0]]), np.array([[2.0, 0.0], [-1.0, 0.0]]), np.eye(2), score="cosine", params={"divisor": 1.0})
     np.testing.assert_allclose(flat.weights, [[E2 / (E2 + 1), 1 / (E2 + 1)]])
 
 
@@ -130,7 +130,7 @@ def test_every_score_works_with_only_q_k_v():
 def test_temperature_divides_the_scores():
     q, k = np.array([[1.0, 1.0, 1.0, 1.0]]), np.array([[1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]])
     trace = attend(q, k, np.eye(2), temperature=0.5)
-    assert trace.scale == 1.0  # sqrt(4) * 0.5
+    assert trace.divisor == 1.0  # sqrt(4) * 0.5
     np.testing.assert_array_equal(trace.scaled_scores, [[4.0, 0.0]])
 
 
@@ -199,20 +199,20 @@ def test_textbook_numbers():
     assert trace.q.shape == (2, 64) and trace.k.shape == (2, 64)
     assert trace.raw_scores[0].tolist() == [112.0, 96.0]
     assert trace.raw_scores[0, 0] == trace.q[0] @ trace.k[0]  # computed, not written in
-    assert trace.scale == 8.0
+    assert trace.divisor == 8.0
     assert trace.scaled_scores[0].tolist() == [14.0, 12.0]
     np.testing.assert_allclose(trace.weights[0], [0.8808, 0.1192], atol=5e-5)
     assert round(trace.weights[0, 0], 2) == 0.88 and round(trace.weights[0, 1], 2) == 0.12
 
 
-def test_init_weights_shapes_glorot_range_and_shared_qk():
-    w = init_weights(8, 4, 3, 2, seed=0)
+def test_init_projections_shapes_glorot_range_and_shared_qk():
+    w = init_projections(8, 4, 3, 2, seed=0)
     assert w.w_q.shape == (8, 8) and w.w_k.shape == (8, 8) and w.w_v.shape == (8, 6) and w.w_o.shape == (6, 8)
     assert np.abs(w.w_q).max() <= math.sqrt(6 / 16) and np.abs(w.w_o).max() <= math.sqrt(6 / 14)
-    shared = init_weights(8, 4, 3, 2, seed=0, shared_qk=True)
+    shared = init_projections(8, 4, 3, 2, seed=0, shared_qk=True)
     np.testing.assert_array_equal(shared.w_k, shared.w_q)
     np.testing.assert_array_equal(shared.w_v, w.w_v)  # W_V does not depend on sharing
-    np.testing.assert_array_equal(init_weights(8, 4, 3, 2, seed=0).w_q, w.w_q)
+    np.testing.assert_array_equal(init_projections(8, 4, 3, 2, seed=0).w_q, w.w_q)
 
 
 def test_explain_pipeline():
@@ -223,7 +223,7 @@ def test_explain_pipeline():
     np.testing.assert_array_equal(e.token_vectors[0], e.token_vectors[4])  # the same word, the same vector
     assert not np.array_equal(e.x[0], e.x[4])  # ... at different positions
     head = e.trace.heads[0]
-    np.testing.assert_allclose(head.q, e.x @ e.weights.w_q[:, :4])
+    np.testing.assert_allclose(head.q, e.x @ e.projections.w_q[:, :4])
     assert e.trace.output.shape == (6, 8)
     assert not e.is_cross
 

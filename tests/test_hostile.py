@@ -10,16 +10,16 @@ from conftest import all_text, figures, open_app
 
 FULL = os.environ.get("HOSTILE") == "full"
 PAGES = {
-    "app_pages/walkthrough.py": ["step", "all", "head", "focus", "example", "values", "weights", "layer", "predict"],
-    "app_pages/why_qkv.py": [],
-    "app_pages/types.py": ["section", "scores", "tau", "window", "causal", "temp"],
-    "app_pages/cosine.py": ["angle_a", "length_a", "angle_b", "length_b", "query"],
-    "app_pages/scaling.py": ["dk", "keys", "samples", "temp"],
-    "app_pages/multihead.py": ["fixed"],
-    "app_pages/cross.py": ["pair"],
-    "app_pages/hierarchy.py": [],
-    "app_pages/rnn.py": ["step", "d"],
-    "app_pages/real.py": ["layer", "head", "hide", "query", "predict"],
+    "walkthrough": ["step", "all", "head", "focus", "example", "values", "weights", "layer", "predict"],
+    "why_qkv": [],
+    "types": ["section", "scores", "tau", "window", "causal", "temp"],
+    "cosine": ["angle_a", "length_a", "angle_b", "length_b", "query"],
+    "scaling": ["dk", "keys", "samples", "temp"],
+    "multihead": ["fixed"],
+    "cross": ["pair"],
+    "hierarchy": [],
+    "rnn": ["step", "d"],
+    "real": ["layer", "head", "hide", "query", "predict"],
 }
 SHARED = ["d_model", "d_k", "heads", "score", "mode", "window", "pe", "seed", "lang", "present"]
 TEXTS = {
@@ -61,11 +61,11 @@ def test_hostile_sentence(page, name):
 
 @pytest.mark.parametrize("name", list(TEXTS) if FULL else SHORT_TEXTS)
 def test_hostile_page_texts(name):
-    assert_safe(open_app("app_pages/cross.py", source=TEXTS[name], target=TEXTS[name]))
-    assert_safe(open_app("app_pages/hierarchy.py", doc=TEXTS[name]))
+    assert_safe(open_app("cross", source=TEXTS[name], target=TEXTS[name]))
+    assert_safe(open_app("hierarchy", doc=TEXTS[name]))
 
 
-CASES = [(page, param) for page, params in PAGES.items() for param in params] + [("app_pages/walkthrough.py", p) for p in SHARED]
+CASES = [(page, param) for page, params in PAGES.items() for param in params] + [("walkthrough", p) for p in SHARED]
 
 
 @pytest.mark.parametrize(("page", "param"), CASES)

@@ -7,7 +7,7 @@ from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain
 
-TYPES, COSINE, WHY = "app_pages/types.py", "app_pages/cosine.py", "app_pages/why_qkv.py"
+TYPES, COSINE, WHY = "types", "cosine", "why_qkv"
 SENTENCE = "the cat sat on the mat"
 
 
@@ -17,64 +17,66 @@ def test_types_scores_section_and_the_score_picker():
     at.multiselect[0].set_value(["additive", "bilinear"]).run()
     assert not at.exception
     assert figure_titles(at).count("raw scores") == 2
-    assert at.query_params["scores"] == str(4 + 8)
+    assert at.query_params["scores"] == "additive,bilinear"
     expected = explain(SENTENCE, score="bilinear", heads=1).trace.heads[0].weights
     np.testing.assert_allclose(z_values(figures(at)[4]), expected)
 
 
 def test_types_modes_section_every_control():
-    at = open_app(TYPES, text=SENTENCE, section="1")
+    at = open_app(TYPES, text=SENTENCE, section="modes")
     titles = figure_titles(at)
     assert "Hard (argmax)" in titles and "Gumbel-softmax (τ = 1)" in titles and "Local (centre = own position)" in titles
     hard = z_values(figures(at)[titles.index("Hard (argmax)")])
     np.testing.assert_array_equal(np.sort(hard, axis=1)[:, -1], 1.0)
-    at.select_slider(key="types_tau_widget").set_value(0.01).run()
+    at.select_slider(key="types.tau").set_value(0.01).run()
     gumbel = z_values(figures(at)[figure_titles(at).index("Gumbel-softmax (τ = 0.01)")])
     assert gumbel.max(axis=1).min() > 0.9  # nearly one-hot
-    at.slider(key="types_window_widget").set_value(0).run()  # window 0: only the centre key
+    at.slider(key="types.window").set_value(0).run()  # window 0: only the centre key
     local = figures(at)[figure_titles(at).index("Local (centre = own position)")]
     np.testing.assert_allclose(z_values(local), np.eye(6))
     assert len(local["layout"]["shapes"]) == 6  # one frame per query
-    assert at.query_params["tau"] == "0" and at.query_params["window"] == "0"
+    assert at.query_params["tau"] == "0.01" and at.query_params["window"] == "0" and "scores" not in at.query_params
 
 
 def test_types_masks_section_causal_and_temperature():
-    at = open_app(TYPES, text=SENTENCE, section="2")
+    at = open_app(TYPES, text=SENTENCE, section="masks")
     weights = z_values(figures(at)[0])
     np.testing.assert_array_equal(np.triu(weights, 1), 0.0)  # causal by default
-    at.toggle(key="types_causal_widget").set_value(False).run()
+    at.toggle(key="types.causal").set_value(False).run()
     assert np.triu(z_values(figures(at)[0]), 1).any()
-    at.select_slider(key="types_temp_widget").set_value(10.0).run()
+    at.select_slider(key="types.temperature").set_value(10.0).run()
     flat = z_values(figures(at)[0])
     sharp = explain(SENTENCE, heads=1, temperature=0.1).trace.heads[0].weights
     assert flat.max() < sharp.max()
-    assert at.query_params["temp"] == "6" and at.query_params["causal"] == "0"
+    assert at.query_params["temperature"] == "10" and at.query_params["causal"] == "0"
     entropy = figures(at)[1]["data"][0]
     assert entropy["type"] == "bar"
 
 
 def test_types_tampered_url():
     at = open_app(TYPES, section="9", tau="-4")
-    assert "out of range" in "\n".join(w.value for w in at.warning)
+    assert "section = 9 is not understood" in "\n".join(w.value for w in at.warning)
+    at = open_app(TYPES, section="modes", tau="0.3")
+    assert "tau = 0.3, which is not one of the choices; using the nearest, 0.2" in "\n".join(w.value.replace("\\", "") for w in at.warning)
 
 
 def test_cosine_page_controls_and_numbers():
     at = open_app(COSINE, text=SENTENCE)
-    at.slider(key="cosine_angle_a_widget").set_value(0).run()
-    at.slider(key="cosine_angle_b_widget").set_value(60).run()
+    at.slider(key="cosine.angle_a").set_value(0).run()
+    at.slider(key="cosine.angle_b").set_value(60).run()
     cos_metric = next(m for m in at.metric if m.label == "cos θ")
     assert float(cos_metric.value) == 0.5
-    at.slider(key="cosine_length_a_widget").set_value(4.0).run()  # the cosine stays
+    at.slider(key="cosine.length_a").set_value(4.0).run()  # the cosine stays
     assert float(next(m for m in at.metric if m.label == "cos θ").value) == 0.5
     dot = float(next(m for m in at.metric if m.label == "a · b").value)
     assert math.isclose(dot, 4.0 * 3.0 * 0.5, abs_tol=1e-4)
-    at.selectbox(key="cosine_query_widget").set_value(2).run()
+    at.selectbox(key="cosine.query").set_value(3).run()
     assert "Weights of “sat”" in " ".join(figure_titles(at))
     scales = figures(at)[2]
     assert len(scales["data"]) == 6
     cosine_matrix = z_values(figures(at)[3])
     np.testing.assert_allclose(np.diag(cosine_matrix), 1.0)
-    assert at.query_params["angle_b"] == "60" and at.query_params["length_a"] == "40" and at.query_params["query"] == "3"
+    assert at.query_params["angle_b"] == "60" and at.query_params["length_a"] == "4" and at.query_params["query"] == "3"
 
 
 def test_why_qkv_shared_matrix_is_symmetric():

@@ -7,7 +7,7 @@ from conftest import ROOT, all_text, figure_titles, figures, open_app, z_values
 from attention_core.pretrained import MAX_WORD_PIECES, MiniLM, ModelMissing, head_summary, model_folder, overview
 
 REFERENCE = np.load(ROOT / "tests" / "reference" / "minilm.npz")
-REAL = "app_pages/real.py"
+REAL = "real"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_the_walkthrough_view_of_a_layer_is_exact(model):
     trace = model.run("the cat sat on the mat")
     e = model.explanation(trace, 2)
     head = e.trace.heads[5]
-    np.testing.assert_allclose(head.q, e.x @ e.weights.w_q[:, 160:192], atol=1e-12)
+    np.testing.assert_allclose(head.q, e.x @ e.projections.w_q[:, 160:192], atol=1e-12)
     np.testing.assert_allclose(head.weights, trace.attentions[2, 5], atol=1e-12)
     np.testing.assert_array_equal(e.x[:, -1], 1.0)
 
@@ -64,17 +64,17 @@ def test_missing_model_is_reported(monkeypatch, tmp_path):
     walk = open_app(weights="1", step="3")
     assert "not installed" in "\n".join(w.value for w in walk.warning)
     assert len(figures(walk)) == 1
-    for page in ("app_pages/types.py", "app_pages/scaling.py"):
+    for page in ("types", "scaling"):
         assert figures(open_app(page))
 
 
 def test_real_page_controls():
     at = open_app(REAL, text="The animal didn't cross the street because it was too tired.")
     assert "layer 1 head 3" in all_text(at)
-    at.segmented_control(key="real_layer_widget").set_value(3).run()
-    at.select_slider(key="real_head_widget").set_value(8).run()
+    at.segmented_control(key="real.layer").set_value(3).run()
+    at.select_slider(key="real.head").set_value(8).run()
     assert "Layer 3, head 8: weights" in figure_titles(at)
-    at.toggle(key="real_hide_widget").set_value(True).run()
+    at.toggle(key="real.hide").set_value(True).run()
     head = figures(at)[0]
     assert "[CLS]" not in head["layout"]["xaxis"]["ticktext"] and z_values(head).shape == (14, 14)
     assert (at.query_params["layer"], at.query_params["head"], at.query_params["hide"]) == ("3", "8", "1")

@@ -6,14 +6,16 @@ from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain
 
-MH, CROSS, HAN, RNN = "app_pages/multihead.py", "app_pages/cross.py", "app_pages/hierarchy.py", "app_pages/rnn.py"
+MH, CROSS, HAN, RNN = "multihead", "cross", "hierarchy", "rnn"
 SENTENCE = "the cat sat on the mat"
 
 
 def test_multi_head_heads_slider_and_fixed_d_model():
     at = open_app(MH, text=SENTENCE, d_model="16")
-    at.slider(key="mh_heads").set_value(4).run()
-    assert at.slider(key="setting_heads").value == 4 and at.query_params["heads"] == "4"
+    assert "d_k" not in at.query_params and not [s for s in at.sidebar.slider if s.key == "shared.d_k"]  # d_k = d_model / heads
+    assert len([s for s in at.slider if s.key == "shared.heads"]) == 1  # one heads control, on the page
+    at.slider(key="shared.heads").set_value(4).run()
+    assert at.slider(key="shared.heads").value == 4 and at.query_params["heads"] == "4"
     titles = figure_titles(at)
     assert sorted(t for t in titles if t.startswith("head ")) == ["head 1", "head 2", "head 3", "head 4"]
     concat = figures(at)[titles.index("Concat(Z₁ … Z_h): each head's output side by side")]
@@ -22,9 +24,9 @@ def test_multi_head_heads_slider_and_fixed_d_model():
     assert costs.iloc[-1, 1] == costs.iloc[-1, 2]  # same total as one head of size d_model
     diversity = z_values(figures(at)[titles.index("divergence between heads (bits)")])
     assert diversity.shape == (4, 4)
-    at.toggle(key="mh_fixed_widget").set_value(False).run()
-    at.slider(key="mh_heads").set_value(2).run()  # d_k = 4 from the sidebar, not 16 / 2
-    assert "from the sidebar" in all_text(at) and at.query_params["fixed"] == "0"
+    at.toggle(key="multihead.split").set_value(False).run()
+    at.slider(key="shared.heads").set_value(2).run()  # d_k = 4 from the sidebar, not 16 / 2
+    assert "from the sidebar" in all_text(at) and at.query_params["split"] == "0" and at.query_params["d_k"] == "4"
     costs = at.table[0].value
     assert costs.iloc[-1, 1] != costs.iloc[-1, 2]
 
@@ -49,19 +51,19 @@ def test_cross_attention_page():
 
 def test_cross_pair_switch_and_text_inputs():
     at = open_app(CROSS)
-    at.segmented_control(key="cross_pair_widget").set_value(1).run()
-    assert at.text_input(key="cross_target_widget").value == "Where did the cat sit?"
+    at.segmented_control(key="cross.pair").set_value("reading").run()
+    assert at.text_input(key="cross.target").value == "Where did the cat sit?"
     general = figures(at)[figure_titles(at).index("the question's vector over the passage")]
     assert z_values(general).shape[0] == 1
-    at.text_input(key="cross_source_widget").set_value("<script>alert(1)</script>").run()
+    at.text_input(key="cross.source").set_value("<script>alert(1)</script>").run()
     assert not at.exception and at.query_params["source"] == "<script>alert(1)</script>"
-    at.text_input(key="cross_target_widget").set_value("").run()
+    at.text_input(key="cross.target").set_value("").run()
     assert "Type a target text" in all_text(at)
 
 
 def test_cross_pair_from_the_url_sets_the_default_texts():
-    at = open_app(CROSS, pair="1")
-    assert at.text_input(key="cross_source_widget").value.startswith("The cat sat on the mat")
+    at = open_app(CROSS, pair="reading")
+    assert at.text_input(key="cross.source").value.startswith("The cat sat on the mat")
 
 
 def test_hierarchical_page_levels_and_limits():
@@ -70,25 +72,25 @@ def test_hierarchical_page_levels_and_limits():
     assert "han-word" in html and "mailman" in html
     bars = figures(at)[0]["data"][0]
     assert len(bars["x"]) == 4 if isinstance(bars["x"], list) else True
-    at.text_area(key="han_doc_widget").set_value(" ".join(f"Sentence {i} is here." for i in range(15))).run()
+    at.text_area(key="hierarchy.doc").set_value(" ".join(f"Sentence {i} is here." for i in range(15))).run()
     assert "only the first 12 are used" in all_text(at)
-    at.text_area(key="han_doc_widget").set_value("<img src=x onerror=alert(1)>. 😀 ok!").run()
+    at.text_area(key="hierarchy.doc").set_value("<img src=x onerror=alert(1)>. 😀 ok!").run()
     assert "<img" not in at.get("html")[0].proto.body
-    at.text_area(key="han_doc_widget").set_value("   ").run()
+    at.text_area(key="hierarchy.doc").set_value("   ").run()
     assert "Type a document" in all_text(at)
 
 
 def test_rnn_page_step_slider_and_d():
     at = open_app(RNN, text=SENTENCE)
-    at.slider(key="rnn_step_widget").set_value(3).run()
+    at.slider(key="rnn.step").set_value(3).run()
     reach = z_values(figures(at)[0])
     np.testing.assert_array_equal(reach[:3], np.tril(np.ones((3, 6))))
     assert not reach[3:].any()
     hidden = figures(at)[1]["data"][0]["text"]
     assert hidden[2][0] != "" and hidden[3][0] == ""
     np.testing.assert_array_equal(z_values(figures(at)[2]), 1.0)
-    at.select_slider(key="rnn_d_widget").set_value(64).run()
-    assert at.query_params["d"] == "0" and at.query_params["step"] == "3"
+    at.select_slider(key="rnn.d").set_value(64).run()
+    assert at.query_params["d"] == "64" and at.query_params["step"] == "3"
     compute = figures(at)[figure_titles(at).index("compute per layer")]
     assert compute["layout"]["shapes"][0]["x0"] == 64
 

@@ -5,7 +5,7 @@ import pytest
 from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain
-from views.state import MAX_TOKENS
+from views.registry import MAX_TOKENS
 
 
 def step_heading(at) -> str:
@@ -69,12 +69,12 @@ def test_all_steps_on_one_page():
 
 def test_url_round_trip():
     at = open_app(text="the cat sat", d_k="7", heads="2", score="cosine", mode="hard", pe="0", seed="42", step="3", head="2")
-    assert at.slider(key="setting_d_k").value == 7
-    assert at.slider(key="setting_heads").value == 2
-    assert at.selectbox(key="setting_score").value == "cosine"
-    assert at.toggle(key="setting_pe").value is False
+    assert at.slider(key="shared.d_k").value == 7
+    assert at.slider(key="shared.heads").value == 2
+    assert at.selectbox(key="shared.score").value == "cosine"
+    assert at.toggle(key="shared.pe").value is False
     assert step_heading(at).startswith("**Step 3 of 7")
-    at.slider(key="setting_d_k").set_value(5).run()
+    at.slider(key="shared.d_k").set_value(5).run()
     params = dict(at.query_params)
     assert params | {"d_k": "5"} == params
     assert params["text"] == "the cat sat" and params["seed"] == "42" and params["step"] == "3" and params["head"] == "2"
@@ -85,20 +85,20 @@ def test_url_round_trip():
 def test_changing_a_slider_redraws_with_the_new_size():
     at = open_app(step="2")
     assert z_values(figures(at)[1]).shape == (2, 4)
-    at.slider(key="setting_d_k").set_value(6).run()
+    at.slider(key="shared.d_k").set_value(6).run()
     assert z_values(figures(at)[1]).shape == (2, 6)
 
 
 def test_example_menu_sets_the_sentence():
     at = open_app()
     at.selectbox(key="example_pick").set_value("她正在吃一个绿色的苹果").run()
-    assert at.text_input(key="setting_text").value == "她正在吃一个绿色的苹果"
+    assert at.text_input(key="shared.text").value == "她正在吃一个绿色的苹果"
     assert "苹" in at.get("html")[0].proto.body
 
 
 def test_textbook_example_shows_the_articles_numbers():
     at = open_app()
-    at.button(key="textbook-load").click().run()
+    at.segmented_control(key="walkthrough.walk").set_value("textbook").run()
     assert step_heading(at) == "**Step 3 of 6: Raw scores**"
     assert "112" in all_text(at) and "0.88" in all_text(at)
     np.testing.assert_array_equal(z_values(figures(at)[0])[0], [112.0, 96.0])
@@ -107,9 +107,9 @@ def test_textbook_example_shows_the_articles_numbers():
     assert "√d_k = √64 = 8" in all_text(at)
     at.button(key="walk-next").click().run()
     assert figures(at)[0]["data"][0]["text"][0] == ["0.88", "0.12"]
-    assert at.query_params["example"] == "1"
-    at.button(key="textbook-leave").click().run()
-    assert at.query_params["example"] == "0" and step_heading(at).startswith("**Step 1 of 6")
+    assert at.query_params["walk"] == "textbook" and "d_k" not in at.query_params  # the example fixes d_k = 64
+    at.segmented_control(key="walkthrough.walk").set_value("random").run()
+    assert at.query_params["walk"] == "random" and step_heading(at).startswith("**Step 1 of 6")
 
 
 def numbers(column) -> np.ndarray:
@@ -162,13 +162,13 @@ def test_hostile_text_is_shown_as_text(text):
 @pytest.mark.parametrize(
     ("params", "expect", "widget", "value"),
     [
-        ({"d_k": "999"}, "d_k = 999, which is out of range; using 128", "setting_d_k", 128),
-        ({"d_model": "-3"}, "d_model = -3, which is out of range; using 2", "setting_d_model", 2),
-        ({"heads": "banana"}, "heads = banana is not understood; using the default 1", "setting_heads", 1),
-        ({"score": "<b>x</b>"}, "not understood; using the default scaled_dot", "setting_score", "scaled_dot"),
-        ({"seed": "nan"}, "seed = nan is not understood", "setting_seed", 0),
-        ({"d_k": "inf"}, "using 128", "setting_d_k", 128),
-        ({"pe": "maybe"}, "pe = maybe is not understood", "setting_pe", True),
+        ({"d_k": "999"}, "d_k = 999, which is out of range; using 128", "shared.d_k", 128),
+        ({"d_model": "-3"}, "d_model = -3, which is out of range; using 2", "shared.d_model", 2),
+        ({"heads": "banana"}, "heads = banana is not understood; using the default 1", "shared.heads", 1),
+        ({"score": "<b>x</b>"}, "not understood; using the default scaled_dot", "shared.score", "scaled_dot"),
+        ({"seed": "nan"}, "seed = nan is not understood", "shared.seed", 0),
+        ({"d_k": "inf"}, "using 128", "shared.d_k", 128),
+        ({"pe": "maybe"}, "pe = maybe is not understood", "shared.pe", True),
         ({"step": "99"}, "step = 99, which is out of range; using 7", None, None),
         ({"focus": "0"}, "focus = 0, which is out of range; using 1", None, None),
     ],
@@ -183,7 +183,7 @@ def test_tampered_url_values_are_clamped_with_a_notice(params, expect, widget, v
 def test_notice_goes_away_after_a_change():
     at = open_app(d_k="999")
     assert at.warning
-    at.slider(key="setting_d_k").set_value(5).run()
+    at.slider(key="shared.d_k").set_value(5).run()
     assert not [w for w in at.warning if "out of range" in w.value]
 
 
@@ -197,5 +197,5 @@ def test_every_score_and_mode_renders_every_step(score, mode):
 def test_chinese_sentence_and_language_switch():
     at = open_app(text="她正在吃一个绿色的苹果", step="3")
     assert len(figures(at)[0]["layout"]["xaxis"]["ticktext"]) == 11
-    at.radio(key="setting_lang").set_value("zh").run()
+    at.radio(key="shared.lang").set_value("zh").run()
     assert at.query_params["lang"] == "zh"

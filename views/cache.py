@@ -23,7 +23,7 @@ from attention_core import (
     general_attention,
     hierarchical,
     init_rnn,
-    init_weights,
+    init_projections,
     multi_head,
     rnn,
     textbook_example,
@@ -67,7 +67,7 @@ def layer_times(d: int, lengths: tuple[int, ...], repeat: int = 7) -> dict[str, 
 
     The minimum (as timeit recommends) is the figure least disturbed by other work on the machine.
     """
-    weights, projections = init_rnn(d, d, seed=0), init_weights(d, d, d, 1, seed=0)
+    weights, projections = init_rnn(d, d, seed=0), init_projections(d, d, d, 1, seed=0)
     times: dict[str, list[float]] = {"rnn": [], "attention": []}
     w = projections
     for n in lengths:

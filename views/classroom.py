@@ -36,16 +36,16 @@ def edit_numbers(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
         scores = dot_scores_of(numbers[0], numbers[1:])
     if head.score == "scaled_dot":
         chosen_d_k = st.number_input(T("classroom.d_k"), 1, 4096, value=d_k, key=f"{key}-d_k")
-        scale = math.sqrt(chosen_d_k)
+        divisor = math.sqrt(chosen_d_k)
     else:
-        scale = head.scale
+        divisor = head.divisor
     try:
-        row = focus_row(np.nan_to_num(scores), scale, head.v)
+        row = focus_row(np.nan_to_num(scores), divisor, head.v)
     except ValueError as error:
         st.error(figures.plain(str(error)))
         return
     st.table(pd.DataFrame({T("classroom.key"): labels, T("classroom.score"): fixed(row.scores),
-                           T("classroom.scaled", scale=f"{row.scale:.4g}"): fixed(row.scaled),
+                           T("classroom.scaled", divisor=f"{row.divisor:.4g}"): fixed(row.scaled),
                            T("classroom.weight"): fixed(row.weights)}), hide_index=True)
     st.caption(T("classroom.output"))
     st.table(pd.DataFrame([fixed(row.output)], columns=[str(i + 1) for i in range(row.output.shape[0])]), hide_index=True)

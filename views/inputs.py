@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention_core import Explanation, tokenize
 from views import cache, messages
-from views.state import Settings
+from views.page import Settings
 from views.text import Texts
 
 

@@ -31,7 +31,7 @@ def score_panel(score: str, head: AttentionTrace, tokens: tuple[str, ...], T: Te
     """One score function: name, formula, when it is used, raw scores and the weights they give."""
     st.markdown(f"#### {T(f'common.scores.{score}')}")
     st.latex(T(f"types.scores.formula_{score}"))
-    st.caption(T(f"types.scores.note_{score}", scale=f"{1 / head.scale:g}" if score == "cosine" else ""))
+    st.caption(T(f"types.scores.note_{score}", divisor=f"{head.divisor:g}" if score == "cosine" else ""))
     raw, weights = st.columns(2)
     with raw:
         chart(head.raw_scores, tokens, tokens, kind="signed", title=T("types.scores.raw"), key=f"raw-{score}", T=T,

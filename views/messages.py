@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from views.figures import plain
-from views.state import Notice
+from views.params import Notice
 from views.text import Texts
 
 

@@ -1,29 +1,96 @@
-"""What every page does first: settings and language, its URL parameters, its title, introduction and notices."""
+"""What every page starts with: its view (settings, texts, layout, its own values), title, introduction and notices."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
 
 import streamlit as st
 
-from views import messages, page_state, sidebar
-from views.state import Settings
+from views import messages, state
+from views.registry import MAX_TOKENS, Page, page
 from views.text import Texts
 
 
-def start(texts: str, page: str = "", ints: dict[str, tuple[int, int, int]] | None = None,
-          strings: Callable[[Texts], dict[str, str]] | None = None) -> tuple[Settings, Texts]:
-    """Open a page whose texts live under ``texts`` in assets/.
+@dataclass(frozen=True)
+class Settings:
+    """The shared settings as they are now (the sidebar shows those the page uses)."""
 
-    ``ints`` (lo, hi, default) and ``strings`` (defaults, given the page's language) are the page's
-    own URL parameters, read on its first run; values changed on arrival are shown as notices.
-    """
-    settings = sidebar.current()
-    T = Texts(settings.lang)
-    notices = page_state.init_ints(page, ints) if ints else []
-    if strings is not None:
-        notices += page_state.init_texts(page, strings(T))
-    st.title(T(f"{texts}.title"))
-    st.markdown(T(f"{texts}.intro"))
-    messages.show_notices(sidebar.url_notices() + notices, T)
-    return settings, T
+    text: str
+    d_model: int  # width of each token vector
+    d_k: int  # width of each head's queries and keys (and values)
+    heads: int
+    score: str
+    mode: str
+    window: int  # local modes: keys within +-window of the centre
+    pe: bool  # add the sinusoidal positional encoding
+    seed: int
+    lang: str
+    present: bool  # presenter mode
+
+    def explain_options(self) -> dict[str, object]:
+        """Keyword arguments for ``attention_core.explain`` (besides the text)."""
+        return dict(d_model=self.d_model, d_k=self.d_k, heads=self.heads, score=self.score, mode=self.mode,
+                    window=self.window, positions=self.pe, seed=self.seed, max_tokens=MAX_TOKENS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a page is drawn: on a screen, with every explanation; or on a projector, the current step only, large."""
+
+    name: str
+    explains: bool  # titles, introductions and explanations in full (else one caption)
+    shows_projections: bool  # W_Q beside X W_Q, E and PE beside X (else only the products)
+    side_by_side: bool  # Q, K and V (concat and output) in one row
+    extras: bool  # controls and sections around the steps: focus, quiz, hands-on, downloads
+
+
+SCREEN = Layout("screen", explains=True, shows_projections=True, side_by_side=False, extras=True)
+PROJECTOR = Layout("projector", explains=False, shows_projections=False, side_by_side=True, extras=False)
+
+
+@dataclass(frozen=True)
+class View:
+    """One page as the student sees it now: the page, its settings and texts, and its layout."""
+
+    page: Page
+    settings: Settings
+    T: Texts
+    layout: Layout
+
+    def key(self, name: str) -> str:
+        """The session and widget key of one of the page's own values."""
+        return state.key(self.page.id, name)
+
+    def __getitem__(self, name: str) -> Any:
+        return st.session_state[self.key(name)]
+
+    def set(self, name: str, value: Any) -> None:
+        st.session_state[self.key(name)] = value
+
+    def clamp(self, name: str, lo: int, hi: int) -> int:
+        """Keep a value inside [lo, hi] (e.g. a token position when the sentence got shorter); returns it."""
+        value = min(max(self[name], lo), max(lo, hi))
+        self.set(name, value)
+        return value
+
+
+def settings() -> Settings:
+    return Settings(**{f.name: state.shared(f.name) for f in fields(Settings)})
+
+
+def view(page_id: str) -> View:
+    """The current view of a page (no drawing)."""
+    current = settings()
+    return View(page(page_id), current, Texts(current.lang), PROJECTOR if current.present else SCREEN)
+
+
+def start(page_id: str) -> View:
+    """Open a page: its title, its introduction (on a screen) and the link values that could not be used."""
+    current = view(page_id)
+    T = current.T
+    st.title(T(f"{page_id}.title"))
+    if current.layout.explains:
+        st.markdown(T(f"{page_id}.intro"))
+    messages.show_notices(state.notices(current.page), T)
+    return current

@@ -62,7 +62,7 @@ def textbook_frame(T: Texts) -> pd.DataFrame:
     return pd.DataFrame({
         T("scaling.textbook.scores"): [f"{v:g}" for v in row[0]],
         T("scaling.textbook.without"): [f"{w:.8f}" if w > 1e-4 else f"{w:.2e}" for w in softmax(row)[0]],
-        T("scaling.textbook.with"): [f"{w:.4f}" for w in softmax(row / trace.scale)[0]],
+        T("scaling.textbook.with"): [f"{w:.4f}" for w in softmax(row / trace.divisor)[0]],
     })
 
 

@@ -1,116 +1,142 @@
-"""Settings shared by every page, and their round trip through the URL (st.query_params).
+"""One mechanism for state, for shared settings and page parameters alike: URL <-> session <-> widget.
 
-Parsing is pure (``parse_params``): a tampered value is clamped or replaced by the
-default, and each change is reported as a ``Notice`` that the page shows.
+- Every value lives in ``st.session_state`` under ``<scope>.<name>`` (scope: ``shared`` or a page id);
+  the widget that edits it uses that same key, so widget, session and value are one thing.
+- ``arrive`` reads what the URL says that this session did not write itself (a link, opened once),
+  with a ``Notice`` for every value that had to change (clamped, nearest choice, not understood, cut).
+- ``publish`` writes back the values the current page uses, and only those: a link holds values
+  a teacher can read (``d_k=64&tau=0.5``).
+
+Streamlit's own ``bind="query-params"`` drops a value it cannot use without a word, removes values
+equal to the default, and is invisible to AppTest; this module does the same job with notices.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass, fields
-from typing import NamedTuple
+from collections.abc import Iterator
+import streamlit as st
 
-from attention_core import MODES, SCORES
+from views.params import Choices, Notice, Param, Text
+from views.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, Page
+from views.text import Texts
 
-MAX_TEXT_CHARS = 2000  # longer text is cut before tokenizing (the URL must stay shareable)
-MAX_TOKENS = 48  # the walkthrough's limit: more tokens make every matrix unreadable
-EXAMPLES = (
-    "Thinking Machines",
-    "The animal didn't cross the street because it was too tired",
-    "the cat sat on the mat",
-    "她正在吃一个绿色的苹果",
-)
+BY_SCOPE = {"shared": SHARED + ALWAYS} | {page.id: page.params for page in PAGES}
+WRITTEN = "url.written"  # the query parameters this session wrote last
+NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What the sidebar controls: the sentence, sizes, score function, mode, seed, language."""
-
-    text: str = EXAMPLES[0]
-    d_model: int = 8  # width of each token vector
-    d_k: int = 4  # width of each head's queries and keys (and values)
-    heads: int = 1
-    score: str = "scaled_dot"
-    mode: str = "soft"
-    window: int = 2  # local modes: keys within +-window of the centre
-    pe: bool = True  # add the sinusoidal positional encoding
-    seed: int = 0
-    lang: str = "en"
-    present: bool = False  # presenter mode: large text, only the current step
-
-    def explain_options(self) -> dict[str, object]:
-        """Keyword arguments for ``attention_core.explain`` (besides the text)."""
-        return dict(
-            d_model=self.d_model, d_k=self.d_k, heads=self.heads, score=self.score, mode=self.mode,
-            window=self.window, positions=self.pe, seed=self.seed, max_tokens=MAX_TOKENS,
-        )
+def key(scope: str, name: str) -> str:
+    """The session (and widget) key of a value: ``shared.d_k``, ``types.tau``."""
+    return f"{scope}.{name}"
 
 
-INT_RANGES = {"d_model": (2, 128), "d_k": (1, 128), "heads": (1, 8), "window": (0, 16), "seed": (0, 99_999)}
-CHOICES = {"score": SCORES, "mode": MODES, "lang": ("en", "zh")}
-TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+def shared(name: str):
+    return st.session_state[key("shared", name)]
 
 
-class Notice(NamedTuple):
-    """A URL value that could not be used as given: ``kind`` is clamped, unknown or cut."""
-
-    param: str
-    given: str
-    used: str
-    kind: str
-
-
-def parse_int(given: str, lo: int, hi: int) -> tuple[int | None, bool]:
-    """(value clamped to [lo, hi], True if it was changed); (None, True) when it is no number."""
-    try:
-        number = float(given)
-    except ValueError:
-        return None, True
-    if math.isnan(number):
-        return None, True
-    clamped = int(min(max(number, lo), hi)) if math.isinf(number) else min(max(round(number), lo), hi)
-    return clamped, clamped != number
+def _every_param() -> Iterator[tuple[str, Param]]:
+    for param in SHARED + ALWAYS:
+        yield "shared", param
+    for page in PAGES:
+        for param in page.params:
+            yield page.id, param
 
 
-def parse_params(params: dict[str, str]) -> tuple[Settings, list[Notice]]:
-    """Settings from URL parameters; unknown keys are ignored, bad values reported."""
-    default = Settings()
-    values: dict[str, object] = {}
-    notices: list[Notice] = []
-    for field in fields(Settings):
-        name = field.name
-        if name not in params:
-            continue
-        given = str(params[name])
-        fallback = getattr(default, name)
-        if name == "text":
-            values[name] = given[:MAX_TEXT_CHARS]
-            if len(given) > MAX_TEXT_CHARS:
-                notices.append(Notice(name, f"{len(given)}", f"{MAX_TEXT_CHARS}", "cut"))
-        elif name in INT_RANGES:
-            number, changed = parse_int(given, *INT_RANGES[name])
-            values[name] = fallback if number is None else number
-            if changed:
-                notices.append(Notice(name, given, str(values[name]), "unknown" if number is None else "clamped"))
-        elif name in CHOICES:
-            values[name] = given if given in CHOICES[name] else fallback
-            if given not in CHOICES[name]:
-                notices.append(Notice(name, given, str(fallback), "unknown"))
-        elif isinstance(fallback, bool):
-            known = given.lower() in TRUE + FALSE
-            values[name] = given.lower() in TRUE if known else fallback
-            if not known:
-                notices.append(Notice(name, given, to_param(fallback), "unknown"))
-    return Settings(**values), notices  # type: ignore[arg-type]
+def keep_values() -> None:
+    """Keep every value across reruns and pages, also while its widget is not drawn (Streamlit forgets those)."""
+    for scope, param in _every_param():
+        name = key(scope, param.name)
+        if name in st.session_state:
+            st.session_state[name] = st.session_state[name]
 
 
-def to_param(value: object) -> str:
-    """A setting as it appears in the URL."""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
+def page_values(page: Page) -> dict[str, object]:
+    """The page's own values and the shared ones, by URL name (the page's own win on a shared name)."""
+    values = {p.name: st.session_state.get(key("shared", p.name), p.default) for p in SHARED + ALWAYS}
+    values |= {p.name: st.session_state.get(key(page.id, p.name), p.default) for p in page.params}
+    return values
 
 
-def to_params(settings: Settings) -> dict[str, str]:
-    """Every setting as URL parameters, so a copied link reproduces the view even if defaults change."""
-    return {name: to_param(value) for name, value in asdict(settings).items()}
+def _default(param: Param, scope: str, T: Texts) -> object:
+    if isinstance(param, Text) and scope != "shared":  # a text from assets/, e.g. cross.defaults.{pair}_source
+        values = {p.name: st.session_state.get(key(scope, p.name), p.default) for p in BY_SCOPE[scope]}
+        return T(param.default.format(**values))
+    return param.default
+
+
+
+def _stored(param: Param, value: object) -> object:
+    """A value as its widget holds it (a multiselect holds a list)."""
+    return list(value) if isinstance(param, Choices) else value
+
+
+def is_old_link(params: dict[str, str]) -> bool:
+    """Links made before values replaced codes held every shared setting, on every page."""
+    return all(name in params for name in OLD_LINK_NAMES)
+
+
+def translate_old_link(page: Page, params: dict[str, str]) -> dict[str, str]:
+    """An old link's codes as today's values (``dk=12`` -> ``d_k=4096``, ``example=1`` -> ``walk=textbook``)."""
+    translated = dict(params)
+    for param in page.params:
+        for old_name, convert in param.legacy.items():
+            if old_name in params:
+                if old_name != param.name:
+                    translated.pop(old_name, None)
+                value = convert(params[old_name])
+                if value is not None:
+                    translated[param.name] = value
+    return translated
+
+
+def arrive(page: Page) -> None:
+    """Read the URL's values that this session did not write (a link opened) into the session, once."""
+    params = st.query_params.to_dict()
+    written = st.session_state.get(WRITTEN, {})
+    incoming = {name: value for name, value in params.items() if written.get(name) != value}
+    if incoming and is_old_link(params):
+        incoming = translate_old_link(page, incoming)
+    notices = [n for n in st.session_state.get(NOTICES, []) if st.session_state.get(n[0]) == n[1]]
+    lang = incoming.get("lang", st.session_state.get(key("shared", "lang"), "en"))
+    T = Texts(lang)
+    for scope, params_of_scope in (("shared", SHARED + ALWAYS), (page.id, page.params)):
+        for param in params_of_scope:
+            name = key(scope, param.name)
+            if param.name in incoming:
+                value, notice = param.read(incoming[param.name])
+                st.session_state[name] = value = _stored(param, value)
+                notices = [n for n in notices if n[0] != name]
+                if notice is not None:
+                    notices.append((name, value, notice))
+            elif name not in st.session_state:
+                st.session_state[name] = _stored(param, _default(param, scope, T))
+    st.session_state[NOTICES] = notices
+
+
+def notices(page: Page) -> list[Notice]:
+    """What the link asked for that could not be used, while the value used is still the one shown."""
+    values = page_values(page)
+    in_use = {key("shared", n) for n in page.shared_names(values) + ("lang", "present")}
+    in_use |= {key(page.id, p.name) for p in page.own_params(values)}
+    return [notice for name, value, notice in st.session_state.get(NOTICES, [])
+            if name in in_use and st.session_state.get(name) == value]
+
+
+def link(page: Page) -> dict[str, str]:
+    """The values the page uses, as URL text: its shared settings, its own parameters, the language, presenter mode."""
+    values = page_values(page)
+    by_name = {p.name: p for p in SHARED + ALWAYS}
+    params = {name: by_name[name].write(shared(name)) for name in page.shared_names(values)}
+    params |= {p.name: p.write(st.session_state[key(page.id, p.name)]) for p in page.own_params(values)}
+    params["lang"] = by_name["lang"].write(values["lang"])
+    if values["present"]:
+        params["present"] = "1"
+    return params
+
+
+def publish(page: Page) -> None:
+    """Write the page's values to the URL (only when they changed), so a copied link reproduces the view."""
+    params = link(page)
+    if params != st.query_params.to_dict():
+        st.query_params.from_dict(params)
+    st.session_state[WRITTEN] = params

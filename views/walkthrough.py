@@ -1,20 +1,29 @@
-"""The walkthrough's steps: one render function per step of self-attention."""
+"""The walkthrough: which numbers to walk through, the step navigation, one draw function per step, the focus section.
+
+Every draw function takes the layout (screen or projector) as a value: what it shows follows
+from the layout's fields, never from a presenter flag.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import AttentionTrace, Explanation
-from views import figures
+from attention_core import AttentionTrace, Explanation, to_json, tokenize
+from views import cache, figures, real
 from views.charts import chart, dims, fixed, token_chips
+from views.classroom import edit_numbers, predict_then_reveal
+from views.inputs import explanation_or_stop
+from views.page import Layout, View
 from views.text import Texts
 
 STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
+WALKS = ("random", "textbook", "pretrained")
+TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 
 @dataclass(frozen=True)
@@ -29,7 +38,7 @@ class Walk:
     head: AttentionTrace
     head_index: int
     explanation: Explanation | None
-    hidden_query: int | None = None  # predict-then-reveal: this query's weights stay hidden
+    hidden_query: int | None = None  # predict-then-reveal: this query's row stays hidden
 
 
 def hide_row(matrix: NDArray, row: int | None) -> NDArray:
@@ -47,103 +56,198 @@ def steps_for(walk: Walk) -> tuple[str, ...]:
     return STEPS if several else STEPS[:-1]
 
 
-def header(step: str, T: Texts, formula_key: str | None = None, compact: bool = False) -> None:
-    """The step's title, explanation and formula (compact: no title, the explanation as a caption)."""
-    if compact:
-        st.caption(T(f"walkthrough.steps.{step}.body"))
+# --- Choosing the walk: random weights, the article's example, or a real model's head ---
+
+
+def _walk_changed(view: View) -> None:
+    view.set("step", TEXTBOOK_FIRST_STEP if view["walk"] == "textbook" else 1)
+
+
+def _pretrained(view: View) -> Explanation | None:
+    """A real model's layer as an explanation; None (with a message) when the model is missing."""
+    model = real.model()
+    if model is None:
+        st.warning(view.T("walkthrough.model_missing"), icon=":material/download:")
+        return None
+    if not tokenize(view.settings.text):
+        st.info(view.T("common.notices.empty"), icon=":material/edit:")
+        st.stop()
+    layer = st.segmented_control(view.T("walkthrough.layer"), range(1, 7), required=True, key=view.key("layer"))
+    return model.explanation(real.run(model, str(model.folder), view.settings.text), layer - 1)
+
+
+def choose_walk(view: View) -> Walk:
+    """The numbers to walk through (a choice shown on the screen and on the projector), and the head to follow."""
+    T = view.T
+    kind = st.segmented_control(T("walkthrough.walk"), WALKS, required=True, key=view.key("walk"),
+                                format_func=lambda name: T(f"walkthrough.walks.{name}"), on_change=_walk_changed, args=(view,))
+    if kind == "textbook":
+        if view.layout.explains:
+            st.info(T("walkthrough.textbook.active"), icon=":material/menu_book:")
+        walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
     else:
+        explanation = _pretrained(view) if kind == "pretrained" else None
+        if explanation is None:
+            explanation = explanation_or_stop(view.settings, T)
+        heads = len(explanation.trace.heads)
+        head = view.clamp("head", 1, heads)
+        if heads > 1:
+            head = st.segmented_control(T("walkthrough.head"), range(1, heads + 1), required=True, key=view.key("head"),
+                                        help=T("walkthrough.head_help"))
+        if view.layout.explains:
+            pretrained = explanation.options.layer is not None
+            st.caption(T("walkthrough.weights_pretrained", layer=view["layer"]) if pretrained else T("walkthrough.weights_random"))
+        walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
+    focus = view.clamp("focus", 1, len(walk.tokens)) - 1
+    if view["predict"] and view.layout.extras and not predict_then_reveal_done(quiz_key(view, walk)):
+        walk = replace(walk, hidden_query=focus)
+        st.info(T("classroom.hidden"), icon=":material/visibility_off:")
+    return walk
+
+
+def quiz_key(view: View, walk: Walk) -> str:
+    """One quiz per sentence, settings, walk, head and focused query."""
+    return f"walk-{hash((walk.tokens, walk.head_index, view.settings, view['walk'], view['layer'], view['focus']))}"
+
+
+def predict_then_reveal_done(key: str) -> bool:
+    return key in st.session_state.get("revealed", set())
+
+
+# --- Step navigation ---
+
+
+def _move(view: View, by: int) -> None:
+    view.set("step", view["step"] + by)
+
+
+def step_navigation(view: View, walk: Walk) -> tuple[str, ...]:
+    """Previous / "Step n of N" / Next, or every step at once; returns the steps to draw."""
+    T = view.T
+    steps = steps_for(walk)
+    step = view.clamp("step", 1, len(steps))
+    if view.layout.extras:
+        toggles = st.columns([2, 3, 3])
+        toggles[0].toggle(T("walkthrough.show_values"), key=view.key("values"), help=T("walkthrough.show_values_help"))
+        toggles[1].toggle(T("walkthrough.all_steps"), key=view.key("all"))
+        if walk.explanation is not None:
+            toggles[2].download_button(T("walkthrough.download_json"), lambda e=walk.explanation: to_json(e), file_name="attention-view.json",
+                                       mime="application/json", key="download-json", icon=":material/data_object:",
+                                       help=T("walkthrough.download_json_help"))
+        if view["all"]:
+            return steps
+    back, where, forward = st.columns([1, 4, 1], vertical_alignment="center")
+    back.button(T("walkthrough.previous"), key="walk-previous", on_click=_move, args=(view, -1), disabled=step == 1, width="stretch")
+    title = T(f"walkthrough.steps.{steps[step - 1]}.title")
+    where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=title)}**")
+    forward.button(T("walkthrough.next"), key="walk-next", on_click=_move, args=(view, 1), disabled=step == len(steps), width="stretch")
+    return (steps[step - 1],)
+
+
+def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
+    """Each step: its explanation, formula and matrices, in the view's layout."""
+    values = bool(view["values"])
+    for number, step in enumerate(steps):
+        if number:
+            st.divider()
+        with st.container(key=f"step-{step}"):
+            DRAW[step](walk, view.T, values, view.layout)
+
+
+# --- One function per step ---
+
+
+def header(step: str, T: Texts, layout: Layout, formula_key: str | None = None) -> None:
+    """The step's title, explanation and formula (on a projector: the explanation as one caption, no title)."""
+    if layout.explains:
         st.subheader(T(f"walkthrough.steps.{step}.title"))
         st.markdown(T(f"walkthrough.steps.{step}.body"))
+    else:
+        st.caption(T(f"walkthrough.steps.{step}.body"))
     st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
 
 
-def render_tokens(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+def draw_tokens(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     e = walk.explanation
-    header("tokens", T, None if e is None or e.settings["positions"] else "walkthrough.steps.tokens.formula_no_pe", compact)
-    if not compact:
+    positions = e is not None and e.options.positions
+    header("tokens", T, layout, None if positions else "walkthrough.steps.tokens.formula_no_pe")
+    if layout.explains:
         st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
     st.html(token_chips(walk.tokens))
     if e is None:
         st.info(T("walkthrough.steps.tokens.textbook"))
         return
     tokens, d = e.tokens, dims(e.x.shape[1])
-    if "layer" in e.settings:  # a pretrained model's layer: X is that layer's input
-        title = T("walkthrough.steps.tokens.x_pretrained", layer=int(e.settings["layer"]) + 1)
+    if e.options.layer is not None:  # a pretrained model's layer: X is that layer's input
+        title = T("walkthrough.steps.tokens.x_pretrained", layer=e.options.layer + 1)
         chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
-    elif e.settings["positions"] and not compact:
+    elif positions and layout.shows_projections:
         for matrix, name in ((e.token_vectors, "embeddings"), (e.positional, "positional"), (e.x, "x")):
             chart(matrix, tokens, d, kind="signed", title=T(f"walkthrough.steps.tokens.{name}"), key=f"tokens-{name}", T=T, values=values)
     else:
-        title = T("walkthrough.steps.tokens.x" if e.settings["positions"] else "walkthrough.steps.tokens.x_no_pe")
+        title = T("walkthrough.steps.tokens.x" if positions else "walkthrough.steps.tokens.x_no_pe")
         chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
 
 
-def render_qkv(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
-    header("qkv", T, compact=compact)
+def draw_qkv(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
+    header("qkv", T, layout)
     head, e = walk.head, walk.explanation
-    if e is None and not compact:
+    if e is None and layout.explains:
         st.info(T("walkthrough.steps.qkv.textbook"))
-    d_k, d_v = head.q.shape[1], head.v.shape[1]
     h = walk.head_index
-    products = (("q", head.q, d_k), ("k", head.k, d_k), ("v", head.v, d_v))
-    if compact:  # only the products, side by side
-        for column, (name, product, size) in zip(st.columns(3), products):
-            with column:
-                tokens = walk.tokens if name == "q" else walk.key_tokens
-                chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
-        return
-    if e is None:
-        for name, product, size in products:
-            tokens = walk.tokens if name == "q" else walk.key_tokens
+    products = (("q", head.q, walk.tokens), ("k", head.k, walk.key_tokens), ("v", head.v, walk.key_tokens))
+    row = st.columns(3) if layout.side_by_side else None
+    for i, (name, product, tokens) in enumerate(products):
+        size = product.shape[1]
+        if e is not None and layout.shows_projections:  # W beside X W, one pair per row
+            w_slot, slot = st.columns(2)
+            w = getattr(e.projections, f"w_{name}")[:, h * size : (h + 1) * size]
+            with w_slot:
+                chart(w, dims(w.shape[0]), dims(size), kind=name, title=T(f"walkthrough.steps.qkv.w_{name}"), key=f"qkv-w{name}",
+                      T=T, values=values, rows_are="dimension")
+        else:
+            slot = row[i] if row else st.container()
+        with slot:
             chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
-        return
-    for name, product, size in products:  # W beside X W, one pair per row
-        w = getattr(e.weights, f"w_{name}")[:, h * size : (h + 1) * size]
-        tokens = walk.tokens if name == "q" else walk.key_tokens
-        left, right = st.columns(2)
-        with left:
-            chart(w, dims(w.shape[0]), dims(size), kind=name, title=T(f"walkthrough.steps.qkv.w_{name}"), key=f"qkv-w{name}",
-                  T=T, values=values, rows_are="dimension")
-        with right:
-            chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}",
-                  T=T, values=values)
 
 
-def render_raw(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
+def draw_raw(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     head = walk.head
-    header("raw", T, f"walkthrough.steps.raw.formula_{head.score}", compact)
+    header("raw", T, layout, f"walkthrough.steps.raw.formula_{head.score}")
     arithmetic = (head.q, head.k) if head.score in ("dot", "scaled_dot") else None
-    chart(head.raw_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.raw.matrix"), key="raw",
-          T=T, values=values, rows_are="query", cols_are="key", arithmetic=arithmetic)
+    chart(hide_row(head.raw_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
+          title=T("walkthrough.steps.raw.matrix"), key="raw", T=T, values=values, rows_are="query", cols_are="key",
+          arithmetic=arithmetic)
 
 
 def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
+    """What the scores are divided by, in words: √d_k, 1, or the cosine's divisor (times the temperature)."""
     d_k = head.q.shape[1]
     if head.score == "cosine":
-        base = T("walkthrough.steps.scaled.divisor_cosine", scale=f"{1 / (head.scale / temperature):g}")
+        base = T("walkthrough.steps.scaled.divisor_cosine", divisor=f"{head.divisor / temperature:g}")
     else:
         base = T(f"walkthrough.steps.scaled.divisor_{head.score}", d_k=d_k, value=f"{np.sqrt(d_k):.4g}")
     extra = T("walkthrough.steps.scaled.temperature", temperature=f"{temperature:g}") if temperature != 1.0 else ""
     return T("walkthrough.steps.scaled.divisor", divisor=base + extra)
 
 
-def render_scaled(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
-    header("scaled", T, compact=compact)
+def draw_scaled(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
+    header("scaled", T, layout)
     head = walk.head
-    temperature = 1.0 if walk.explanation is None else float(walk.explanation.settings["temperature"])
+    temperature = 1.0 if walk.explanation is None else float(walk.explanation.options.temperature)
     st.markdown(f"**{divisor_text(head, T, temperature)}**")
-    chart(head.scaled_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.scaled.matrix"),
-          key="scaled", T=T, values=values, rows_are="query", cols_are="key")
+    chart(hide_row(head.scaled_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
+          title=T("walkthrough.steps.scaled.matrix"), key="scaled", T=T, values=values, rows_are="query", cols_are="key")
 
 
-def render_softmax(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
-    header("softmax", T, compact=compact)
+def draw_softmax(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
+    header("softmax", T, layout)
     head = walk.head
-    window = walk.explanation.settings["window"] if walk.explanation is not None else None
+    window = walk.explanation.options.window if walk.explanation is not None else None
     st.markdown(T(f"walkthrough.steps.softmax.mode_{head.mode}", window=2 if window is None else window))
     if head.mode in ("local", "local-monotonic"):
-        chart(head.masked_scores, walk.tokens, walk.key_tokens, kind="signed", title=T("walkthrough.steps.softmax.masked"),
-              key="masked", T=T, values=values, rows_are="query", cols_are="key")
+        chart(hide_row(head.masked_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
+              title=T("walkthrough.steps.softmax.masked"), key="masked", T=T, values=values, rows_are="query", cols_are="key")
     left, right = st.columns([5, 1])
     with left:
         chart(hide_row(head.weights, walk.hidden_query), walk.tokens, walk.key_tokens, kind="weights",
@@ -155,55 +259,52 @@ def render_softmax(walk: Walk, T: Texts, values: bool, compact: bool = False) ->
         st.table(sums, hide_index=True)
 
 
-def render_output(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
-    header("output", T, compact=compact)
+def draw_output(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
+    header("output", T, layout)
     head = walk.head
     chart(hide_row(head.output, walk.hidden_query), walk.tokens, dims(head.output.shape[1]), kind="signed",
           title=T("walkthrough.steps.output.matrix"), key="output", T=T, values=values)
 
 
-def render_heads(walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
-    header("heads", T, compact=compact)
+def draw_heads(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
+    header("heads", T, layout)
     e = walk.explanation
     assert e is not None
     trace = e.trace
-    if compact:
-        for column, (matrix, name, key) in zip(st.columns(2), ((trace.concat, "concat", "concat"), (trace.output, "output", "mh-output"))):
-            with column:
-                chart(matrix, e.tokens, dims(matrix.shape[1]), kind="signed", title=T(f"walkthrough.steps.heads.{name}"), key=key, T=T,
-                      values=values, column_groups=len(trace.heads) if name == "concat" else 1)
-        return
-    chart(trace.concat, e.tokens, dims(trace.concat.shape[1]), kind="signed", title=T("walkthrough.steps.heads.concat"),
-          key="concat", T=T, values=values, column_groups=len(trace.heads))
-    left, right = st.columns(2)
-    with left:
-        chart(e.weights.w_o, dims(e.weights.w_o.shape[0]), dims(e.weights.w_o.shape[1]), kind="signed",
-              title=T("walkthrough.steps.heads.w_o"), key="w_o", T=T, values=values, rows_are="dimension")
-    with right:
+    if layout.side_by_side:
+        concat_slot, output_slot = st.columns(2)
+    else:
+        concat_slot = st.container()
+        w_o_slot, output_slot = st.columns(2)
+    with concat_slot:
+        chart(trace.concat, e.tokens, dims(trace.concat.shape[1]), kind="signed", title=T("walkthrough.steps.heads.concat"),
+              key="concat", T=T, values=values, column_groups=len(trace.heads))
+    if layout.shows_projections:
+        with w_o_slot:
+            chart(e.projections.w_o, dims(e.projections.w_o.shape[0]), dims(e.projections.w_o.shape[1]), kind="signed",
+                  title=T("walkthrough.steps.heads.w_o"), key="w_o", T=T, values=values, rows_are="dimension")
+    with output_slot:
         chart(trace.output, e.tokens, dims(trace.output.shape[1]), kind="signed", title=T("walkthrough.steps.heads.output"),
               key="mh-output", T=T, values=values)
 
 
-RENDERERS = {
-    "tokens": render_tokens, "qkv": render_qkv, "raw": render_raw, "scaled": render_scaled,
-    "softmax": render_softmax, "output": render_output, "heads": render_heads,
+DRAW = {
+    "tokens": draw_tokens, "qkv": draw_qkv, "raw": draw_raw, "scaled": draw_scaled,
+    "softmax": draw_softmax, "output": draw_output, "heads": draw_heads,
 }
 
 
-def render_step(step: str, walk: Walk, T: Texts, values: bool, compact: bool = False) -> None:
-    """Draw one step: title, explanation, formula and its matrices (compact: for presenter mode)."""
-    with st.container(key=f"step-{step}"):
-        RENDERERS[step](walk, T, values, compact)
+# --- Focus on one word: the article's figure for one query, the quiz, hands-on numbers ---
 
 
 def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed."""
-    scale = f"{head.scale:.4g}"
+    divisor = f"{head.divisor:.4g}"
     scores = pd.DataFrame({
         T("walkthrough.focus.position"): [str(j + 1) for j in range(len(key_tokens))],
         T("walkthrough.focus.key"): [figures.plain(token) for token in key_tokens],
         T("walkthrough.focus.score"): fixed(head.raw_scores[query]),
-        T("walkthrough.focus.scaled", scale=scale): fixed(head.masked_scores[query]),
+        T("walkthrough.focus.scaled", divisor=divisor): fixed(head.masked_scores[query]),
         T("walkthrough.focus.weight"): fixed(head.weights[query]),
     })
     weighted = head.weights[query][:, None] * head.v  # (n_k, d_v): a_ij v_j
@@ -213,7 +314,7 @@ def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
     return scores, table
 
 
-def render_focus(walk: Walk, T: Texts, query: int) -> None:
+def draw_focus(walk: Walk, T: Texts, query: int) -> None:
     """One query against every key, key by key, and its output as a sum of weighted values."""
     token = figures.plain(walk.tokens[query])
     st.caption(T("walkthrough.focus.caption", token=token))
@@ -221,3 +322,22 @@ def render_focus(walk: Walk, T: Texts, query: int) -> None:
     st.table(scores, hide_index=True)
     st.caption(T("walkthrough.focus.weighted", token=token))
     st.table(weighted, hide_index=True)
+
+
+def focus_section(view: View, walk: Walk) -> None:
+    """Pick a word; predict its strongest key before the numbers show; edit its numbers by hand (screen layout only)."""
+    if not view.layout.extras:
+        return
+    T = view.T
+    st.divider()
+    st.subheader(T("walkthrough.focus.title"))
+    pick, guess = st.columns([3, 2], vertical_alignment="bottom")
+    focus = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(walk.tokens) + 1), key=view.key("focus"),
+                           format_func=lambda i: f"{i} · {walk.tokens[i - 1]}") - 1
+    guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
+    if view["predict"] and not predict_then_reveal(walk.head.weights[focus], walk.key_tokens, T, quiz_key(view, walk)):
+        return
+    draw_focus(walk, T, focus)
+    if st.toggle(T("classroom.hands_on"), key="hands-on", help=T("classroom.hands_on_intro")):
+        st.caption(T("classroom.hands_on_intro"))
+        edit_numbers(walk.head, walk.key_tokens, focus, T, key=f"edit-{abs(hash((walk.tokens, walk.head_index, focus)))}")

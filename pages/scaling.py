@@ -8,29 +8,19 @@ import streamlit as st
 
 from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
-from views import figures, page, page_state
+from views import figures, page
 from views.charts import show
+from views.registry import LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
 from views.scaling import bug_frame, cached_sweep, download, histogram_frame, histograms, sweep_frame, textbook_frame
 
-PAGE = "lab"
-KEYS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
-SAMPLES = (500, 1000, 2000, 5000, 10000, 20000, 50000)
-TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
-PARAMS = {"dk": (0, len(SWEEP_D_K) - 1, 6), "keys": (0, len(KEYS) - 1, 5), "samples": (0, len(SAMPLES) - 1, 2),
-          "temp": (0, len(TEMPERATURES) - 1, 2)}
-CHOICES = {"dk": SWEEP_D_K, "keys": KEYS, "samples": SAMPLES, "temp": TEMPERATURES}
+view = page.start("scaling")
+settings, T = view.settings, view.T
 
-settings, T = page.start("scaling", PAGE, PARAMS)
-
-chosen = {}
 columns = st.columns(4)
-for column, (name, label) in zip(columns, (("dk", "d_k"), ("keys", "n_keys"), ("samples", "samples"), ("temp", "temperature"))):
-    options = CHOICES[name]
-    chosen[name] = column.select_slider(T(f"scaling.{label}"), options, key=page_state.widget_key(PAGE, name, lambda i, o=options: o[i]),
-                                        help=T("scaling.temperature_help") if name == "temp" else None)
-    page_state.put(PAGE, name, options.index(chosen[name]))
-page_state.publish(PAGE, list(PARAMS))
-d_k, n_keys, samples, temperature = chosen["dk"], chosen["keys"], chosen["samples"], chosen["temp"]
+d_k = columns[0].select_slider(T("scaling.d_k"), SWEEP_D_K, key=view.key("d_k"))
+n_keys = columns[1].select_slider(T("scaling.n_keys"), LAB_KEYS, key=view.key("n_keys"))
+samples = columns[2].select_slider(T("scaling.samples"), LAB_SAMPLES, key=view.key("samples"))
+temperature = columns[3].select_slider(T("scaling.temperature"), LAB_TEMPERATURES, key=view.key("temperature"), help=T("scaling.temperature_help"))
 try:
     check_lab(d_k, n_keys, samples)
 except ValueError:

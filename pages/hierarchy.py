@@ -3,19 +3,18 @@
 import streamlit as st
 
 from attention_core import split_sentences
-from views import cache, figures, page, page_state
+from views import cache, figures, page
 from views.charts import chart, dims, show
 from views.hierarchy import document_html
-from views.state import MAX_TOKENS
+from views.registry import MAX_TOKENS
 
-PAGE = "han"
 MAX_SENTENCES = 12
 
-settings, T = page.start("hierarchy", PAGE, strings=lambda T: {"doc": T("hierarchy.default")})
+view = page.start("hierarchy")
+settings, T = view.settings, view.T
 st.latex(T("hierarchy.formula"))
-text = st.text_area(T("hierarchy.document"), key=page_state.widget_key(PAGE, "doc", str), help=T("hierarchy.document_help"))
-page_state.put(PAGE, "doc", text)
-page_state.publish(PAGE, ["doc"])
+text = st.text_area(T("hierarchy.document"), key=view.key("doc"),
+                    help=T("hierarchy.document_help", max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS))
 if not split_sentences(text):
     st.info(T("hierarchy.empty"), icon=":material/edit:")
     st.stop()
@@ -26,7 +25,7 @@ if cut_sentences:
     st.warning(T("hierarchy.cut_sentences", total=len(trace.sentences) + cut_sentences, kept=len(trace.sentences)),
                icon=":material/content_cut:")
 if cut_tokens:
-    st.warning(T("hierarchy.cut_tokens", dropped=cut_tokens), icon=":material/content_cut:")
+    st.warning(T("hierarchy.cut_tokens", dropped=cut_tokens, max_tokens=MAX_TOKENS), icon=":material/content_cut:")
 
 st.subheader(T("hierarchy.level1"))
 st.markdown(T("hierarchy.level1_intro"))

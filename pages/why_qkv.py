@@ -7,10 +7,11 @@ from views import page
 from views.charts import chart, dims
 from views.inputs import explanation_or_stop
 
-settings, T = page.start("why_qkv")
+view = page.start("why_qkv")
+settings, T = view.settings, view.T
 st.info(T("why_qkv.roles"))
-separate = explanation_or_stop(settings, T, heads=1)
-shared = explanation_or_stop(settings, T, heads=1, shared_qk=True)
+separate = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft")
+shared = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", shared_qk=True)
 tokens = separate.tokens
 
 st.subheader(T("why_qkv.asym_title"))

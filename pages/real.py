@@ -6,15 +6,13 @@ import streamlit as st
 from attention_core import tokenize
 from attention_core.pretrained import MAX_WORD_PIECES, overview
 from attention_core.tokens import contains_cjk
-from views import page, page_state, real
+from views import page, real
 from views.charts import chart, show
 from views.classroom import predict_then_reveal
 from views.walkthrough import hide_row
 
-PAGE = "real"
-PARAMS = {"layer": (1, 6, 1), "head": (1, 12, 1), "hide": (0, 1, 0), "query": (1, MAX_WORD_PIECES, 2), "predict": (0, 1, 0)}
-
-settings, T = page.start("real", PAGE, PARAMS)
+view = page.start("real")
+settings, T = view.settings, view.T
 st.caption(T("real.credit"))
 model = real.model()
 if model is None:
@@ -31,20 +29,17 @@ if contains_cjk(settings.text):
     st.info(T("real.chinese"), icon=":material/translate:")
 
 pickers = st.columns([2, 3, 2])
-layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=page_state.widget_key(PAGE, "layer", int), required=True)
-head = pickers[1].select_slider(T("real.head"), range(1, 13), key=page_state.widget_key(PAGE, "head", int))
-hide = pickers[2].toggle(T("real.hide"), key=page_state.widget_key(PAGE, "hide"), help=T("real.hide_help"))
+layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=view.key("layer"), required=True)
+head = pickers[1].select_slider(T("real.head"), range(1, 13), key=view.key("head"))
+hide = pickers[2].toggle(T("real.hide"), key=view.key("hide"), help=T("real.hide_help"))
 kept = real.keep(trace, hide)
 tokens = tuple(trace.tokens[i] for i in kept)
 weights = trace.attentions[layer - 1, head - 1][np.ix_(kept, kept)]
 pick, guess = st.columns([3, 2], vertical_alignment="bottom")
-query_key = page_state.widget_key(PAGE, "query", lambda q: min(q, len(tokens)) - 1)
-st.session_state[query_key] = min(st.session_state[query_key], len(tokens) - 1)
-query = pick.selectbox(T("walkthrough.focus.pick"), range(len(tokens)), key=query_key, format_func=lambda i: f"{i + 1} · {tokens[i]}")
-predict = guess.toggle(T("classroom.predict"), key=page_state.widget_key(PAGE, "predict"), help=T("classroom.predict_help"))
-for name, value in (("layer", layer), ("head", head), ("hide", int(hide)), ("query", query + 1), ("predict", int(predict))):
-    page_state.put(PAGE, name, value)
-page_state.publish(PAGE, list(PARAMS))
+view.clamp("query", 1, len(tokens))
+query = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(tokens) + 1), key=view.key("query"),
+                       format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
+predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
 quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
 revealed = not predict or predict_then_reveal(weights[query], tokens, T, quiz)
 shown = weights if revealed else hide_row(weights, query)

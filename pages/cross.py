@@ -3,37 +3,24 @@
 import streamlit as st
 
 from attention_core import tokenize
-from views import cache, messages, page, page_state
+from views import cache, messages, page
 from views.charts import chart
-from views.state import MAX_TOKENS
-from views.text import Texts
-
-PAGE = "cross"
-PAIRS = ("translation", "reading")
+from views.page import View
+from views.registry import CROSS_PAIRS, MAX_TOKENS
 
 
-def first_texts(T: Texts) -> dict[str, str]:
-    """Default source and target: those of the pair the link asks for."""
-    pair = PAIRS[page_state.get(PAGE, "pair")]
-    return {side: T(f"cross.defaults.{pair}_{side}") for side in ("source", "target")}
-
-
-settings, T = page.start("cross", PAGE, {"pair": (0, 1, 0)}, first_texts)
-
-
-def use_pair() -> None:
-    pair = PAIRS[st.session_state["cross_pair_widget"]]
+def use_pair(view: View) -> None:
+    """A new pair brings its own source and target texts."""
     for side in ("source", "target"):
-        st.session_state[f"cross_{side}_widget"] = T(f"cross.defaults.{pair}_{side}")
+        view.set(side, view.T(f"cross.defaults.{view['pair']}_{side}"))
 
 
-pair = st.segmented_control(T("cross.pair"), range(2), format_func=lambda i: T.get("cross.pairs")[i], required=True,
-                            key=page_state.widget_key(PAGE, "pair", int), on_change=use_pair)
-source = st.text_input(T("cross.source"), key=page_state.widget_key(PAGE, "source", str))
-target = st.text_input(T("cross.target"), key=page_state.widget_key(PAGE, "target", str))
-for name, value in (("pair", pair), ("source", source), ("target", target)):
-    page_state.put(PAGE, name, value)
-page_state.publish(PAGE, ["pair", "source", "target"])
+view = page.start("cross")
+settings, T = view.settings, view.T
+st.segmented_control(T("cross.pair"), CROSS_PAIRS, format_func=lambda name: T(f"cross.pairs.{name}"), required=True,
+                     key=view.key("pair"), on_change=use_pair, args=(view,))
+source = st.text_input(T("cross.source"), key=view.key("source"))
+target = st.text_input(T("cross.target"), key=view.key("target"))
 if not tokenize(source) or not tokenize(target):
     st.info(T("cross.empty_source" if not tokenize(source) else "cross.empty_target"), icon=":material/edit:")
     st.stop()

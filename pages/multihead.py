@@ -4,27 +4,18 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import head_distances, multi_head_cost
-from views import page, page_state, sidebar
+from views import page, state
 from views.charts import chart, dims
 from views.inputs import explanation_or_stop
-from views.state import INT_RANGES
+from views.registry import SHARED_BY_NAME
 
-PAGE = "mh"
-PARAMS = {"fixed": (0, 1, 1)}
-
-
-def use_heads() -> None:
-    st.session_state[sidebar.PREFIX + "heads"] = st.session_state["mh_heads"]
-
-
-settings, T = page.start("multihead", PAGE, PARAMS)
-
-st.session_state["mh_heads"] = settings.heads
-heads = st.slider(T("multihead.heads"), *INT_RANGES["heads"], key="mh_heads", on_change=use_heads, help=T("multihead.heads_help"))
-fixed = st.toggle(T("multihead.fixed"), key=page_state.widget_key(PAGE, "fixed"), help=T("multihead.fixed_help"))
-page_state.put(PAGE, "fixed", int(fixed))
-d_k = max(1, settings.d_model // heads) if fixed else settings.d_k
-st.caption(T("multihead.fixed_note" if fixed else "multihead.free_note", d_model=settings.d_model, heads=heads, d_k=d_k))
+view = page.start("multihead")
+settings, T = view.settings, view.T
+limits = SHARED_BY_NAME["heads"]
+heads = st.slider(T("multihead.heads"), limits.lo, limits.hi, key=state.key("shared", "heads"), help=T("multihead.heads_help"))
+split = st.toggle(T("multihead.split"), key=view.key("split"), help=T("multihead.split_help"))
+d_k = max(1, settings.d_model // heads) if split else settings.d_k
+st.caption(T("multihead.split_note" if split else "multihead.free_note", d_model=settings.d_model, heads=heads, d_k=d_k))
 e = explanation_or_stop(settings, T, heads=heads, d_k=d_k)
 tokens, n = e.tokens, len(e.tokens)
 
@@ -47,7 +38,7 @@ chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", titl
       values=True, column_groups=heads)
 left, right = st.columns(2)
 with left:
-    chart(e.weights.w_o, dims(e.weights.w_o.shape[0]), dims(e.weights.w_o.shape[1]), kind="signed", title=T("multihead.w_o"),
+    chart(e.projections.w_o, dims(e.projections.w_o.shape[0]), dims(e.projections.w_o.shape[1]), kind="signed", title=T("multihead.w_o"),
           key="w-o", T=T, values=True, rows_are="dimension")
 with right:
     chart(e.trace.output, tokens, dims(e.trace.output.shape[1]), kind="signed", title=T("multihead.output"), key="output", T=T,
@@ -61,4 +52,3 @@ else:
     labels = tuple(T("multihead.head", number=h + 1) for h in range(heads))
     chart(head_distances(e.trace.heads), labels, labels, kind="weights", title=T("multihead.diversity"), key="diversity", T=T,
           values=True, rows_are="head", cols_are="head", decimals=3)
-page_state.publish(PAGE, list(PARAMS))

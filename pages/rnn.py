@@ -4,26 +4,24 @@ import numpy as np
 import streamlit as st
 
 from attention_core import complexity, reach
-from views import cache, figures, page, page_state
+from views import cache, figures, page
 from views.charts import chart, dims, show
 from views.inputs import explanation_or_stop
+from views.registry import RNN_D
 
-PAGE = "rnn"
-D_CHOICES = (64, 128, 256, 512)
 LENGTHS = (8, 16, 32, 64, 128, 256, 512)
 
-settings, T = page.start("rnn", PAGE, {"step": (1, 48, 1), "d": (0, len(D_CHOICES) - 1, 3)})
+view = page.start("rnn")
+settings, T = view.settings, view.T
 left, right = st.columns(2)
 left.latex(T("rnn.rnn_formula"))
 right.latex(T("rnn.attention_formula"))
-e = explanation_or_stop(settings, T, heads=1)
+e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft")
 tokens, n = e.tokens, len(e.tokens)
 hidden = cache.rnn_states(np.asarray(e.x), settings.d_model, settings.seed)
 
-step_key = page_state.widget_key(PAGE, "step", lambda s: min(s, n))
-st.session_state[step_key] = min(st.session_state[step_key], n)
-step = st.slider(T("rnn.step"), 1, max(n, 2), key=step_key, help=T("rnn.step_help"), disabled=n == 1)
-page_state.put(PAGE, "step", step)
+view.clamp("step", 1, n)
+step = st.slider(T("rnn.step"), 1, max(n, 2), key=view.key("step"), help=T("rnn.step_help"), disabled=n == 1)
 left, right = st.columns(2)
 with left:
     chart(reach(n, step, model="rnn").astype(float), tokens, tokens, kind="weights", title=T("rnn.rnn_reach", step=step, n=n),
@@ -37,8 +35,7 @@ with right:
           key="attention-out", T=T, values=True)
 
 st.subheader(T("rnn.table_title"))
-d = st.select_slider(T("rnn.d"), D_CHOICES, key=page_state.widget_key(PAGE, "d", lambda i: D_CHOICES[i]))
-page_state.put(PAGE, "d", D_CHOICES.index(d))
+d = st.select_slider(T("rnn.d"), RNN_D, key=view.key("d"))
 st.markdown(T("rnn.table_intro", d=d))
 ns = np.unique(np.round(np.logspace(0, np.log10(4 * d), 60)))
 table = complexity(ns, d)
@@ -55,4 +52,3 @@ st.markdown(T("rnn.measured_intro", d=d))
 times = cache.layer_times(d, LENGTHS)
 show(figures.lines(np.array(LENGTHS), np.stack([times["rnn"], times["attention"]]), names, title=T("rnn.measured_title"),
                    x_title=T("rnn.n_axis"), y_title=T("rnn.time_axis"), log_x=True, log_y=True, markers=True), key="measured")
-page_state.publish(PAGE, ["step", "d"])

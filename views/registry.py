@@ -1,0 +1,210 @@
+"""Every page, declared once: its id, URL path, icon, the shared settings it uses and its own parameters.
+
+The id names the page's file (``pages/<id>.py``), its texts (``assets/text/<lang>/<id>.toml``)
+and its state. ``app.py`` builds the navigation from ``PAGES``; the tests, the benchmark and
+the screenshots iterate it. A URL parameter names a value a teacher can read (``d_k=64``);
+no two parameters of one page share a name (tests/test_registry.py proves it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from attention_core import MODES, SCORES, SWEEP_D_K
+from attention_core.pretrained import MAX_WORD_PIECES
+from views.params import (
+    Choice,
+    Choices,
+    Flag,
+    Float,
+    Int,
+    Param,
+    Text,
+    Values,
+    bitmask_code,
+    flag_code,
+    index_code,
+    scaled_code,
+)
+
+MAX_TOKENS = 48  # tokens of a sentence shown: more make every matrix unreadable (texts say {max_tokens})
+EXAMPLES = (
+    "Thinking Machines",
+    "The animal didn't cross the street because it was too tired",
+    "the cat sat on the mat",
+    "她正在吃一个绿色的苹果",
+)
+LANGUAGES = ("en", "zh")
+
+
+def is_local(values: Values) -> bool:
+    return values.get("mode") in ("local", "local-monotonic")
+
+
+# Settings shared by the pages (drawn in the sidebar where the page uses them).
+SHARED: tuple[Param, ...] = (
+    Text("text", EXAMPLES[0]),
+    Int("d_model", 8, lo=2, hi=128),
+    Int("d_k", 4, lo=1, hi=128),
+    Int("heads", 1, lo=1, hi=8),
+    Choice("score", "scaled_dot", options=SCORES),
+    Choice("mode", "soft", options=MODES),
+    Int("window", 2, lo=0, hi=16, when=is_local),
+    Flag("pe", True),
+    Int("seed", 0, lo=0, hi=99_999),
+)
+ALWAYS: tuple[Param, ...] = (Choice("lang", "en", options=LANGUAGES), Flag("present", False))
+SENTENCE = ("text", "d_model", "d_k", "pe", "seed")  # what a one-head, scaled-dot page computes from
+EVERYTHING = tuple(p.name for p in SHARED)
+# Old links wrote every one of these on every page; today's links never hold all of them on a page whose
+# own parameters were once codes, so their presence marks a link whose codes must be translated.
+OLD_LINK_NAMES = ("text", "d_model", "d_k", "heads", "score", "mode", "window", "pe", "seed", "lang", "present")
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A quantity the page sets itself: shown in the sidebar with its value and why (text ``<page>.fixed.<name>``,
+    which may hold ``{value}``)."""
+
+    name: str
+    value: Callable[[Values], object] | object
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page. ``shared`` names the shared settings it uses (or gives them from its values); ``fixed``
+    the quantities it sets itself, by the same rule; ``draws`` those of its shared settings it shows in its body."""
+
+    id: str
+    path: str
+    icon: str
+    shared: tuple[str, ...] | Callable[[Values], tuple[str, ...]] = ()
+    params: tuple[Param, ...] = ()
+    draws: tuple[str, ...] = ()  # shared settings this page draws itself (in its body, not the sidebar)
+    fixed: tuple[Fixed, ...] | Callable[[Values], tuple[Fixed, ...]] = ()
+    default: bool = False
+
+    @property
+    def file(self) -> str:
+        return f"pages/{self.id}.py"
+
+    def shared_names(self, values: Values) -> tuple[str, ...]:
+        names = self.shared(values) if callable(self.shared) else self.shared
+        return tuple(p.name for p in SHARED if p.name in names and p.when(values))
+
+    def fixed_quantities(self, values: Values) -> tuple[Fixed, ...]:
+        return self.fixed(values) if callable(self.fixed) else self.fixed
+
+    def own_params(self, values: Values) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.when(values))
+
+
+def walk_shared(values: Values) -> tuple[str, ...]:
+    return {"random": EVERYTHING, "pretrained": ("text",)}.get(values.get("walk"), ())
+
+
+def walk_fixed(values: Values) -> tuple[Fixed, ...]:
+    if values.get("walk") == "textbook":
+        return (Fixed("sentence", "Thinking Machines"), Fixed("d_k", 64), Fixed("textbook_scores", "112, 96"))
+    if values.get("walk") == "pretrained":
+        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12),
+                Fixed("score", "scaled_dot"))
+    return ()
+
+
+def pretrained(values: Values) -> bool:
+    return values.get("walk") == "pretrained"
+
+
+def several_heads(values: Values) -> bool:
+    return pretrained(values) or (values.get("walk") == "random" and values.get("heads", 1) > 1)
+
+
+TAUS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+TEMPERATURES = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+TYPE_SECTIONS = ("scores", "modes", "masks")
+LAB_KEYS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
+LAB_SAMPLES = (500, 1000, 2000, 5000, 10000, 20000, 50000)
+LAB_TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
+RNN_D = (64, 128, 256, 512)
+CROSS_PAIRS = ("translation", "reading")
+
+
+def section(name: str) -> Callable[[Values], bool]:
+    return lambda values: values.get("section") == name
+
+
+PAGES: tuple[Page, ...] = (
+    Page("walkthrough", "walkthrough", ":material/footprint:", walk_shared, default=True, fixed=walk_fixed, params=(
+        Choice("walk", "random", options=("random", "textbook", "pretrained"),
+               legacy={"example": flag_code("textbook"), "weights": flag_code("pretrained")}),
+        Int("step", 1, lo=1, hi=7),
+        Int("head", 1, lo=1, hi=12, when=several_heads),
+        Int("layer", 1, lo=1, hi=6, when=pretrained),
+        Flag("values", True),
+        Flag("all", False),
+        Int("focus", 1, lo=1, hi=MAX_WORD_PIECES),
+        Flag("predict", False),
+    )),
+    Page("why_qkv", "why-qkv", ":material/key:", SENTENCE,
+         fixed=(Fixed("heads", 1), Fixed("score", "scaled_dot"), Fixed("mode", "soft"))),
+    Page("types", "types", ":material/tune:", SENTENCE, fixed=(Fixed("heads", 1), Fixed("score_mode", None)), params=(
+        Choice("section", "scores", options=TYPE_SECTIONS, legacy={"section": index_code(TYPE_SECTIONS)}),
+        Choices("scores", ("dot", "scaled_dot", "cosine"), options=SCORES, when=section("scores"),
+                legacy={"scores": bitmask_code(SCORES)}),
+        Choice("tau", 1.0, options=TAUS, when=section("modes"), legacy={"tau": index_code(TAUS)}),
+        Int("window", 1, lo=0, hi=8, when=section("modes")),
+        Flag("causal", True, when=section("masks")),
+        Choice("temperature", 1.0, options=TEMPERATURES, when=section("masks"), legacy={"temp": index_code(TEMPERATURES)}),
+    )),
+    Page("cosine", "cosine", ":material/architecture:", SENTENCE,
+         fixed=(Fixed("heads", 1), Fixed("score", "cosine"), Fixed("mode", "soft")), params=(
+        Int("angle_a", 20, lo=-180, hi=180),
+        Float("length_a", 2.0, lo=0.1, hi=5.0, step=0.1, legacy={"length_a": scaled_code(0.1)}),
+        Int("angle_b", 75, lo=-180, hi=180),
+        Float("length_b", 3.0, lo=0.1, hi=5.0, step=0.1, legacy={"length_b": scaled_code(0.1)}),
+        Int("query", 1, lo=1, hi=MAX_TOKENS),
+    )),
+    Page("scaling", "scaling-lab", ":material/science:", ("seed",), fixed=(Fixed("lab_d_k", "1 … 4096"), Fixed("lab_vectors", "N(0, 1)")),
+         params=(
+        Choice("d_k", 64, options=SWEEP_D_K, legacy={"dk": index_code(SWEEP_D_K)}),
+        Choice("n_keys", 64, options=LAB_KEYS, legacy={"keys": index_code(LAB_KEYS)}),
+        Choice("samples", 2000, options=LAB_SAMPLES, legacy={"samples": index_code(LAB_SAMPLES)}),
+        Choice("temperature", 1.0, options=LAB_TEMPERATURES, legacy={"temp": index_code(LAB_TEMPERATURES)}),
+    )),
+    Page("multihead", "multi-head", ":material/view_column:",
+         lambda values: tuple(n for n in EVERYTHING if not (n == "d_k" and values.get("split"))),
+         draws=("heads",), fixed=lambda values: (Fixed("d_k_split", None),) if values.get("split") else (), params=(
+        Flag("split", True, legacy={"fixed": lambda code: code}),
+    )),
+    Page("cross", "self-vs-cross", ":material/translate:", ("d_model", "d_k", "score", "mode", "window", "pe", "seed"),
+         fixed=(Fixed("heads", 1),), params=(
+        Choice("pair", "translation", options=CROSS_PAIRS, legacy={"pair": index_code(CROSS_PAIRS)}),
+        Text("source", "cross.defaults.{pair}_source"),
+        Text("target", "cross.defaults.{pair}_target"),
+    )),
+    Page("hierarchy", "hierarchical", ":material/account_tree:", ("d_model", "pe", "seed"), params=(
+        Text("doc", "hierarchy.default"),
+    )),
+    Page("rnn", "rnn-vs-attention", ":material/timeline:", SENTENCE,
+         fixed=(Fixed("heads", 1), Fixed("score", "scaled_dot"), Fixed("mode", "soft")), params=(
+        Int("step", 1, lo=1, hi=MAX_TOKENS),
+        Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
+    )),
+    Page("real", "real-model", ":material/psychology:", ("text",),
+         fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
+         params=(
+        Int("layer", 1, lo=1, hi=6),
+        Int("head", 1, lo=1, hi=12),
+        Flag("hide", False),
+        Int("query", 2, lo=1, hi=MAX_WORD_PIECES),
+        Flag("predict", False),
+    )),
+)
+BY_ID = {page.id: page for page in PAGES}
+SHARED_BY_NAME = {p.name: p for p in SHARED + ALWAYS}
+
+
+def page(page_id: str) -> Page:
+    return BY_ID[page_id]
