@@ -30,6 +30,7 @@ def main(default: str | None = None) -> None:
     st.set_page_config(page_title=T("common.app_title"), page_icon=":material/visibility:", layout="wide",
                        initial_sidebar_state="collapsed" if present else "auto")
     sidebar.render(page)
+    state.publish(page)  # now, in case the page stops early (empty sentence, missing model), and again after it
     theme.apply(present)
     charts.start_run()
     try:

@@ -68,7 +68,8 @@ def softmax(scores: NDArray, mask: NDArray | None = None) -> NDArray:  # [n_q, n
         return exps / exps.sum(axis=-1, keepdims=True)
     row_max = np.max(scores, axis=-1, where=mask, keepdims=True, initial=-np.inf)
     row_max = np.where(np.isfinite(row_max), row_max, 0.0)
-    exps = np.exp(scores - row_max, where=mask, out=np.zeros(scores.shape))
+    shifted = np.subtract(scores, row_max, where=mask, out=np.zeros(scores.shape))  # masked entries untouched
+    exps = np.exp(shifted, where=mask, out=np.zeros(scores.shape))
     total = exps.sum(axis=-1, keepdims=True)
     return np.divide(exps, total, out=np.zeros(scores.shape), where=total > 0)
 

@@ -61,7 +61,7 @@ def test_missing_model_is_reported(monkeypatch, tmp_path):
         model_folder()
     at = open_app(REAL)
     assert "not installed" in "\n".join(e.value for e in at.error) and not figures(at)
-    walk = open_app(weights="1", step="3")
+    walk = open_app(walk="pretrained", step="3")
     assert "not installed" in "\n".join(w.value for w in walk.warning)
     assert len(figures(walk)) == 1
     for page in ("types", "scaling"):
@@ -89,7 +89,7 @@ def test_real_page_chinese_and_long_input():
 
 
 def test_walkthrough_with_pretrained_weights():
-    at = open_app(weights="1", layer="2", head="4", step="2", text="the cat sat on the mat")
+    at = open_app(walk="pretrained", layer="2", head="4", step="2", text="the cat sat on the mat")
     assert "Real weights of all-MiniLM-L6-v2, layer 2" in all_text(at)
     titles = figure_titles(at)
     w_q = z_values(figures(at)[titles.index("W_Q")])

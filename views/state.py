@@ -99,10 +99,11 @@ def arrive(page: Page) -> None:
     notices = [n for n in st.session_state.get(NOTICES, []) if st.session_state.get(n[0]) == n[1]]
     lang = incoming.get("lang", st.session_state.get(key("shared", "lang"), "en"))
     T = Texts(lang)
+    own = {param.name for param in page.params}  # a name the page owns is never a shared setting's on this page
     for scope, params_of_scope in (("shared", SHARED + ALWAYS), (page.id, page.params)):
         for param in params_of_scope:
             name = key(scope, param.name)
-            if param.name in incoming:
+            if param.name in incoming and (scope == page.id or param.name not in own):
                 value, notice = param.read(incoming[param.name])
                 st.session_state[name] = value = _stored(param, value)
                 notices = [n for n in notices if n[0] != name]
