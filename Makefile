@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test lint bench load hostile screenshots clean
+.PHONY: run test test-fast lint bench load hostile screenshots clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ chromium-check:
 test: $(VENV)/.dev chromium-check
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 --dist loadgroup
+
+# The loop for a contributor: everything but the browser and the load test, in well under a minute.
+test-fast: $(VENV)/.dev
+	$(PY) -m ruff check .
+	$(PY) -m pytest -n 2 -m "not browser and not load" -q
 
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .

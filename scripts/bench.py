@@ -52,16 +52,19 @@ def bench_core(repeat: int) -> list[tuple]:
     return rows
 
 
-def rerun_ms(page: str | None, change: Callable[[object, int], object], repeat: int, **params: str) -> float:
-    """Server time of one rerun after a control change, measured with AppTest (new values each time)."""
-    from streamlit.testing.v1 import AppTest
+def set_value(at, key: str, value: object) -> None:
+    """Set the widget with this key, whatever its kind."""
+    for kind in ("slider", "select_slider", "number_input", "selectbox", "segmented_control", "toggle"):
+        for widget in at.get(kind):
+            if widget.key == key:
+                widget.set_value(value)
+                return
+    raise KeyError(key)
 
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
+
+def rerun_ms(at, change: Callable[[object, int], object], repeat: int) -> float:
+    """Server time of one rerun after a control change, measured with AppTest (new values each time)."""
     at.run()
-    if page:
-        at.switch_page(page).run()
     times = []
     for i in range(repeat + 1):
         change(at, i)
@@ -72,50 +75,36 @@ def rerun_ms(page: str | None, change: Callable[[object, int], object], repeat: 
     return statistics.median(times[1:])
 
 
+BARE_RERUN = """import streamlit as st
+import plotly.graph_objects as go
+d_k = st.slider("d_k", 1, 64, 4, key="d_k")
+st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i in range(6)], texttemplate="%{z}")))
+"""
+# One control per page that changes its numbers: a shared setting where the page uses one, else its own first value.
+BENCH_CONTROLS = {"scaling": ("scaling.d_k", lambda i: 2 ** (i % 13)), "real": ("real.head", lambda i: 1 + i % 12)}
+
+
 def bench_pages(repeat: int) -> list[tuple]:
-    def d_k(at, i):
-        at.slider(key="setting_d_k").set_value(2 + i % 60)
+    """Every page of the registry: one rerun after a control change, beside a bare Streamlit script's rerun (the floor)."""
+    from streamlit.testing.v1 import AppTest
 
-    def d_model(at, i):
-        at.slider(key="setting_d_model").set_value(4 + i % 60)
+    from scripts.apptest import app_test
+    from views.registry import PAGES
 
-    def lab_d_k(at, i):
-        at.select_slider(key="lab_dk_widget").set_value(2 ** (i % 13))
-
-    def lab_temperature(at, i):
-        at.select_slider(key="lab_temp_widget").set_value((0.25, 0.5, 1.0, 2.0, 4.0)[i % 5])
-
-    def real_head(at, i):
-        at.select_slider(key="real_head_widget").set_value(1 + i % 12)
-
-    def step(at, i):
-        at.slider(key="rnn_step_widget").set_value(1 + i % 6)
-
-    def angle(at, i):
-        at.slider(key="cosine_angle_b_widget").set_value(-170 + 7 * i)
-
-    def tau(at, i):
-        at.select_slider(key="types_tau_widget").set_value((0.01, 0.1, 1.0, 10.0)[i % 4])
-
-    return [
-        row("walkthrough rerun after d_k change (step 3)", rerun_ms(None, d_k, repeat, step="3"), 80, repeat),
-        row("walkthrough rerun after d_k change (all steps)", rerun_ms(None, d_k, repeat, all="1"), None, repeat),
-        row("why Q, K and V rerun after d_k change", rerun_ms("app_pages/why_qkv.py", d_k, repeat), 100, repeat),
-        row("attention types (scores) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat), 100, repeat),
-        row("attention types (modes) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat, section="1"), 100, repeat),
-        row("attention types (modes) rerun after tau change", rerun_ms("app_pages/types.py", tau, repeat, section="1"), 100, repeat),
-        row("attention types (masks) rerun after d_k change", rerun_ms("app_pages/types.py", d_k, repeat, section="2"), 100, repeat),
-        row("cosine similarity rerun after d_k change", rerun_ms("app_pages/cosine.py", d_k, repeat), 100, repeat),
-        row("cosine similarity rerun after angle change", rerun_ms("app_pages/cosine.py", angle, repeat), 100, repeat),
-        row("scaling lab rerun after d_k change", rerun_ms("app_pages/scaling.py", lab_d_k, repeat), 150, repeat),
-        row("scaling lab rerun after temperature change", rerun_ms("app_pages/scaling.py", lab_temperature, repeat), None, repeat),
-        row("multi-head rerun after d_k change (2 heads)", rerun_ms("app_pages/multihead.py", d_k, repeat, heads="2", fixed="0"), 100, repeat),
-        row("self vs cross rerun after d_k change", rerun_ms("app_pages/cross.py", d_k, repeat), 100, repeat),
-        row("hierarchical rerun after d_model change", rerun_ms("app_pages/hierarchy.py", d_model, repeat), 100, repeat),
-        row("RNN vs attention rerun after d_k change", rerun_ms("app_pages/rnn.py", d_k, repeat), 100, repeat),
-        row("real model rerun after head change", rerun_ms("app_pages/real.py", real_head, repeat), 100, repeat),
-        row("RNN vs attention rerun after step change", rerun_ms("app_pages/rnn.py", step, repeat, text="the cat sat on the mat"), 100, repeat),
-    ]
+    bare = AppTest.from_string(BARE_RERUN, default_timeout=60)
+    floor = rerun_ms(bare, lambda at, i: at.slider(key="d_k").set_value(2 + i % 60), repeat)
+    rows = [row("floor: bare script (1 slider, 1 heatmap) rerun", floor, None, repeat)]
+    for page in PAGES:
+        values = {p.name: p.default for p in page.params} | {"heads": 1, "lang": "en"}
+        shared = [n for n in ("d_k", "d_model", "seed") if n in page.shared_names(values)]
+        key, value = BENCH_CONTROLS.get(page.id, (f"shared.{shared[0]}", lambda i: 2 + i % 60) if shared else (None, None))
+        at = app_test(page.id, text="the cat sat on the mat")
+        ms = rerun_ms(at, lambda at, i, key=key, value=value: set_value(at, key, value(i)), repeat)
+        rows.append(row(f"{page.id}: rerun after {key.split('.')[1]} change ({ms / floor:.1f}x floor)", ms, 150, repeat))
+    at = app_test("walkthrough", text="the cat sat on the mat", all="1", heads="2")
+    ms = rerun_ms(at, lambda at, i: set_value(at, "shared.d_k", 2 + i % 60), repeat)
+    rows.append(row(f"walkthrough, all steps, 2 heads: rerun after d_k change ({ms / floor:.1f}x floor)", ms, None, repeat))
+    return rows
 
 
 BARE_APP = """import streamlit as st

@@ -10,35 +10,35 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.browser import browser, serve  # noqa: E402
+from views.registry import PAGES  # noqa: E402
 
 DOCS = ROOT / "docs"
-SHOTS = {  # name: (page path, URL parameters, viewport width, fixed height or None for the whole page)
+SENTENCE = "the cat sat on the mat"
+SHOTS = {  # the walkthrough's steps and walks (docs/<name>.png), by URL parameters
     "walkthrough-1-tokens": {"step": 1},
     "walkthrough-2-qkv": {"step": 2},
-    "walkthrough-3-raw-scores": {"step": 3, "text": "the cat sat on the mat"},
-    "walkthrough-4-scaled": {"step": 4, "text": "the cat sat on the mat"},
-    "walkthrough-5-softmax": {"step": 5, "text": "the cat sat on the mat", "focus": 2},
-    "walkthrough-6-output": {"step": 6, "text": "the cat sat on the mat"},
-    "walkthrough-7-heads": {"step": 7, "text": "the cat sat on the mat", "heads": 2},
-    "walkthrough-textbook": {"step": 5, "example": 1},
+    "walkthrough-3-raw-scores": {"step": 3, "text": SENTENCE},
+    "walkthrough-4-scaled": {"step": 4, "text": SENTENCE},
+    "walkthrough-5-softmax": {"step": 5, "text": SENTENCE, "focus": 2},
+    "walkthrough-6-output": {"step": 6, "text": SENTENCE},
+    "walkthrough-7-heads": {"step": 7, "text": SENTENCE, "heads": 2},
+    "walkthrough-textbook": {"step": 5, "walk": "textbook"},
     "walkthrough-chinese": {"step": 5, "text": "她正在吃一个绿色的苹果", "lang": "zh"},
-    "walkthrough-pretrained": {"step": 5, "weights": 1, "layer": 1, "head": 3, "text": "the cat sat on the mat"},
+    "walkthrough-pretrained": {"step": 5, "walk": "pretrained", "layer": 1, "head": 3, "text": SENTENCE},
 }
-PAGES = {
-    "why-qkv": ("why-qkv", {"text": "the cat sat on the mat"}),
-    "types-modes": ("types", {"text": "the cat sat on the mat", "section": 1}),
-    "cosine": ("cosine", {"text": "the cat sat on the mat"}),
-    "scaling-lab": ("scaling-lab", {}),
-    "multi-head": ("multi-head", {"text": "the cat sat on the mat", "heads": 4, "d_model": 16}),
-    "self-vs-cross": ("self-vs-cross", {}),
-    "hierarchical": ("hierarchical", {}),
-    "rnn-vs-attention": ("rnn-vs-attention", {"text": "the cat sat on the mat", "step": 3}),
-    "real-model": ("real-model", {"text": "The animal didn't cross the street because it was too tired.", "layer": 1, "head": 3}),
+PAGE_SHOTS = {  # every other page of the registry, with the parameters that show it best (docs/<file name>.png)
+    "types": ("types-modes", {"text": SENTENCE, "section": "modes"}),
+    "scaling": ("scaling-lab", {}),
+    "multihead": ("multi-head", {"text": SENTENCE, "heads": 4, "d_model": 16}),
+    "cross": ("self-vs-cross", {}),
+    "hierarchy": ("hierarchical", {}),
+    "rnn": ("rnn-vs-attention", {"text": SENTENCE, "step": 3}),
+    "real": ("real-model", {"text": "The animal didn't cross the street because it was too tired.", "layer": 1, "head": 3}),
 }
 FIXED = {  # name: (URL parameters, width, height): what a projector or a phone shows, without scrolling the page
     "presenter-1280x720": ({"present": 1, "step": 5, "text": "the cat sat on the red mat today"}, 1280, 720),
     "presenter-1280x720-zh": ({"present": 1, "step": 2, "lang": "zh", "text": "她正在吃一个绿色的苹果"}, 1280, 720),
-    "phone-390": ({"step": 5, "text": "the cat sat on the mat"}, 390, 844),
+    "phone-390": ({"step": 5, "text": SENTENCE}, 390, 844),
 }
 
 
@@ -64,8 +64,9 @@ def main() -> None:
         for name, params in SHOTS.items():
             capture(chromium, f"{url}/?{urlencode(params)}", DOCS / f"{name}.png")
             print(f"docs/{name}.png")
-        for name, (page, params) in PAGES.items():
-            capture(chromium, f"{url}/{page}?{urlencode(params)}", DOCS / f"{name}.png")
+        for page in PAGES[1:]:
+            name, params = PAGE_SHOTS.get(page.id, (page.path, {"text": SENTENCE}))
+            capture(chromium, f"{url}/{page.path}?{urlencode(params)}", DOCS / f"{name}.png")
             print(f"docs/{name}.png")
         for name, (params, width, height) in FIXED.items():
             capture(chromium, f"{url}/?{urlencode(params)}", DOCS / f"{name}.png", width, height)

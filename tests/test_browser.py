@@ -75,7 +75,7 @@ HOSTILE = '<img src=x onerror=alert(1)> <script>alert(2)</script> [x](javascript
 @pytest.mark.parametrize(("path", "params"), [
     ("", {"text": HOSTILE, "step": 3}),
     ("", {"text": HOSTILE, "step": 5, "focus": 2}),
-    ("types", {"text": HOSTILE, "section": 1}),
+    ("types", {"text": HOSTILE, "section": "modes"}),
     ("self-vs-cross", {"source": HOSTILE, "target": HOSTILE}),
     ("hierarchical", {"doc": HOSTILE + ". " + HOSTILE + "!"}),
     ("real-model", {"text": HOSTILE}),

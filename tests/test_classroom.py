@@ -8,10 +8,10 @@ from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain, from_json
 from views.figures import APPROVED_SCALES
+from views.registry import PAGES as REGISTRY
 from views.text import catalogue
 
-PAGES = ["walkthrough", "why_qkv", "types", "cosine", "scaling",
-         "multihead", "cross", "hierarchy", "rnn", "real"]
+PAGES = [page.id for page in REGISTRY]
 SENTENCE = "the cat sat on the mat"
 
 

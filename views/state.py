@@ -14,6 +14,7 @@ equal to the default, and is invisible to AppTest; this module does the same job
 from __future__ import annotations
 
 from collections.abc import Iterator
+
 import streamlit as st
 
 from views.params import Choices, Notice, Param, Text
