@@ -7,6 +7,7 @@ from the layout's fields, never from a presenter flag.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -76,8 +77,33 @@ def _pretrained(view: View) -> Explanation | None:
     return model.explanation(real.run(model, str(model.folder), view.settings.text), layer - 1)
 
 
-def choose_walk(view: View) -> Walk:
-    """The numbers to walk through (a choice shown on the screen and on the projector), and the head to follow."""
+@dataclass(frozen=True)
+class Bar:
+    """Where the walk's choices and the step navigation go: on a screen, choices above and navigation below;
+    on a projector, one row (Previous, step, a pop-over with the choices, Next) so the step keeps the height."""
+
+    choices: Any
+    navigation: tuple | None = None  # (Previous, where, Next) columns, made in advance on a projector
+
+
+def bar(view: View) -> Bar:
+    if view.layout.extras:
+        return Bar(st.container())
+    back, where, choices, forward = st.columns([2, 8, 1, 2], vertical_alignment="center")
+    return Bar(choices.popover("", icon=":material/tune:", help=view.T("walkthrough.choices")), (back, where, forward))
+
+
+def choose_walk(view: View, into: Any) -> Walk:
+    """The numbers to walk through (random, the article's, a real model's) and the head to follow, drawn ``into``
+    a container; a choice on the screen and on the projector alike."""
+    with into:
+        walk = _choose_walk(view)
+    if walk.hidden_query is not None:
+        st.info(view.T("classroom.hidden"), icon=":material/visibility_off:")
+    return walk
+
+
+def _choose_walk(view: View) -> Walk:
     T = view.T
     kind = st.segmented_control(T("walkthrough.walk"), WALKS, required=True, key=view.key("walk"),
                                 format_func=lambda name: T(f"walkthrough.walks.{name}"), on_change=_walk_changed, args=(view,))
@@ -101,7 +127,6 @@ def choose_walk(view: View) -> Walk:
     focus = view.clamp("focus", 1, len(walk.tokens)) - 1
     if view["predict"] and view.layout.extras and not predict_then_reveal_done(quiz_key(view, walk)):
         walk = replace(walk, hidden_query=focus)
-        st.info(T("classroom.hidden"), icon=":material/visibility_off:")
     return walk
 
 
@@ -121,7 +146,7 @@ def _move(view: View, by: int) -> None:
     view.set("step", view["step"] + by)
 
 
-def step_navigation(view: View, walk: Walk) -> tuple[str, ...]:
+def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
     """Previous / "Step n of N" / Next, or every step at once; returns the steps to draw."""
     T = view.T
     steps = steps_for(walk)
@@ -136,7 +161,7 @@ def step_navigation(view: View, walk: Walk) -> tuple[str, ...]:
                                        help=T("walkthrough.download_json_help"))
         if view["all"]:
             return steps
-    back, where, forward = st.columns([1, 4, 1], vertical_alignment="center")
+    back, where, forward = bar.navigation or st.columns([1, 4, 1], vertical_alignment="center")
     back.button(T("walkthrough.previous"), key="walk-previous", on_click=_move, args=(view, -1), disabled=step == 1, width="stretch")
     title = T(f"walkthrough.steps.{steps[step - 1]}.title")
     where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=title)}**")
