@@ -4,6 +4,17 @@ Row-vector convention (Q = X W_Q); matrices have rows = queries and columns = ke
 masks are True where a query may attend to a key. Never imports streamlit, plotly or pandas.
 """
 
+from attention_core.arrangements import (
+    HierarchicalTrace,
+    Pooling,
+    attention_pool,
+    general_attention,
+    head_distances,
+    hierarchical,
+    jensen_shannon_bits,
+    multi_head_cost,
+    split_sentences,
+)
 from attention_core.attention import (
     DEFAULT_WINDOW,
     MODES,
@@ -13,8 +24,26 @@ from attention_core.attention import (
     softmax,
     window_mask,
 )
+from attention_core.embedding import embed, positional_encoding, tokenize
 from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, ExplainOptions, Explanation, explain, textbook_example
 from attention_core.export import from_json, replay, to_json
+from attention_core.measures import (
+    FocusRow,
+    VectorPair,
+    asymmetry,
+    cosine_similarity,
+    dot_scores_of,
+    entropy_bits,
+    focus_row,
+    gumbel_noise,
+    gumbel_softmax,
+    polar_vector,
+    similarity_matrices,
+    softmax_over_scales,
+    stretch_sweep,
+    vector_pair,
+    weighted_sum,
+)
 from attention_core.multihead import MAX_HEADS, MultiHeadTrace, Projections, init_projections, multi_head
 from attention_core.rnn import RNNParameters, complexity, init_rnn, reach, rnn
 from attention_core.scaling import (
@@ -32,35 +61,6 @@ from attention_core.scaling import (
     sweep,
 )
 from attention_core.scores import SCORE_FUNCTIONS, SCORES, ScoreFunction
-from attention_core.structures import (
-    HierarchicalTrace,
-    Pooling,
-    attention_pool,
-    general_attention,
-    head_distances,
-    hierarchical,
-    jensen_shannon_bits,
-    multi_head_cost,
-    split_sentences,
-)
-from attention_core.tokens import embed, positional_encoding, tokenize
-from attention_core.variants import (
-    FocusRow,
-    VectorPair,
-    asymmetry,
-    cosine_similarity,
-    dot_scores_of,
-    entropy_bits,
-    focus_row,
-    gumbel_noise,
-    gumbel_softmax,
-    polar_vector,
-    similarity_matrices,
-    softmax_over_scales,
-    stretch_sweep,
-    vector_pair,
-    weighted_sum,
-)
 
 __all__ = [
     "DEFAULT_WINDOW",

@@ -9,8 +9,8 @@ from numpy.typing import NDArray
 
 from attention_core._checks import check_int, frozen
 from attention_core.attention import AttentionTrace, attend, causal_mask
+from attention_core.embedding import positional_encoding, token_vector_table, tokenize
 from attention_core.multihead import MultiHeadTrace, Projections, init_projections, multi_head
-from attention_core.tokens import positional_encoding, token_vector_table, tokenize
 
 TEXTBOOK_TOKENS = ("Thinking", "Machines")
 TEXTBOOK_D_K = 64

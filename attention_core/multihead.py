@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from attention_core._checks import check_int, check_matrix, frozen
 from attention_core.attention import AttentionTrace, attend
-from attention_core.tokens import MAX_D_MODEL, MAX_SEED
+from attention_core.embedding import MAX_D_MODEL, MAX_SEED
 
 MAX_HEADS = 64
 

@@ -8,8 +8,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attention_core._checks import check_int, check_matrix, frozen
+from attention_core.embedding import MAX_D_MODEL, MAX_SEED
 from attention_core.multihead import glorot_uniform
-from attention_core.tokens import MAX_D_MODEL, MAX_SEED
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from attention_core._checks import check_float, check_int, frozen
 from attention_core.attention import softmax
-from attention_core.variants import entropy_bits
+from attention_core.measures import entropy_bits
 
 MAX_D_K = 4096
 MAX_KEYS = 512

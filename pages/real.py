@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 
 from attention_core import tokenize
+from attention_core.embedding import contains_cjk
 from attention_core.pretrained import MAX_WORD_PIECES, overview
-from attention_core.tokens import contains_cjk
 from views import page, real
 from views.charts import chart, show
 from views.classroom import predict_then_reveal

@@ -10,9 +10,9 @@ from numpy.typing import NDArray
 
 from attention_core._checks import check_int, frozen
 from attention_core.attention import AttentionTrace, attend, softmax
+from attention_core.embedding import MAX_SEED, embed, tokenize
 from attention_core.explain import Explanation, explain
 from attention_core.multihead import glorot_uniform
-from attention_core.tokens import MAX_SEED, embed, tokenize
 
 
 def multi_head_cost(n_q: int, n_k: int, d_model: int, d_k: int, d_v: int, heads: int) -> dict[str, int]:
