@@ -6,6 +6,7 @@ import streamlit as st
 from threadpoolctl import threadpool_limits
 
 from views import charts, sidebar, state, theme
+from views.page import PROJECTOR, SCREEN
 from views.registry import PAGES
 from views.text import Texts
 
@@ -32,7 +33,7 @@ def main(default: str | None = None) -> None:
     sidebar.render(page)
     state.publish(page)  # now, in case the page stops early (empty sentence, missing model), and again after it
     theme.apply(present)
-    charts.start_run()
+    charts.start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:
         navigation.run()
     finally:  # also after a page stops early (empty sentence, missing model)

@@ -96,6 +96,17 @@ def test_predict_then_reveal_in_the_walkthrough():
     assert any("Answer:" in m.value for m in list(at.success) + list(at.warning))
 
 
+@pytest.mark.parametrize("step", [3, 4, 5, 6])
+def test_the_quiz_hides_the_row_from_the_very_first_run_after_the_toggle(step):
+    """Switching "Predict first" on hides the focused query's row at once on every step that would give the answer away."""
+    at = open_app(text=SENTENCE, step=str(step), focus="2")
+    assert not any(np.isnan(z_values(spec)).any() for spec in figures(at))
+    at.toggle(key="walkthrough.predict").set_value(True).run()  # the very next frame
+    shown = [z_values(spec) for spec in figures(at)]
+    assert shown and all(np.isnan(z[1]).all() and not np.isnan(z[0]).any() for z in shown), step
+    assert not [t for t in at.table if "softmax weight" in t.value.columns]  # the focus table waits for the guess too
+
+
 def test_predict_then_reveal_on_the_real_model():
     at = open_app("real", text=SENTENCE, predict="1", query="3")
     assert np.isnan(z_values(figures(at)[0])[2]).all()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 
 import pytest
 from conftest import ROOT, open_app
@@ -175,10 +174,3 @@ def test_every_value_survives_its_own_link(param):
     for value in (param.default, {Int: 7, Float: 4.3, Flag: False, Choice: param.options[-1] if hasattr(param, "options") else None,
                                   Choices: ("b", "c"), Text: "hello, world"}[type(param)]):
         assert param.read(param.write(value)) == (value, None)
-
-
-def test_the_core_never_imports_the_user_interface():
-    for path in Path(ROOT / "attention_core").glob("*.py"):
-        text = path.read_text()
-        for name in ("streamlit", "plotly", "pandas", "views"):
-            assert f"import {name}" not in text and f"from {name}" not in text, (path.name, name)

@@ -100,11 +100,12 @@ def heatmap(
     decimals: int = 2,
     column_groups: int = 1,
     outline: NDArray | None = None,
+    font: int = 13,
 ) -> go.Figure:
     """``figures.heatmap``, built once per distinct input; ``arithmetic`` = (q, k) adds the q·k sums to the hover."""
     extra = None if arithmetic is None else figures.dot_arithmetic(*arithmetic)
     return figures.heatmap(
         matrix, rows, cols, kind=kind, title=title, x_title=x_title, y_title=y_title, show_values=show_values,
         hover_rows=hover_rows, hover_cols=hover_cols, hover_extra=extra, decimals=decimals, column_groups=column_groups,
-        outline=outline,
+        outline=outline, font=font,
     )

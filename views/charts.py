@@ -13,7 +13,8 @@ from views.text import Texts
 
 AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
                "dimension": "common.labels.dimensions", "head": "common.labels.heads", "position": "common.labels.positions",
-               "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources"}
+               "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources",
+               "sentence": "common.labels.sentences", "document": "common.labels.documents"}
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
@@ -42,6 +43,7 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
         np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
         values and figures.readable(matrix.shape),
         T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups, outline,
+        st.session_state.get(FONT, 13),
     )
     shape = np.shape(matrix)
     alt = T("common.labels.alt", title=title, rows=shape[0], row_kind=T(AXIS_TITLES[rows_are]), cols=shape[1],
@@ -58,9 +60,13 @@ def shown_matrices() -> list:
     return st.session_state.setdefault(MATRICES, [])
 
 
-def start_run() -> None:
-    """Forget the previous run's matrices."""
+FONT = "chart_font_this_run"
+
+
+def start_run(font: int) -> None:
+    """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
     st.session_state[MATRICES] = []
+    st.session_state[FONT] = font
 
 
 def all_matrices_csv(matrices: list) -> str:

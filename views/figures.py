@@ -85,6 +85,7 @@ def heatmap(
     decimals: int = 2,
     column_groups: int = 1,
     outline: NDArray | None = None,
+    font: int = 13,
 ) -> go.Figure:
     """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
 
@@ -93,6 +94,7 @@ def heatmap(
     e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
     column_groups > 1 draws lines that split the columns into that many equal groups (heads).
     outline (rows, cols) bool draws a frame around each row's allowed span (a local window).
+    font: the size of cell numbers and labels in px (larger on a projector; the rows grow with it).
     """
     n_rows, n_cols = matrix.shape
     finite = np.where(np.isfinite(matrix), matrix, np.nan)
@@ -108,22 +110,23 @@ def heatmap(
     else:
         bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
         colour = dict(colorscale=APPROVED_SCALES[kind], zmid=0.0, zmin=-bound or -1.0, zmax=bound or 1.0)
-    tick_font = 13 if max(n_rows, n_cols) <= 16 else 10
+    tick_font = font if max(n_rows, n_cols) <= 16 else font - 3
+    row_height = 30 + 2 * (font - 13)
     trace = dict(
         type="heatmap", z=finite, x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
         texttemplate="%{text}" if show_values else None, xgap=1, ygap=1,
         hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
         "= %{text}%{customdata[2]}<extra></extra>",
-        colorbar=dict(thickness=10, len=0.9), **colour,
+        textfont=dict(size=font), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
     layout = dict(
-        title=dict(text=title, font=dict(size=16, color=HUES.get(kind)), x=0, xref="paper", y=1, yref="container",
+        title=dict(text=title, font=dict(size=font + 3, color=HUES.get(kind)), x=0, xref="paper", y=1, yref="container",
                    yanchor="top", pad=dict(t=8)),
-        height=int(min(900, max(200, 110 + 30 * n_rows))),
+        height=int(min(900, max(200, 110 + row_height * n_rows))),
         margin=dict(l=10, r=10, t=100, b=10),
-        xaxis=dict(axis, title=dict(text=x_title), tickvals=np.arange(n_cols), ticktext=cols, side="top"),
-        yaxis=dict(axis, title=dict(text=y_title), tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed"),
+        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=np.arange(n_cols), ticktext=cols, side="top"),
+        yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed"),
         shapes=[
             dict(type="line", x0=g * n_cols / column_groups - 0.5, x1=g * n_cols / column_groups - 0.5, y0=-0.5, y1=n_rows - 0.5,
                  line=dict(color="#222222", width=3))

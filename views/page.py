@@ -43,10 +43,11 @@ class Layout:
     shows_projections: bool  # W_Q beside X W_Q, E and PE beside X (else only the products)
     side_by_side: bool  # Q, K and V (concat and output) in one row
     extras: bool  # controls and sections around the steps: focus, quiz, hands-on, downloads
+    chart_font: int  # px of cell numbers, tick labels and colour bars
 
 
-SCREEN = Layout("screen", explains=True, shows_projections=True, side_by_side=False, extras=True)
-PROJECTOR = Layout("projector", explains=False, shows_projections=False, side_by_side=True, extras=False)
+SCREEN = Layout("screen", explains=True, shows_projections=True, side_by_side=False, extras=True, chart_font=13)
+PROJECTOR = Layout("projector", explains=False, shows_projections=False, side_by_side=True, extras=False, chart_font=17)
 
 
 @dataclass(frozen=True)

@@ -83,10 +83,10 @@ def findings(trace: RealTrace, T: Texts, threshold: float = 0.5, most: int = 6) 
     found = sorted(((float(shares[name][layer, head]), name, layer, head) for name in SUMMARY
                     for layer, head in zip(*np.nonzero(shares[name] > threshold))), reverse=True)[:most]
     if not found:
-        return T("real.findings", findings=T("real.none_found"))
+        return T("real.none_found")
     parts = [T("real.finding", share=f"{share:.0%}", layer=layer + 1, head=head + 1, target=T(f"real.targets_{name}"))
              for share, name, layer, head in found]
-    return T("real.findings", findings="; ".join(parts) + ".")
+    return T("real.findings", findings=T("real.findings_separator").join(parts))
 
 
 def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = 6, heads: int = 12) -> go.Figure:

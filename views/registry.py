@@ -108,7 +108,7 @@ def walk_fixed(values: Values) -> tuple[Fixed, ...]:
     if values.get("walk") == "textbook":
         return (Fixed("sentence", "Thinking Machines"), Fixed("d_k", 64), Fixed("textbook_scores", "112, 96"))
     if values.get("walk") == "pretrained":
-        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12),
+        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("model_d_k", 32), Fixed("heads", 12),
                 Fixed("score", "scaled_dot"))
     return ()
 

@@ -12,9 +12,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
+import streamlit.components.v1 as components
 from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
+from attention_core.embedding import contains_cjk
 from views import cache, figures, real
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
@@ -24,6 +26,7 @@ from views.text import Texts
 
 STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
 WALKS = ("random", "textbook", "pretrained")
+MAX_FOCUS_DIMS = 8  # the weighted-value table shows this many dimensions (the CSV and the heatmaps have all)
 TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 
@@ -166,7 +169,28 @@ def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
     title = T(f"walkthrough.steps.{steps[step - 1]}.title")
     where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=title)}**")
     forward.button(T("walkthrough.next"), key="walk-next", on_click=_move, args=(view, 1), disabled=step == len(steps), width="stretch")
+    arrow_keys()
     return (steps[step - 1],)
+
+
+ARROW_KEYS = """<script>
+const host = window.parent;
+if (!host.__attentionArrowKeys) {
+  host.__attentionArrowKeys = true;
+  host.document.addEventListener("keydown", (event) => {
+    const typing = event.target.closest && event.target.closest("input, textarea, [contenteditable=true], [role=slider]");
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    const key = {ArrowLeft: "walk-previous", ArrowRight: "walk-next"}[event.key];
+    const button = key && host.document.querySelector(`.st-key-${key} button:not([disabled])`);
+    if (button) { event.preventDefault(); button.click(); }
+  });
+}
+</script>"""
+
+
+def arrow_keys() -> None:
+    """← and → press Previous and Next (not while typing or on a slider): a teacher steps with a clicker or the keyboard."""
+    components.html(ARROW_KEYS, height=0)
 
 
 def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
@@ -183,21 +207,25 @@ def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
 
 
 def header(step: str, T: Texts, layout: Layout, formula_key: str | None = None) -> None:
-    """The step's title, explanation and formula (on a projector: the explanation as one caption, no title)."""
+    """The step's title, explanation and formula (on a projector: the explanation as one caption, no title);
+    ``formula_key`` "" draws no formula."""
     if layout.explains:
         st.subheader(T(f"walkthrough.steps.{step}.title"))
         st.markdown(T(f"walkthrough.steps.{step}.body"))
     else:
         st.caption(T(f"walkthrough.steps.{step}.body"))
-    st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
+    if formula_key != "":
+        st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
 
 
 def draw_tokens(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     e = walk.explanation
     positions = e is not None and e.options.positions
-    header("tokens", T, layout, None if positions else "walkthrough.steps.tokens.formula_no_pe")
+    header("tokens", T, layout, "" if e is None else None if positions else "walkthrough.steps.tokens.formula_no_pe")
     if layout.explains:
         st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
+        if e is not None and e.options.layer is None and any(contains_cjk(t) for t in walk.tokens):
+            st.caption(T("walkthrough.cjk_note"))
     st.html(token_chips(walk.tokens))
     if e is None:
         st.info(T("walkthrough.steps.tokens.textbook"))
@@ -332,9 +360,10 @@ def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
         T("walkthrough.focus.scaled", divisor=divisor): fixed(head.masked_scores[query]),
         T("walkthrough.focus.weight"): fixed(head.weights[query]),
     })
-    weighted = head.weights[query][:, None] * head.v  # (n_k, d_v): a_ij v_j
+    shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
+    weighted = head.weights[query][:, None] * head.v[:, :shown]  # (n_k, shown): a_ij v_j, first dimensions
     rows = [f"{a:.4f} × v{j + 1} ({figures.plain(token)})" for j, (a, token) in enumerate(zip(head.weights[query], key_tokens))]
-    table = pd.DataFrame(fixed(np.vstack([weighted, head.output[query]])), columns=dims(head.v.shape[1]))
+    table = pd.DataFrame(fixed(np.vstack([weighted, head.output[query, :shown]])), columns=dims(shown))
     table.insert(0, "", rows + [T("walkthrough.focus.sum")])
     return scores, table
 
@@ -347,6 +376,8 @@ def draw_focus(walk: Walk, T: Texts, query: int) -> None:
     st.table(scores, hide_index=True)
     st.caption(T("walkthrough.focus.weighted", token=token))
     st.table(weighted, hide_index=True)
+    if walk.head.v.shape[1] > MAX_FOCUS_DIMS:
+        st.caption(T("walkthrough.focus.first_dims", shown=MAX_FOCUS_DIMS, d_v=walk.head.v.shape[1]))
 
 
 def focus_section(view: View, walk: Walk) -> None:
