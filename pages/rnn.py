@@ -28,7 +28,8 @@ with left:
     chart(reach(n, step, model="rnn").astype(float), tokens, tokens, kind="weights", title=T("rnn.rnn_reach", step=step, n=n),
           key="rnn-reach", T=T, values=False, rows_are="position", cols_are="word")
     computed = np.where(np.arange(n)[:, None] < step, hidden, np.nan)
-    chart(computed, tokens, dims(hidden.shape[1]), kind="signed", title=T("rnn.hidden", step=str(step).translate(SUBSCRIPTS)), key="rnn-hidden", T=T, values=True)
+    chart(computed, tokens, dims(hidden.shape[1]), kind="signed", title=T("rnn.hidden", step=str(step).translate(SUBSCRIPTS)), key="rnn-hidden",
+          T=T, values=True)
 with right:
     chart(reach(n, 1, model="attention").astype(float), tokens, tokens, kind="weights", title=T("rnn.attention_reach"),
           key="attention-reach", T=T, values=False, rows_are="position", cols_are="word")
