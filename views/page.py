@@ -7,8 +7,9 @@ from typing import Any
 
 import streamlit as st
 
+from attention_core import tokenize
 from views import messages, state
-from views.registry import MAX_TOKENS, Page, page
+from views.registry import LONG_EXAMPLE, MAX_TOKENS, Page, page
 from views.text import Texts
 
 
@@ -94,4 +95,17 @@ def start(page_id: str) -> View:
     if current.layout.explains:
         st.markdown(T(f"{page_id}.intro"))
     messages.show_notices(state.notices(current.page), T)
+    offer_longer_sentence(current)
     return current
+
+
+def _use_long_example() -> None:
+    st.session_state[state.key("shared", "text")] = LONG_EXAMPLE
+
+
+def offer_longer_sentence(view: View) -> None:
+    """When the sentence is too short to show the page's point (2 tokens: soft = hard = local), say so; one click fixes it."""
+    n = len(tokenize(view.settings.text))
+    if "text" in view.page.shared_names(state.page_values(view.page)) and 0 < n < view.page.min_tokens:
+        st.info(view.T("common.notices.short", n=n, needed=view.page.min_tokens), icon=":material/short_text:")
+        st.button(view.T("common.notices.use_example", example=LONG_EXAMPLE), on_click=_use_long_example, key="use-long-example")

@@ -35,6 +35,7 @@ EXAMPLES = (
     "the cat sat on the mat",
     "她正在吃一个绿色的苹果",
 )
+LONG_EXAMPLE = EXAMPLES[2]  # long enough that soft, hard and local differ and an RNN runs several steps
 LANGUAGES = ("en", "zh")
 
 
@@ -82,6 +83,7 @@ class Page:
     shared: tuple[str, ...] | Callable[[Values], tuple[str, ...]] = ()
     params: tuple[Param, ...] = ()
     draws: tuple[str, ...] = ()  # shared settings this page draws itself (in its body, not the sidebar)
+    min_tokens: int = 0  # a shorter sentence hides what the page shows: the page offers LONG_EXAMPLE
     fixed: tuple[Fixed, ...] | Callable[[Values], tuple[Fixed, ...]] = ()
     default: bool = False
 
@@ -147,9 +149,9 @@ PAGES: tuple[Page, ...] = (
         Int("focus", 1, lo=1, hi=MAX_WORD_PIECES),
         Flag("predict", False),
     )),
-    Page("why_qkv", "why-qkv", ":material/key:", SENTENCE,
+    Page("why_qkv", "why-qkv", ":material/key:", SENTENCE, min_tokens=4,
          fixed=(Fixed("heads", 1), Fixed("score", "scaled_dot"), Fixed("mode", "soft"))),
-    Page("types", "types", ":material/tune:", SENTENCE, fixed=(Fixed("heads", 1), Fixed("score_mode", None)), params=(
+    Page("types", "types", ":material/tune:", SENTENCE, min_tokens=5, fixed=(Fixed("heads", 1), Fixed("score_mode", None)), params=(
         Choice("section", "scores", options=TYPE_SECTIONS, legacy={"section": index_code(TYPE_SECTIONS)}),
         Choices("scores", ("dot", "scaled_dot", "cosine"), options=SCORES, when=section("scores"),
                 legacy={"scores": bitmask_code(SCORES)}),
@@ -158,7 +160,7 @@ PAGES: tuple[Page, ...] = (
         Flag("causal", True, when=section("masks")),
         Choice("temperature", 1.0, options=TEMPERATURES, when=section("masks"), legacy={"temp": index_code(TEMPERATURES)}),
     )),
-    Page("cosine", "cosine", ":material/architecture:", SENTENCE,
+    Page("cosine", "cosine", ":material/architecture:", SENTENCE, min_tokens=4,
          fixed=(Fixed("heads", 1), Fixed("score", "cosine"), Fixed("mode", "soft")), params=(
         Int("angle_a", 20, lo=-180, hi=180),
         Float("length_a", 2.0, lo=0.1, hi=5.0, step=0.1, legacy={"length_a": scaled_code(0.1)}),
@@ -173,9 +175,9 @@ PAGES: tuple[Page, ...] = (
         Choice("samples", 2000, options=LAB_SAMPLES, legacy={"samples": index_code(LAB_SAMPLES)}),
         Choice("temperature", 1.0, options=LAB_TEMPERATURES, legacy={"temp": index_code(LAB_TEMPERATURES)}),
     )),
-    Page("multihead", "multi-head", ":material/view_column:",
-         lambda values: tuple(n for n in EVERYTHING if not (n == "d_k" and values.get("split"))),
-         draws=("heads",), fixed=lambda values: (Fixed("d_k_split", None),) if values.get("split") else (), params=(
+    Page("multihead", "multi-head", ":material/view_column:", min_tokens=4,
+         shared=lambda values: tuple(n for n in EVERYTHING if not (n == "d_k" and values.get("split"))), draws=("heads",),
+         fixed=lambda values: (Fixed("d_k_split", None),) if values.get("split") else (), params=(
         Flag("split", True, legacy={"fixed": lambda code: code}),
     )),
     Page("cross", "self-vs-cross", ":material/translate:", ("d_model", "d_k", "score", "mode", "window", "pe", "seed"),
@@ -187,7 +189,7 @@ PAGES: tuple[Page, ...] = (
     Page("hierarchy", "hierarchical", ":material/account_tree:", ("d_model", "pe", "seed"), params=(
         Text("doc", "hierarchy.default"),
     )),
-    Page("rnn", "rnn-vs-attention", ":material/timeline:", SENTENCE,
+    Page("rnn", "rnn-vs-attention", ":material/timeline:", SENTENCE, min_tokens=5,
          fixed=(Fixed("heads", 1), Fixed("score", "scaled_dot"), Fixed("mode", "soft")), params=(
         Int("step", 1, lo=1, hi=MAX_TOKENS),
         Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
