@@ -75,14 +75,28 @@ def jacobian_norms(weights: NDArray) -> NDArray:  # [..., n] -> [...]
     return np.sqrt(np.maximum(p2 - 2 * p3 + p2 * p2, 0.0))
 
 
+def loser_gradients(weights: NDArray) -> NDArray:  # [..., n] -> [...]
+    """Mean of da_j/ds_j = a_j (1 - a_j) over the keys j that are not the row's largest weight.
+
+    The gradient that reaches the keys that are not winning now: what lets attention move to
+    another key while learning. It falls towards 0 as softmax saturates (a_j -> 0).
+    """
+    p = np.asarray(weights, dtype=np.float64)
+    own = p * (1.0 - p)  # [..., n]: diagonal of the softmax Jacobian
+    winner = np.take_along_axis(own, np.argmax(p, axis=-1)[..., None], axis=-1)[..., 0]  # [...]
+    return (own.sum(axis=-1) - winner) / max(p.shape[-1] - 1, 1)
+
+
 @dataclass(frozen=True)
 class SoftmaxStats:
-    """Means over samples of softmax(raw / divisor): entropy (bits), largest weight, Jacobian norm."""
+    """Means over samples of softmax(raw / divisor): entropy (bits), largest weight, Jacobian norm, and the
+    gradient reaching the keys that are not winning (``loser_gradient``)."""
 
     divisor: float
     entropy: float
     max_weight: float
     gradient: float
+    loser_gradient: float
 
 
 def softmax_stats(raw: NDArray, divisor: float) -> SoftmaxStats:
@@ -90,7 +104,8 @@ def softmax_stats(raw: NDArray, divisor: float) -> SoftmaxStats:
     divisor = check_float("divisor", divisor, 1e-9, 1e9)
     weights = softmax(raw / divisor)
     return SoftmaxStats(divisor=divisor, entropy=float(entropy_bits(weights).mean()),
-                        max_weight=float(weights.max(axis=-1).mean()), gradient=float(jacobian_norms(weights).mean()))
+                        max_weight=float(weights.max(axis=-1).mean()), gradient=float(jacobian_norms(weights).mean()),
+                        loser_gradient=float(loser_gradients(weights).mean()))
 
 
 @dataclass(frozen=True)
@@ -98,7 +113,8 @@ class Sweep:
     """Softmax statistics over d_k = 1, 2, 4, ..., 4096, raw (unscaled) and scaled by sqrt(d_k) * temperature.
 
     Each array has one entry per d_k: variance of the raw scores, mean entropy (bits), mean
-    largest weight and mean Jacobian norm, for raw and scaled scores.
+    largest weight, mean Jacobian norm and mean gradient reaching the non-winning keys, for raw
+    and scaled scores.
     """
 
     d_k: NDArray[np.int64]
@@ -109,6 +125,8 @@ class Sweep:
     scaled_max_weight: NDArray[np.float64]
     raw_gradient: NDArray[np.float64]
     scaled_gradient: NDArray[np.float64]
+    raw_loser_gradient: NDArray[np.float64]
+    scaled_loser_gradient: NDArray[np.float64]
     n_keys: int
     samples: int
     temperature: float
@@ -116,7 +134,7 @@ class Sweep:
 
     def __post_init__(self) -> None:
         for name in ("d_k", "variance", "raw_entropy", "scaled_entropy", "raw_max_weight", "scaled_max_weight",
-                     "raw_gradient", "scaled_gradient"):
+                     "raw_gradient", "scaled_gradient", "raw_loser_gradient", "scaled_loser_gradient"):
             frozen(getattr(self, name))
 
 
@@ -135,7 +153,8 @@ def sweep(n_keys: int, samples: int, *, seed: int = 0, temperature: float = 1.0)
     rng = np.random.default_rng(check_int("seed", seed, 0, 2**32 - 1))
     z = rng.standard_normal((samples, n_keys))
     rows: dict[str, list[float]] = {name: [] for name in ("variance", "raw_entropy", "scaled_entropy", "raw_max_weight",
-                                                          "scaled_max_weight", "raw_gradient", "scaled_gradient")}
+                                                          "scaled_max_weight", "raw_gradient", "scaled_gradient",
+                                                          "raw_loser_gradient", "scaled_loser_gradient")}
     for d_k in SWEEP_D_K:
         raw = np.sqrt(rng.chisquare(d_k, size=(samples, 1))) * z
         rows["variance"].append(float(raw.var()))
@@ -144,6 +163,7 @@ def sweep(n_keys: int, samples: int, *, seed: int = 0, temperature: float = 1.0)
             rows[f"{kind}_entropy"].append(stats.entropy)
             rows[f"{kind}_max_weight"].append(stats.max_weight)
             rows[f"{kind}_gradient"].append(stats.gradient)
+            rows[f"{kind}_loser_gradient"].append(stats.loser_gradient)
     return Sweep(d_k=np.array(SWEEP_D_K), **{name: np.array(values) for name, values in rows.items()},
                  n_keys=n_keys, samples=samples, temperature=temperature, seed=seed)
 

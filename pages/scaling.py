@@ -11,7 +11,7 @@ from attention_core.scaling import MEMORY_LIMIT_BYTES
 from views import figures, page
 from views.charts import show
 from views.registry import LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
-from views.scaling import bug_frame, cached_sweep, download, histogram_frame, histograms, sweep_frame, textbook_frame
+from views.scaling import bug_frame, cached_sweep, comparison, download, histogram_frame, histograms, sweep_frame, textbook_frame
 
 view = page.start("scaling")
 settings, T = view.settings, view.T
@@ -61,17 +61,23 @@ for column, measure in zip(st.columns(2), ("entropy", "max_weight")):
         ys = np.stack([getattr(result, f"raw_{measure}"), getattr(result, f"scaled_{measure}")])
         show(figures.lines(result.d_k, ys, names, title=T(f"scaling.saturation.{measure}"), x_title="d_k", y_title="",
                            log_x=True, mark_x=(d_k,), markers=True), key=f"saturation-{measure}")
+at = SWEEP_D_K.index(d_k)
+st.markdown(T("scaling.saturation.statement", d_k=d_k, raw_max=f"{result.raw_max_weight[at]:.2f}",
+              scaled_max=f"{result.scaled_max_weight[at]:.2f}", raw_bits=f"{result.raw_entropy[at]:.2f}",
+              scaled_bits=f"{result.scaled_entropy[at]:.2f}", uniform_bits=f"{math.log2(n_keys):.2f}"))
 download(curves[["d_k", "entropy_raw_bits", "entropy_scaled_bits", "max_weight_raw", "max_weight_scaled"]], lab, "saturation", T)
 
 st.subheader(T("scaling.gradients.title"))
 st.markdown(T("scaling.gradients.intro"))
-show(figures.lines(result.d_k, np.stack([result.raw_gradient, result.scaled_gradient]), names, title=T("scaling.gradients.norm"),
-                   x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True), key="gradients")
-at = SWEEP_D_K.index(d_k)
-ratio = result.scaled_gradient[at] / result.raw_gradient[at]
-statement = "smaller" if ratio >= 1.05 else "not_yet"
-st.markdown(f"**{T(f'scaling.gradients.statement_{statement}', d_k=d_k, ratio=f'{ratio:.1f}')}**")
-download(curves[["d_k", "gradient_norm_raw", "gradient_norm_scaled"]], lab, "gradients", T)
+show(figures.lines(result.d_k, np.stack([result.raw_loser_gradient, result.scaled_loser_gradient]), names,
+                   title=T("scaling.gradients.losers"), x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True),
+     key="gradients")
+st.markdown(f"**{comparison(result.raw_loser_gradient[at], result.scaled_loser_gradient[at], 'scaling.gradients.statement', T, d_k=d_k)}**")
+with st.expander(T("scaling.gradients.norm_title")):
+    st.markdown(T("scaling.gradients.norm_intro", n_keys=n_keys, uniform=f"{1 / math.sqrt(n_keys):.3f}"))
+    show(figures.lines(result.d_k, np.stack([result.raw_gradient, result.scaled_gradient]), names, title=T("scaling.gradients.norm"),
+                       x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True), key="gradient-norms")
+download(curves[["d_k", "loser_gradient_raw", "loser_gradient_scaled", "gradient_norm_raw", "gradient_norm_scaled"]], lab, "gradients", T)
 
 st.subheader(T("scaling.textbook.title"))
 st.markdown(T("scaling.textbook.intro"))

@@ -18,7 +18,7 @@ from attention_core import (
     softmax_stats,
     sweep,
 )
-from attention_core.scaling import MEMORY_LIMIT_BYTES
+from attention_core.scaling import MEMORY_LIMIT_BYTES, loser_gradients
 
 
 @pytest.mark.parametrize("d_k", [16, 256, 1024])
@@ -94,3 +94,22 @@ def test_limits_and_memory():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < MEMORY_LIMIT_BYTES
+
+
+def test_loser_gradient_by_hand():
+    # weights 0.5, 0.3, 0.2: the winner is key 1; the others get 0.3 * 0.7 = 0.21 and 0.2 * 0.8 = 0.16, mean 0.185
+    assert loser_gradients(np.array([0.5, 0.3, 0.2])) == pytest.approx(0.185)
+    assert loser_gradients(np.array([[1.0, 0.0, 0.0]]))[0] == 0.0  # saturated: nothing reaches the other keys
+    uniform = np.full(4, 0.25)
+    assert loser_gradients(uniform) == pytest.approx(0.25 * 0.75)
+
+
+def test_without_scaling_the_gradient_to_other_keys_falls_and_with_it_stays_level():
+    """The article's claim, measured: unscaled, the gradient reaching non-winning keys falls steadily with d_k."""
+    result = sweep(64, 2000, seed=0)
+    raw, scaled = result.raw_loser_gradient, result.scaled_loser_gradient
+    assert np.all(np.diff(raw[2:]) < 0)  # d_k = 4, 8, ... 4096: every doubling lowers it
+    assert raw[-1] < raw[2] / 20
+    assert scaled.max() / scaled.min() < 1.2  # level at every d_k
+    at_64 = list(result.d_k).index(64)
+    assert scaled[at_64] > 3 * raw[at_64]  # at the article's d_k = 64 scaling already matters

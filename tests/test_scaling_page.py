@@ -1,7 +1,10 @@
 """AppTest for the scaling lab: every control, the memory refusal, the tables and the downloads."""
 
 import numpy as np
+import pytest
 from conftest import all_text, figure_titles, figures, open_app
+
+from attention_core import sweep
 
 LAB = "scaling"
 
@@ -12,7 +15,7 @@ def test_defaults_show_measured_against_theory():
     assert abs(float(metrics["standard deviation, raw"].value) - 8.0) < 0.3  # sqrt(64)
     assert abs(float(metrics["standard deviation, scaled"].value) - 1.0) < 0.05
     titles = figure_titles(at)
-    assert "mean entropy of the weights (bits)" in titles and "mean ‖∂softmax/∂scores‖ (log axis)" in titles
+    assert "mean entropy of the weights (bits)" in titles and "mean gradient reaching the non-winning keys, ∂a_j/∂s_j" in titles
     textbook = at.table[1].value
     assert list(textbook.iloc[:, 1]) == ["0.99999989", "1.13e-07"] and list(textbook.iloc[:, 2]) == ["0.8808", "0.1192"]
     assert len([b for b in at.get("download_button") if "csv-all" not in b.proto.id]) == 5
@@ -21,7 +24,7 @@ def test_defaults_show_measured_against_theory():
 def test_every_control_and_the_url():
     at = open_app(LAB)
     at.select_slider(key="scaling.d_k").set_value(1024).run()
-    assert "d_k = 1024" in all_text(at) and "smaller than the scaled" in all_text(at)
+    assert "Measured at d_k = 1024: with scaling the non-winning keys receive" in all_text(at) and "× more gradient" in all_text(at)
     entropy = figures(at)[figure_titles(at).index("mean entropy of the weights (bits)")]
     assert entropy["layout"]["shapes"][0]["x0"] == 1024
     at.select_slider(key="scaling.n_keys").set_value(8).run()
@@ -46,3 +49,24 @@ def test_chinese_and_tampered_url():
     assert any("d_k = 99" in w.value.replace("\\", "") and "128" in w.value for w in at.warning)
     weights = np.array([float(v) for v in at.table[0].value.iloc[1, 1:]])
     assert np.all(np.abs(weights - 1) < 0.1)
+
+
+@pytest.mark.parametrize("d_k", [1, 4, 64, 4096])
+def test_every_sentence_agrees_with_the_numbers_on_the_page(d_k):
+    """The comparisons the lab states are computed from its own measurements, so they can never contradict its charts."""
+    at = open_app(LAB, d_k=str(d_k))
+    text = all_text(at).replace("\\", "")
+    result = sweep(64, 2000, seed=0)
+    i = list(result.d_k).index(d_k)
+    raw, scaled = result.raw_loser_gradient[i], result.scaled_loser_gradient[i]
+    word = "more" if scaled / raw >= 1.05 else "less" if scaled / raw <= 1 / 1.05 else "about the same"
+    assert (f"Measured at d_k = {d_k}:" in text and word in text.split(f"Measured at d_k = {d_k}: with")[-1][:200]) or word in text
+    assert f"largest weight is {result.raw_max_weight[i]:.2f} on average without scaling and {result.scaled_max_weight[i]:.2f}" in text
+    assert "not yet large enough" not in text
+
+
+def test_log_axes_are_labelled_by_decades():
+    for spec in figures(open_app(LAB)):
+        for axis in ("xaxis", "yaxis"):
+            if spec["layout"].get(axis, {}).get("type") == "log":
+                assert spec["layout"][axis]["dtick"] == 1

@@ -166,6 +166,10 @@ def entropy_bars(entropy: NDArray, tokens: tuple[str, ...], *, title: str, x_tit
     return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
 
 
+# A log axis labelled by decades only (1, 10, 100, 1000; 0.01, 0.001): Plotly's minor labels ("2 5 10 2 5") are misread.
+DECADES = dict(type="log", dtick=1, exponentformat="power", showexponent="all", minor=dict(ticks="", showgrid=False))
+
+
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
           log_x: bool = False, log_y: bool = False, mark_x: tuple[float, ...] = (), markers: bool = False) -> go.Figure:
     """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks."""
@@ -174,8 +178,8 @@ def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_titl
                    line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=380, margin=dict(l=10, r=10, t=60, b=10),
-        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
-        yaxis=dict(title=dict(text=y_title), type="log" if log_y else "linear"),
+        xaxis=dict(title=dict(text=x_title), **(DECADES if log_x else {})),
+        yaxis=dict(title=dict(text=y_title), **(DECADES if log_y else {})),
         shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot")) for m in mark_x],
         legend=dict(orientation="h", y=-0.2),
     )

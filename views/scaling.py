@@ -36,7 +36,16 @@ def sweep_frame(result: Sweep) -> pd.DataFrame:
         "entropy_raw_bits": result.raw_entropy, "entropy_scaled_bits": result.scaled_entropy,
         "max_weight_raw": result.raw_max_weight, "max_weight_scaled": result.scaled_max_weight,
         "gradient_norm_raw": result.raw_gradient, "gradient_norm_scaled": result.scaled_gradient,
+        "loser_gradient_raw": result.raw_loser_gradient, "loser_gradient_scaled": result.scaled_loser_gradient,
     })
+
+
+def comparison(raw: float, scaled: float, key: str, T: Texts, **values: object) -> str:
+    """A sentence comparing two measured numbers, its words chosen by the numbers themselves (never contradicting them)."""
+    ratio = scaled / raw if raw > 0 else float("inf")
+    kind = "more" if ratio >= 1.05 else "less" if ratio <= 1 / 1.05 else "same"
+    factor = ratio if kind == "more" else 1 / ratio if kind == "less" else 1.0
+    return T(f"{key}_{kind}", raw=f"{raw:.2e}", scaled=f"{scaled:.2e}", factor=f"{factor:.1f}", **values)
 
 
 def histogram_frame(edges: np.ndarray, counts: np.ndarray) -> pd.DataFrame:
