@@ -90,7 +90,8 @@ def test_every_control_shown_changes_what_the_page_shows(page_id, params):
     params = {"text": SENTENCE} | params
     before = signature(open_app(page_id, **params))
     shown = controls_shown(page_id, **params)
-    assert shown or page_id == "scaling", page_id
+    page = next(p for p in PAGES if p.id == page_id)
+    assert shown or not page.shared_names({p.name: p.default for p in SHARED + ALWAYS + page.params}), page_id
     for name in shown:
         changed = params | {name: another(SHARED_BY_NAME[name])}
         assert signature(open_app(page_id, **changed)) != before, (page_id, name)
@@ -174,3 +175,32 @@ def test_every_value_survives_its_own_link(param):
     for value in (param.default, {Int: 7, Float: 4.3, Flag: False, Choice: param.options[-1] if hasattr(param, "options") else None,
                                   Choices: ("b", "c"), Text: "hello, world"}[type(param)]):
         assert param.read(param.write(value)) == (value, None)
+
+
+def test_the_lesson_path_computes_every_answer_and_opens_real_views():
+    from views.lesson import STOPS, answer_values
+    from views.text import Texts
+
+    assert 40 <= sum(stop.minutes for stop in STOPS) <= 50
+    assert [stop.page for stop in STOPS][:3] == ["walkthrough", "walkthrough", "why_qkv"]  # the article's order
+    for lang in LANGUAGES:
+        T = Texts(lang)
+        for stop in STOPS:
+            values = answer_values(stop.id)
+            options = [str(o).format(**values) for o in T.get(f"lesson.stops.{stop.id}.options")]
+            template = str(T.get(f"lesson.stops.{stop.id}.options")[stop.correct])
+            if "{" in template:  # a computed number is the right option, and the answer states it
+                assert options[stop.correct] in T(f"lesson.stops.{stop.id}.answer", **values), (lang, stop.id)
+            page = next(p for p in PAGES if p.id == stop.page)
+            known = {p.name for p in SHARED + ALWAYS + page.params}
+            assert set(stop.params) <= known, (stop.id, set(stop.params) - known)
+    assert answer_values("four_steps")["weight"] == "0.88"
+
+
+@pytest.mark.parametrize("stop", ["four_steps", "kinds", "scaling"])
+def test_a_lesson_stop_opens_its_view_without_a_notice(stop):
+    from views.lesson import STOPS
+
+    chosen = next(s for s in STOPS if s.id == stop)
+    at = open_app(chosen.page, **chosen.params, present="1")
+    assert not at.warning and dict(at.query_params) | chosen.params == dict(at.query_params)

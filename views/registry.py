@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from attention_core import MODES, SCORES, SWEEP_D_K
 from attention_core.pretrained import MAX_WORD_PIECES
@@ -28,6 +29,7 @@ from views.params import (
     scaled_code,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
 MAX_TOKENS = 48  # tokens of a sentence shown: more make every matrix unreadable (texts say {max_tokens})
 EXAMPLES = (
     "Thinking Machines",
@@ -90,6 +92,10 @@ class Page:
     @property
     def file(self) -> str:
         return f"pages/{self.id}.py"
+
+    @property
+    def file_path(self) -> Path:
+        return ROOT / self.file
 
     def shared_names(self, values: Values) -> tuple[str, ...]:
         names = self.shared(values) if callable(self.shared) else self.shared
@@ -194,6 +200,7 @@ PAGES: tuple[Page, ...] = (
         Int("step", 1, lo=1, hi=MAX_TOKENS),
         Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
     )),
+    Page("lesson", "lesson", ":material/school:"),
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
          params=(

@@ -209,11 +209,12 @@ def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
 def header(step: str, T: Texts, layout: Layout, formula_key: str | None = None) -> None:
     """The step's title, explanation and formula (on a projector: the explanation as one caption, no title);
     ``formula_key`` "" draws no formula."""
+    body = f":blue-badge[{T(f'walkthrough.steps.{step}.article')}] {T(f'walkthrough.steps.{step}.body')}"
     if layout.explains:
         st.subheader(T(f"walkthrough.steps.{step}.title"))
-        st.markdown(T(f"walkthrough.steps.{step}.body"))
+        st.markdown(body)
     else:
-        st.caption(T(f"walkthrough.steps.{step}.body"))
+        st.caption(body)
     if formula_key != "":
         st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
 
