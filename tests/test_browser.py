@@ -117,19 +117,55 @@ def test_keyboard_alone_moves_to_the_next_step(app_url, page):
     page.wait_for_function("() => document.body.innerText.includes('Step 2 of 6')", timeout=30000)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_presenter_mode_fits_a_projector(chromium, app_url, lang):
+PRESENTER_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const sidebar = document.querySelector('[data-testid=stSidebar]');
+  const sizes = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot text')]
+    .filter(t => t.textContent.trim() && t.getBBox().width > 0).map(t => parseFloat(getComputedStyle(t).fontSize));
+  return {height: main.scrollHeight, view: main.clientHeight, sidebar: sidebar ? sidebar.getBoundingClientRect().width : 0,
+          sidebarOpen: sidebar ? sidebar.getAttribute('aria-expanded') : null, smallest: Math.min(...sizes), texts: sizes.length};
+}"""
+TWELVE = "the cat sat on the red mat today and it was warm there"
+
+
+@pytest.mark.parametrize(("lang", "width", "height", "text"), [
+    ("en", 1280, 720, TWELVE), ("zh", 1280, 720, "她正在吃一个绿色的苹果"), ("en", 1920, 1080, TWELVE)])
+def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, height, text):
+    """A teacher steps through every step with the → key: the sidebar stays closed, nothing scrolls, chart text is large."""
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        n = len(text.split()) if lang == "en" else len(text)
+        page.goto(f"{app_url}/?{urlencode({'present': 1, 'heads': 2, 'lang': lang, 'text': text, 'step': 1})}")
+        wait_for_heatmap(page, 0, f"h.rows === {n}")
+        for step in range(1, 8):
+            page.wait_for_timeout(600)
+            shown = page.evaluate(PRESENTER_JS)
+            assert shown["height"] <= shown["view"] + 2, (step, shown)
+            assert shown["sidebar"] < 50 or shown["sidebarOpen"] == "false", (step, shown)
+            assert shown["smallest"] >= 16, (step, shown)
+            page.screenshot(path=str(SHOTS / f"presenter-{lang}-{width}-step{step}.png"))
+            if step < 7:
+                page.keyboard.press("ArrowRight")
+                page.wait_for_function(f"() => document.body.innerText.includes('{'Step' if lang == 'en' else '第'} {step + 1} ')",
+                                       timeout=30000)
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function(f"() => document.body.innerText.includes('{'Step' if lang == 'en' else '第'} 6 ')", timeout=30000)
+    finally:
+        context.close()
+
+
+def test_presenter_choices_pop_over(chromium, app_url):
+    """The walk and the head stay reachable on the projector: a pop-over next to Next."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
-        for step in range(1, 8):
-            page.goto(f"{app_url}/?present=1&heads=2&lang={lang}&text=the+cat+sat+on+the+red+mat+today&step={step}")
-            wait_for_heatmap(page, 0, "h.rows === 8")
-            page.wait_for_timeout(300)
-            size = page.evaluate(SCROLL_JS)
-            assert size["height"] <= size["view"] + 2, (step, size)
-            if step in (2, 5):
-                page.screenshot(path=str(SHOTS / f"presenter-{lang}-step{step}.png"))
+        page.goto(f"{app_url}/?present=1&heads=2&text=the+cat+sat&step=3")
+        wait_for_heatmap(page, 0, "h.rows === 3")
+        page.locator("[data-testid=stPopover] button").first.click()
+        page.get_by_role("button", name="the article's example (112, 96)").click()
+        scores = wait_for_heatmap(page, 0, "h.rows === 2")
+        assert scores["x"] == ["Thinking", "Machines"]
     finally:
         context.close()
 

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
-import streamlit.components.v1 as components
 from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
@@ -190,7 +189,7 @@ if (!host.__attentionArrowKeys) {
 
 def arrow_keys() -> None:
     """← and → press Previous and Next (not while typing or on a slider): a teacher steps with a clicker or the keyboard."""
-    components.html(ARROW_KEYS, height=0)
+    st.iframe(ARROW_KEYS, height=1)
 
 
 def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
