@@ -38,3 +38,15 @@ def test_chinese_walkthrough_shows_chinese():
     text = all_text(at)
     assert "自注意力，一步一步" in text and "第 3 步，共 6 步" in text
     assert "Self-attention" not in text and "Step 3" not in text
+
+
+def test_chinese_formulas_have_no_english_words():
+    """Words inside a formula (\\text{...}) are translated too; names such as MultiHead and Concat stay."""
+    import re
+
+    chinese = catalogue("zh")
+    for key, text in catalogue("en").items():
+        if "formula" not in key or not isinstance(text, str):
+            continue
+        words = [w for w in re.findall(r"\\text\{([^}]*)\}", str(chinese.get(key, text))) if re.search(r"[a-z]{3,}", w)]
+        assert all(w in ("MultiHead", "Concat", "softmax") for w in words), (key, words)
