@@ -111,7 +111,10 @@ def heatmap(
         bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
         colour = dict(colorscale=APPROVED_SCALES[kind], zmid=0.0, zmin=-bound or -1.0, zmax=bound or 1.0)
     tick_font = font if max(n_rows, n_cols) <= 16 else font - 3
-    row_height = 30 + 2 * (font - 13)
+    # Rows of 30 px on a screen; on a projector (larger font) as tall as the text needs, and shorter for long
+    # sentences so that a 12-token matrix still fits a 720-pixel-high screen.
+    row_height = 30 if font <= 13 else max(font + 10, min(font + 21, 320 // n_rows))
+    top = 100 if font <= 13 else 90  # title, column labels and axis title above the cells
     trace = dict(
         type="heatmap", z=finite, x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
         texttemplate="%{text}" if show_values else None, xgap=1, ygap=1,
@@ -123,8 +126,8 @@ def heatmap(
     layout = dict(
         title=dict(text=title, font=dict(size=font + 3, color=HUES.get(kind)), x=0, xref="paper", y=1, yref="container",
                    yanchor="top", pad=dict(t=8)),
-        height=int(min(900, max(200, 110 + row_height * n_rows))),
-        margin=dict(l=10, r=10, t=100, b=10),
+        height=int(min(900, max(200, top + 10 + row_height * n_rows))),
+        margin=dict(l=10, r=10, t=top, b=10),
         xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=np.arange(n_cols), ticktext=cols, side="top"),
         yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed"),
         shapes=[

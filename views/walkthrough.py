@@ -222,11 +222,13 @@ def draw_tokens(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     e = walk.explanation
     positions = e is not None and e.options.positions
     header("tokens", T, layout, "" if e is None else None if positions else "walkthrough.steps.tokens.formula_no_pe")
-    if layout.explains:
+    if layout.explains:  # on a projector the matrix's row labels are the tokens
         st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
         if e is not None and e.options.layer is None and any(contains_cjk(t) for t in walk.tokens):
             st.caption(T("walkthrough.cjk_note"))
-    st.html(token_chips(walk.tokens))
+        st.html(token_chips(walk.tokens))
+    elif e is None:
+        st.html(token_chips(walk.tokens))
     if e is None:
         st.info(T("walkthrough.steps.tokens.textbook"))
         return
@@ -301,15 +303,16 @@ def draw_softmax(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     if head.mode in ("local", "local-monotonic"):
         chart(hide_row(head.masked_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
               title=T("walkthrough.steps.softmax.masked"), key="masked", T=T, values=values, rows_are="query", cols_are="key")
-    left, right = st.columns([5, 1])
+    left, right = st.columns([5, 1]) if layout.explains else (st.container(), None)  # row sums: on the screen only
     with left:
         chart(hide_row(head.weights, walk.hidden_query), walk.tokens, walk.key_tokens, kind="weights",
               title=T("walkthrough.steps.softmax.matrix"), key="weights", T=T, values=values, rows_are="query", cols_are="key")
-    with right:
-        st.caption(T("walkthrough.steps.softmax.sums"))
-        sums = pd.DataFrame({T("common.labels.query"): [figures.plain(t) for t in walk.tokens],
-                             T("common.labels.sum"): fixed(head.weights.sum(axis=1))})
-        st.table(sums, hide_index=True)
+    if right is not None:
+        with right:
+            st.caption(T("walkthrough.steps.softmax.sums"))
+            sums = pd.DataFrame({T("common.labels.query"): [figures.plain(t) for t in walk.tokens],
+                                 T("common.labels.sum"): fixed(head.weights.sum(axis=1))})
+            st.table(sums, hide_index=True)
 
 
 def draw_output(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
