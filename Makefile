@@ -27,7 +27,7 @@ $(VENV)/.dev: $(VENV)/.run requirements-dev.txt
 	touch $@
 
 run: $(VENV)/.run
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) scripts/run.py app.py --server.port $(PORT)
 
 chromium-check:
 	@test -x $(CHROMIUM) || { echo "Browser tests need Debian's chromium at $(CHROMIUM): run 'sudo apt-get install -y chromium' (or set CHROMIUM=/path/to/chromium)."; exit 1; }

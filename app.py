@@ -6,7 +6,7 @@ import streamlit as st
 from threadpoolctl import threadpool_limits
 
 from views import charts, sidebar, state, theme
-from views.page import PROJECTOR, SCREEN
+from views.page import OPENED_BY_APP, PROJECTOR, SCREEN
 from views.registry import PAGES
 from views.text import Texts
 
@@ -25,6 +25,7 @@ def main(default: str | None = None) -> None:
         for page in PAGES
     ])
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
+    st.session_state[OPENED_BY_APP] = page.id
     state.arrive(page)
     present = state.shared("present")
     T = Texts(state.shared("lang"))

@@ -38,7 +38,7 @@ def serve(script: str = "app.py", timeout: float = 60.0) -> Iterator[str]:
 def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[str, ...] = ()) -> Iterator[tuple[str, int]]:
     """Like ``serve``, yielding (base URL, server process id); ``options`` are extra ``--section.name value`` flags."""
     port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), "--server.address", "127.0.0.1",
+    command = [sys.executable, str(ROOT / "scripts" / "run.py"), script, "--server.port", str(port), "--server.address", "127.0.0.1",
                "--server.headless", "true", "--browser.gatherUsageStats", "false", *options]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"

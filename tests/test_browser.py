@@ -187,3 +187,19 @@ def test_phone_width_has_no_sideways_scrolling(chromium, app_url, lang):
         page.screenshot(path=str(SHOTS / f"phone-{lang}.png"))
     finally:
         context.close()
+
+
+def test_a_fresh_server_opens_a_deep_link(chromium):
+    """The first request a new server gets may be a link to a page (a teacher's shared link), not to "/"."""
+    with serve() as url:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(f"{url}/scaling-lab?d_k=1024&lang=en")
+            page.get_by_role("heading", name="Scaling lab: why divide by √d_k?").wait_for(timeout=45000)
+            page.wait_for_timeout(1500)
+            body = page.inner_text("body")
+            assert "Page not found" not in body and "encountered an error" not in body
+            assert "d_k=1024" in page.url
+        finally:
+            context.close()

@@ -6,11 +6,19 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from attention_core import tokenize
 from views import messages, state
 from views.registry import LONG_EXAMPLE, MAX_TOKENS, Page, page
 from views.text import Texts
+
+
+# pages/ holds this app's st.navigation pages. Streamlit takes a pages/ folder beside the entry for a legacy
+# multipage app until the entry first calls st.navigation, so the very first request of a fresh server to
+# /types would run pages/types.py on its own; ``start`` then reruns through app.py.
+PagesManager.uses_pages_directory = False
+OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,8 @@ def view(page_id: str) -> View:
 
 def start(page_id: str) -> View:
     """Open a page: its title, its introduction (on a screen) and the link values that could not be used."""
+    if st.session_state.get(OPENED_BY_APP) != page_id:  # run by Streamlit's legacy pages/ handling, not by app.py
+        st.rerun()
     current = view(page_id)
     T = current.T
     st.title(T(f"{page_id}.title"))
