@@ -13,7 +13,6 @@ from views import messages, state
 from views.registry import LONG_EXAMPLE, MAX_TOKENS, Page, page
 from views.text import Texts
 
-
 # pages/ holds this app's st.navigation pages. Streamlit takes a pages/ folder beside the entry for a legacy
 # multipage app until the entry first calls st.navigation, so the very first request of a fresh server to
 # /types would run pages/types.py on its own; ``start`` then reruns through app.py.
