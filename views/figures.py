@@ -161,7 +161,7 @@ def entropy_bars(entropy: NDArray, tokens: tuple[str, ...], *, title: str, x_tit
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
         height=int(min(900, max(200, 110 + 30 * n))), margin=dict(l=10, r=10, t=100, b=10),
-        xaxis=dict(title=dict(text=x_title), range=[0, max(max_bits, 1e-9) * 1.05], side="top"),
+        xaxis=dict(title=dict(text=x_title), range=[0, max(max_bits, 1e-9) * 1.35], side="top"),  # room for the labels
         yaxis=dict(tickmode="array", tickvals=np.arange(n), ticktext=rows, autorange="reversed"),
         shapes=[dict(type="line", x0=max_bits, x1=max_bits, y0=-0.5, y1=n - 0.5, line=dict(color="#555", dash="dot"))],
         showlegend=False,
