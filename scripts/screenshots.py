@@ -48,7 +48,10 @@ def capture(chromium, url: str, path: Path, width: int = 1400, height: int | Non
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("[data-testid=stMain]", timeout=30000)
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .main-svg').length > 0", timeout=30000)
+    page.wait_for_selector("[data-testid=stMain] h1", timeout=30000)
+    page.wait_for_timeout(1500)  # then every chart the page has (the lesson path has none) must be drawn
+    page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))",
+                           timeout=30000)
     page.wait_for_timeout(800)
     if height is None:
         full = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
