@@ -156,7 +156,7 @@ def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, hei
 
 
 def test_presenter_choices_pop_over(chromium, app_url):
-    """The walk and the head stay reachable on the projector: a pop-over next to Next."""
+    """The walk and the head stay reachable on the projector (a pop-over next to Next), and so does the way out."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
@@ -166,6 +166,15 @@ def test_presenter_choices_pop_over(chromium, app_url):
         page.get_by_role("radio", name="the article's example (112, 96)").click()
         scores = wait_for_heatmap(page, 0, "h.rows === 2")
         assert scores["x"] == ["Thinking", "Machines"]
+        leave = page.get_by_role("button", name="Leave presenter mode")
+        if not leave.is_visible():  # the pop-over may still be open after the choice
+            page.locator("[data-testid=stPopover] button").first.click()
+        leave.click()
+        page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
+        page.goto(f"{app_url}/cosine?present=1&text=the+cat+sat+on+the+mat")  # a page without the pop-over
+        page.locator("[data-testid=stExpandSidebarButton]").click()
+        page.get_by_text("Presenter mode").click()
+        page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
     finally:
         context.close()
 

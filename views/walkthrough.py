@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
-from views import cache, figures, real
+from views import cache, figures, real, state
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
 from views.inputs import explanation_or_stop
@@ -95,11 +95,18 @@ def bar(view: View) -> Bar:
     return Bar(choices.popover("", icon=":material/tune:", help=view.T("walkthrough.choices")), (back, where, forward))
 
 
+def _leave_presenter_mode() -> None:
+    st.session_state[state.key("shared", "present")] = False
+
+
 def choose_walk(view: View, into: Any) -> Walk:
     """The numbers to walk through (random, the article's, a real model's) and the head to follow, drawn ``into``
-    a container; a choice on the screen and on the projector alike."""
+    a container; a choice on the screen and on the projector alike (there with a way out of presenter mode)."""
     with into:
         walk = _choose_walk(view)
+        if not view.layout.extras:
+            st.button(view.T("walkthrough.leave_presenter"), on_click=_leave_presenter_mode, icon=":material/close_fullscreen:",
+                      key="leave-presenter")
     if walk.hidden_query is not None:
         st.info(view.T("classroom.hidden"), icon=":material/visibility_off:")
     return walk
