@@ -6,7 +6,7 @@ import streamlit as st
 from threadpoolctl import threadpool_limits
 
 from views import charts, sidebar, state, theme
-from views.page import OPENED_BY_APP, PROJECTOR, SCREEN
+from views.page import OPENED_BY_APP, PROJECTOR, SCREEN, show_link_notices
 from views.registry import PAGES
 from views.text import Texts
 
@@ -38,6 +38,7 @@ def main(default: str | None = None) -> None:
     try:
         navigation.run()
     finally:  # also after a page stops early (empty sentence, missing model)
+        show_link_notices(page, T)
         state.publish(page)
         with st.sidebar:
             charts.download_matrices(T)

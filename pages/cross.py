@@ -32,7 +32,7 @@ for total, dropped in zip((len(cross.tokens), len(cross.context_tokens)), cross.
 
 st.subheader(T("cross.cross_title"))
 st.markdown(T("cross.cross_intro"))
-left, right = st.columns(2)
+left, right = st.columns(2) if len(cross.context_tokens) <= 8 else (st.container(), st.container())
 with left:
     chart(cross.trace.heads[0].weights, cross.tokens, cross.context_tokens, kind="weights", title=T("cross.cross"), key="cross",
           T=T, values=True, rows_are="target", cols_are="source")

@@ -37,7 +37,7 @@ with right:
           key="attention-out", T=T, values=True)
 
 st.subheader(T("rnn.table_title"))
-d = st.select_slider(T("rnn.d"), RNN_D, key=view.key("d"))
+d = st.select_slider(T("rnn.d"), RNN_D, key=view.key("d"), help=T("rnn.d_help"))
 st.markdown(T("rnn.table_intro", d=d))
 ns = np.unique(np.round(np.logspace(0, np.log10(4 * d), 60)))
 table = complexity(ns, d)

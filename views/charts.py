@@ -67,6 +67,7 @@ def start_run(font: int) -> None:
     """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
     st.session_state[MATRICES] = []
     st.session_state[FONT] = font
+    st.session_state.pop("messages_shown_this_run", None)
 
 
 def all_matrices_csv(matrices: list) -> str:

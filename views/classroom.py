@@ -35,7 +35,7 @@ def edit_numbers(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
         numbers = edited.iloc[:, 1:].to_numpy(dtype=float)
         scores = dot_scores_of(numbers[0], numbers[1:])
     if head.score == "scaled_dot":
-        chosen_d_k = st.number_input(T("classroom.d_k"), 1, 4096, value=d_k, key=f"{key}-d_k")
+        chosen_d_k = st.number_input(T("classroom.d_k", d_k=d_k), 1, 4096, value=d_k, key=f"{key}-d_k-{d_k}")  # follows d_k
         divisor = math.sqrt(chosen_d_k)
     else:
         divisor = head.divisor

@@ -128,8 +128,9 @@ def heatmap(
                    yanchor="top", pad=dict(t=8)),
         height=int(min(900, max(200, top + 10 + row_height * n_rows))),
         margin=dict(l=10, r=10, t=top, b=10),
-        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=np.arange(n_cols), ticktext=cols, side="top"),
-        yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=np.arange(n_rows), ticktext=rows, autorange="reversed"),
+        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top"),
+        yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=ticks(n_rows), ticktext=rows[ticks(n_rows)],
+                   autorange="reversed"),
         shapes=[
             dict(type="line", x0=g * n_cols / column_groups - 0.5, x1=g * n_cols / column_groups - 0.5, y0=-0.5, y1=n_rows - 0.5,
                  line=dict(color="#222222", width=3))
@@ -138,6 +139,11 @@ def heatmap(
     )
     # Every property here is known to be valid; skipping Plotly's validation makes a build ~10x faster.
     return FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
+
+
+def ticks(n: int, most: int = 48) -> NDArray:
+    """Positions to label on an axis of n cells: all of them up to ``most``, else about 24 evenly spaced (384 dimensions)."""
+    return np.arange(0, n, 1 if n <= most else -(-n // 24))
 
 
 def window_frames(outline: NDArray) -> list[dict]:

@@ -16,9 +16,19 @@ def show_notices(notices: list[Notice], T: Texts) -> None:
         st.warning(text, icon=":material/link:")
 
 
+SHOWN = "messages_shown_this_run"
+
+
+def shown_this_run() -> set:
+    """The messages already shown in this run (charts.start_run forgets them), so a page never repeats one."""
+    return st.session_state.setdefault(SHOWN, set())
+
+
 def show_cut(total: int, dropped: int, T: Texts) -> None:
     """Say how many tokens were cut, when any were."""
-    if dropped:
+    key = ("tokens_cut", total, dropped)
+    if dropped and key not in shown_this_run():
+        shown_this_run().add(key)
         st.warning(T("common.notices.tokens_cut", total=total, kept=total - dropped, dropped=dropped), icon=":material/content_cut:")
 
 

@@ -80,6 +80,8 @@ class View:
     def clamp(self, name: str, lo: int, hi: int) -> int:
         """Keep a value inside [lo, hi] (e.g. a token position when the sentence got shorter); returns it."""
         value = min(max(self[name], lo), max(lo, hi))
+        if value != self[name]:
+            state.page_changed(self.key(name), value)
         self.set(name, value)
         return value
 
@@ -103,9 +105,22 @@ def start(page_id: str) -> View:
     st.title(T(f"{page_id}.title"))
     if current.layout.explains:
         st.markdown(T(f"{page_id}.intro"))
-    messages.show_notices(state.notices(current.page), T)
+    slot = st.session_state[NOTICES_SLOT] = st.empty()  # drawn now, and again after the page ran (it may move a value)
+    with slot.container():
+        messages.show_notices(state.notices(current.page), T)
     offer_longer_sentence(current)
     return current
+
+
+NOTICES_SLOT = "shell.notices_slot"
+
+
+def show_link_notices(page: Page, T: Texts) -> None:
+    """The link's values that could not be used, with the values finally used, at the top of the page."""
+    slot = st.session_state.pop(NOTICES_SLOT, None)
+    if slot is not None:
+        with slot.container():
+            messages.show_notices(state.notices(page), T)
 
 
 def _use_long_example() -> None:

@@ -115,6 +115,12 @@ def arrive(page: Page) -> None:
     st.session_state[NOTICES] = notices
 
 
+def page_changed(name: str, value: object) -> None:
+    """A page moved a value the link set (a step beyond the last one): its notice names the value now used."""
+    st.session_state[NOTICES] = [(key_, value, notice._replace(used=str(value))) if key_ == name else (key_, used, notice)
+                                 for key_, used, notice in st.session_state.get(NOTICES, [])]
+
+
 def notices(page: Page) -> list[Notice]:
     """What the link asked for that could not be used, while the value used is still the one shown."""
     values = page_values(page)

@@ -63,7 +63,9 @@ def steps_for(walk: Walk) -> tuple[str, ...]:
 
 
 def _walk_changed(view: View) -> None:
-    view.set("step", TEXTBOOK_FIRST_STEP if view["walk"] == "textbook" else 1)
+    """Keep the step a teacher is on; the article's example starts at its first number (the raw scores)."""
+    if view["walk"] == "textbook":
+        view.set("step", max(view["step"], TEXTBOOK_FIRST_STEP))
 
 
 def _pretrained(view: View) -> Explanation | None:
@@ -76,7 +78,11 @@ def _pretrained(view: View) -> Explanation | None:
         st.info(view.T("common.notices.empty"), icon=":material/edit:")
         st.stop()
     layer = st.segmented_control(view.T("walkthrough.layer"), range(1, 7), required=True, key=view.key("layer"))
-    return model.explanation(real.run(model, str(model.folder), view.settings.text), layer - 1)
+    trace = real.run(model, str(model.folder), view.settings.text)
+    if trace.dropped:
+        st.warning(view.T("real.cut", total=len(trace.tokens) + trace.dropped, kept=len(trace.tokens), dropped=trace.dropped),
+                   icon=":material/content_cut:")
+    return model.explanation(trace, layer - 1)
 
 
 @dataclass(frozen=True)
