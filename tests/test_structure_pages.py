@@ -18,7 +18,7 @@ def test_multi_head_heads_slider_and_fixed_d_model():
     assert at.slider(key="shared.heads").value == 4 and at.query_params["heads"] == "4"
     titles = figure_titles(at)
     assert sorted(t for t in titles if t.startswith("head ")) == ["head 1", "head 2", "head 3", "head 4"]
-    concat = figures(at)[titles.index("Concat(Z₁ … Z_h): each head's output side by side")]
+    concat = figures(at)[titles.index("Concat(Z₁ … Zₕ): each head's output side by side")]
     assert z_values(concat).shape == (6, 16) and len(concat["layout"]["shapes"]) == 3
     costs = at.table[0].value
     assert costs.iloc[-1, 1] == costs.iloc[-1, 2]  # same total as one head of size d_model

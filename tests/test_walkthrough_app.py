@@ -33,7 +33,7 @@ def test_next_and_previous_walk_through_every_step():
     assert at.button(key="walk-next").disabled
     assert titles[1] == ["W_Q", "Q: queries", "W_K", "K: keys", "W_V", "V: values"]
     assert titles[2] == ["raw scores"] and titles[3] == ["scaled scores"] and titles[4] == ["attention weights"]
-    assert titles[5] == ["Z: output"] and titles[6] == ["Concat(Z₁ … Z_h)", "W_O", "multi-head output"]
+    assert titles[5] == ["Z: output"] and titles[6] == ["Concat(Z₁ … Zₕ)", "W_O", "multi-head output"]
     at.button(key="walk-previous").click().run()
     assert step_heading(at).startswith("**Step 6 of 7")
     assert at.query_params["step"] == "6"

@@ -117,7 +117,8 @@ def heatmap(
     top = 100 if font <= 13 else 90  # title, column labels and axis title above the cells
     trace = dict(
         type="heatmap", z=finite, x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
-        texttemplate="%{text}" if show_values else None, xgap=1, ygap=1,
+        texttemplate="%{text}" if show_values else None,
+        xgap=1 if n_cols <= 48 else 0, ygap=1 if n_rows <= 48 else 0,  # a gap on cells under a pixel wide would hide them all
         hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
         "= %{text}%{customdata[2]}<extra></extra>",
         textfont=dict(size=font), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
@@ -128,7 +129,8 @@ def heatmap(
                    yanchor="top", pad=dict(t=8)),
         height=int(min(900, max(200, top + 10 + row_height * n_rows))),
         margin=dict(l=10, r=10, t=top, b=10),
-        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top"),
+        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top",
+                   tickangle=0 if n_cols > 48 else None),
         yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=ticks(n_rows), ticktext=rows[ticks(n_rows)],
                    autorange="reversed"),
         shapes=[
@@ -142,8 +144,8 @@ def heatmap(
 
 
 def ticks(n: int, most: int = 48) -> NDArray:
-    """Positions to label on an axis of n cells: all of them up to ``most``, else about 24 evenly spaced (384 dimensions)."""
-    return np.arange(0, n, 1 if n <= most else -(-n // 24))
+    """Positions to label on an axis of n cells: all of them up to ``most``, else about 12 evenly spaced (384 dimensions)."""
+    return np.arange(0, n, 1 if n <= most else -(-n // 12))
 
 
 def window_frames(outline: NDArray) -> list[dict]:
