@@ -28,7 +28,7 @@ if trace.dropped:
 if contains_cjk(settings.text):
     st.info(T("real.chinese"), icon=":material/translate:")
 
-pickers = st.columns([2, 3, 2])
+pickers = st.columns([3, 3, 2])  # six layer buttons need the room
 layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=view.key("layer"), required=True)
 head = pickers[1].select_slider(T("real.head"), range(1, 13), key=view.key("head"))
 hide = pickers[2].toggle(T("real.hide"), key=view.key("hide"), help=T("real.hide_help"))
