@@ -53,15 +53,6 @@ def mode_panel(name: str, weights: NDArray, tokens: tuple[str, ...], T: Texts, *
                          outline=outline)
 
 
-def bitmask(chosen: list[str], options: tuple[str, ...]) -> int:
-    """The chosen options as bits (for the URL)."""
-    return sum(1 << options.index(name) for name in chosen)
-
-
-def from_bitmask(mask: int, options: tuple[str, ...]) -> list[str]:
-    return [name for i, name in enumerate(options) if mask >> i & 1]
-
-
 def window_outline(head: AttentionTrace) -> NDArray | None:
     """The local window of each query (for framing), or None outside the local modes."""
     return np.asarray(head.mask) if head.centres is not None else None
