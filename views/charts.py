@@ -9,6 +9,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from views import cache, figures
+from views.messages import SHOWN as SHOWN_MESSAGES
 from views.text import Texts
 
 AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
@@ -67,7 +68,7 @@ def start_run(font: int) -> None:
     """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
     st.session_state[MATRICES] = []
     st.session_state[FONT] = font
-    st.session_state.pop("messages_shown_this_run", None)
+    st.session_state.pop(SHOWN_MESSAGES, None)
 
 
 def all_matrices_csv(matrices: list) -> str:

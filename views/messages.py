@@ -16,7 +16,7 @@ def show_notices(notices: list[Notice], T: Texts) -> None:
         st.warning(text, icon=":material/link:")
 
 
-SHOWN = "messages_shown_this_run"
+SHOWN = "messages_shown_this_run"  # charts.start_run forgets it
 
 
 def shown_this_run() -> set:

@@ -71,7 +71,7 @@ class Fixed:
     which may hold ``{value}``)."""
 
     name: str
-    value: Callable[[Values], object] | object
+    value: object  # shown in the text; None when the text says it all
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,6 @@ equal to the default, and is invisible to AppTest; this module does the same job
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import streamlit as st
 
 from views.params import Choices, Notice, Param, Text
@@ -35,20 +33,13 @@ def shared(name: str):
     return st.session_state[key("shared", name)]
 
 
-def _every_param() -> Iterator[tuple[str, Param]]:
-    for param in SHARED + ALWAYS:
-        yield "shared", param
-    for page in PAGES:
-        for param in page.params:
-            yield page.id, param
-
-
 def keep_values() -> None:
     """Keep every value across reruns and pages, also while its widget is not drawn (Streamlit forgets those)."""
-    for scope, param in _every_param():
-        name = key(scope, param.name)
-        if name in st.session_state:
-            st.session_state[name] = st.session_state[name]
+    for scope, params in BY_SCOPE.items():
+        for param in params:
+            name = key(scope, param.name)
+            if name in st.session_state:
+                st.session_state[name] = st.session_state[name]
 
 
 def page_values(page: Page) -> dict[str, object]:
@@ -63,7 +54,6 @@ def _default(param: Param, scope: str, T: Texts) -> object:
         values = {p.name: st.session_state.get(key(scope, p.name), p.default) for p in BY_SCOPE[scope]}
         return T(param.default.format(**values))
     return param.default
-
 
 
 def _stored(param: Param, value: object) -> object:
