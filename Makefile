@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test test-fast lint bench load hostile screenshots clean
+.PHONY: run test test-fast lint bench load profile hostile screenshots clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ bench: $(VENV)/.dev chromium-check
 
 load: $(VENV)/.dev
 	$(PY) scripts/load.py --sessions 30
+
+# Where a loaded server's time goes: py-spy samples the server while classrooms of students use it.
+profile: $(VENV)/.dev
+	$(PY) scripts/profile.py
 
 hostile: $(VENV)/.dev
 	HOSTILE=full $(PY) -m pytest -n 2 tests/test_hostile.py

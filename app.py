@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import streamlit as st
-from threadpoolctl import threadpool_limits
 
 from views import charts, sidebar, state, theme
 from views.page import OPENED_BY_APP, PROJECTOR, SCREEN, show_link_notices
@@ -15,8 +14,6 @@ ROOT = Path(__file__).resolve().parent
 
 def main(default: str | None = None) -> None:
     """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
-    # One BLAS thread per script run: idle BLAS threads that spin between calls slow a small server down.
-    threadpool_limits(limits=1, user_api="blas")
     state.keep_values()
     titles = Texts(st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", "en")))
     navigation = st.navigation([

@@ -117,6 +117,37 @@ def test_keyboard_alone_moves_to_the_next_step(app_url, page):
     page.wait_for_function("() => document.body.innerText.includes('Step 2 of 6')", timeout=30000)
 
 
+def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, app_url):
+    """Next reruns only the walkthrough's part (st.fragment): the URL, the CSV and the sidebar still follow each change."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/?text=the+cat+sat&step=1")
+        wait_for_heatmap(page, 0, "h.rows === 3")
+        page.get_by_role("slider", name="d_k (size of each query and key)").wait_for()
+        for step in (2, 3, 4):
+            page.locator(".st-key-walk-next button").click()
+            page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
+            page.get_by_text(f"Step {step} of 6").wait_for()
+        with page.expect_download() as download:
+            page.locator(".st-key-csv-all button").first.click()
+        titles = [line for line in Path(download.value.path()).read_text().splitlines() if line.startswith("# ")]
+        assert titles == ["# scaled scores"], titles  # the step shown now, not every step passed through
+        page.get_by_text("the article's example (112, 96)").click()  # the walk's choice changes the sidebar: a full rerun
+        page.wait_for_function("() => location.search.includes('walk=textbook')", timeout=30000)
+        page.get_by_role("slider", name="d_k (size of each query and key)").wait_for(state="detached", timeout=30000)
+        page.get_by_text("Step 4 of 6").wait_for()
+        fresh = chromium.new_context(viewport={"width": 1280, "height": 720})  # the teacher's link, opened elsewhere
+        other = fresh.new_page()
+        other.goto(page.url)
+        scores = wait_for_heatmap(other, 0, "h.rows === 2")
+        assert scores["x"] == ["Thinking", "Machines"]
+        other.get_by_text("Step 4 of 6").wait_for()
+        fresh.close()
+    finally:
+        context.close()
+
+
 PRESENTER_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const sidebar = document.querySelector('[data-testid=stSidebar]');

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from numpy.typing import NDArray
+from streamlit.elements.lib.layout_utils import LayoutConfig
+from streamlit.elements.lib.utils import compute_and_register_element_id
+from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 
 from views import cache, figures
 from views.messages import SHOWN as SHOWN_MESSAGES
@@ -16,12 +21,27 @@ AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "t
                "dimension": "common.labels.dimensions", "head": "common.labels.heads", "position": "common.labels.positions",
                "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources",
                "sentence": "common.labels.sentences", "document": "common.labels.documents"}
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+PLOTLY_CONFIG = json.dumps({"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}})
 
 
 def show(figure: go.Figure, key: str, alt: str | None = None) -> None:
     """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description."""
-    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, alt=alt)
+    send(figures.spec(figure), key, alt)
+
+
+def send(spec: figures.Spec, key: str, alt: str | None = None) -> None:
+    """The element ``st.plotly_chart(figure, key=key, config=..., alt=alt)`` sends, from JSON made once.
+
+    ``st.plotly_chart`` copies, validates and encodes the figure again on every run, a tenth of a loaded
+    server's time (``make profile``); a cached heatmap's JSON is reused here as it is. Same element, same
+    Streamlit theme; written against the pinned Streamlit (requirements.txt) and checked by the browser tests.
+    """
+    proto = PlotlyChart(spec=spec.json, config=PLOTLY_CONFIG, theme="streamlit")
+    if alt:
+        proto.alt = alt
+    proto.id = compute_and_register_element_id("plotly_chart", user_key=key, key_as_main_identity=False, dg=st._main,
+                                               plotly_spec=spec.json, plotly_config=PLOTLY_CONFIG, theme="streamlit", alt=alt)
+    st._main._enqueue("plotly_chart", proto, layout_config=LayoutConfig(width="stretch", height=spec.height))
 
 
 def matrix_csv(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...]) -> str:
@@ -40,7 +60,7 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
           arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2, column_groups: int = 1,
           outline: NDArray | None = None) -> None:
     """Draw one cached heatmap; numbers in cells only when asked for and readable."""
-    figure = cache.heatmap(
+    spec = cache.heatmap(
         np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
         values and figures.readable(matrix.shape),
         T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups, outline,
@@ -49,7 +69,7 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
     shape = np.shape(matrix)
     alt = T("common.labels.alt", title=title, rows=shape[0], row_kind=T(AXIS_TITLES[rows_are]), cols=shape[1],
             col_kind=T(AXIS_TITLES[cols_are]))
-    show(figure, key, alt=alt)
+    send(spec, key, alt=alt)
     shown_matrices().append((title, np.asarray(matrix), rows, cols))
 
 
@@ -71,14 +91,22 @@ def start_run(font: int) -> None:
     st.session_state.pop(SHOWN_MESSAGES, None)
 
 
+def restart_part(mark: int) -> None:
+    """A part of the page reruns alone (``page.part``): forget the matrices it drew last time (those from ``mark`` on,
+    the list's length when the part began in the last full run) and the messages already shown."""
+    del shown_matrices()[mark:]
+    st.session_state.pop(SHOWN_MESSAGES, None)
+
+
 def all_matrices_csv(matrices: list) -> str:
     """Every matrix of the page as CSV blocks, each headed by a '# title' line and separated by a blank line."""
     return "\n".join(f"# {title}\n{matrix_csv(matrix, rows, cols)}" for title, matrix, rows, cols in matrices)
 
 
 def download_matrices(T: Texts) -> None:
-    """One button that downloads every matrix shown on the page as CSV (built only when clicked)."""
-    matrices = list(shown_matrices())
+    """One button that downloads every matrix shown on the page as CSV (built only when clicked, from the list
+    itself: a part of the page that reran alone has replaced its own matrices in it)."""
+    matrices = shown_matrices()
     if matrices:
         st.download_button(T("common.labels.csv"), lambda: all_matrices_csv(matrices), file_name="attention-matrices.csv",
                            mime="text/csv", key="csv-all", icon=":material/download:", help=T("common.labels.csv_help"))

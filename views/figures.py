@@ -7,9 +7,11 @@ rerun never rebuilds a figure whose inputs did not change.
 from __future__ import annotations
 
 import html
+from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io
 from numpy.typing import NDArray
 
 # One meaning, one colour (Okabe-Ito hues, safe for colour-blind readers).
@@ -41,6 +43,19 @@ def hue_scale(hue: str) -> list[list]:
 
 APPROVED_SCALES = {"signed": SIGNED_SCALE, "weights": WEIGHT_SCALE} | {name: hue_scale(h) for name, h in HUES.items()}
 MAX_CELLS_WITH_VALUES = (20, 16)  # rows, columns: larger matrices are unreadable with numbers in cells
+
+
+class Spec(NamedTuple):
+    """A figure as Plotly's JSON and its height in px: what a page sends for it (built once when cached)."""
+
+    json: str
+    height: int
+
+
+def spec(figure: go.Figure) -> Spec:
+    """The figure's JSON (Plotly's encoder, as ``st.plotly_chart`` uses) and its height (Plotly's 450 px if unset)."""
+    height = figure.layout.height
+    return Spec(plotly.io.to_json(figure, validate=False), int(height) if height else 450)
 
 
 def label(text: str) -> str:

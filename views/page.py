@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -9,7 +11,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from attention_core import tokenize
-from views import messages, state
+from views import charts, messages, state
 from views.registry import LONG_EXAMPLE, MAX_TOKENS, Page, page
 from views.text import Texts
 
@@ -110,6 +112,36 @@ def start(page_id: str) -> View:
         messages.show_notices(state.notices(current.page), T)
     offer_longer_sentence(current)
     return current
+
+
+def _shell(page_: Page) -> tuple:
+    """What the shell around a page drew from: the settings, the sidebar's controls and fixed quantities."""
+    values = state.page_values(page_)
+    return settings(), page_.shared_names(values), page_.fixed_quantities(values)
+
+
+def part(draw: Callable[[View], None]) -> Callable[[View], None]:
+    """``draw(view)`` as a part of the page that reruns alone (``st.fragment``) when one of its own controls changes.
+
+    A step, the walk, a head, the focused word or a quiz answer then reruns this part only: not the
+    navigation, the sidebar or the link's arrival. The part writes its values to the URL itself. When
+    one of its controls changed what the shell shows (the sidebar of the article's example, presenter
+    mode left from the projector's pop-over), the whole page reruns.
+    """
+
+    @st.fragment
+    def rerun_alone(view: View, mark: int, shell: tuple) -> None:
+        if _shell(view.page) != shell:
+            st.rerun()
+        charts.restart_part(mark)
+        draw(view)
+        state.publish(view.page)
+
+    @functools.wraps(draw)
+    def run(view: View) -> None:
+        rerun_alone(view, len(charts.shown_matrices()), _shell(view.page))
+
+    return run
 
 
 NOTICES_SLOT = "shell.notices_slot"

@@ -59,6 +59,18 @@ def steps_for(walk: Walk) -> tuple[str, ...]:
     return STEPS if several else STEPS[:-1]
 
 
+# --- The page below its title, one part that reruns alone ---
+
+
+def body(view: View) -> None:
+    """The walk's choices, the step navigation, the steps and the focus section (``page.part`` reruns it alone)."""
+    places = bar(view)  # where the choices and the step navigation go in this layout
+    walk = choose_walk(view, places.choices)  # random weights, the article's example or a real model's head; which head
+    steps = step_navigation(view, walk, places)  # Previous / Step n of N / Next, or every step
+    draw_steps(view, walk, steps)  # each step's explanation, formula and matrices, in the view's layout
+    focus_section(view, walk)  # one word against every key: predict, reveal, edit the numbers
+
+
 # --- Choosing the walk: random weights, the article's example, or a real model's head ---
 
 
