@@ -63,7 +63,7 @@ def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left:
                   yaxis=dict(range=[n - 0.5, -0.5], visible=False),
                   annotations=[dict(x=-0.02, y=-1, text=f"<b>{left}</b>", showarrow=False, xanchor="right"),
                                dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")])
-    return figures.FrozenFigure(data=traces, layout=layout, _validate=False).freeze()
+    return go.Figure(data=traces, layout=layout, _validate=False)
 
 
 def summary_frame(trace: RealTrace, T: Texts) -> pd.DataFrame:
@@ -105,4 +105,4 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
         yaxis=dict(tickmode="array", tickvals=centres(layers), ticktext=[str(layer + 1) for layer in range(layers)],
                    autorange="reversed", showgrid=False, zeroline=False),
     )
-    return figures.FrozenFigure(data=[trace], layout=layout, _validate=False).freeze()
+    return go.Figure(data=[trace], layout=layout, _validate=False)

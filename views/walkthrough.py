@@ -6,17 +6,20 @@ from the layout's fields, never from a presenter flag.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
 from views import cache, figures, real, state
+from views.cache import Key
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
 from views.inputs import explanation_or_stop
@@ -378,22 +381,33 @@ DRAW = {
 # --- Focus on one word: the article's figure for one query, the quiz, hands-on numbers ---
 
 
-def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed."""
-    divisor = f"{head.divisor:.4g}"
+def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pa.Table, pa.Table]:
+    """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed.
+
+    Built once per distinct input for every session, as Arrow tables (what ``st.table`` sends): making and converting
+    the two frames on every run was a tenth of a walkthrough rerun (``make profile``).
+    """
+    shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
+    return _focus_tables(Key(head.raw_scores[query]), Key(head.masked_scores[query]), Key(head.weights[query]),
+                         Key(head.v[:, :shown]), Key(head.output[query, :shown]), f"{head.divisor:.4g}", key_tokens, T.lang)
+
+
+@functools.lru_cache(maxsize=512)
+def _focus_tables(raw: Key, scaled: Key, weights: Key, v: Key, output: Key, divisor: str, key_tokens: tuple[str, ...],
+                  lang: str) -> tuple[pa.Table, pa.Table]:
+    T, a = Texts(lang), weights.array
     scores = pd.DataFrame({
         T("walkthrough.focus.position"): [str(j + 1) for j in range(len(key_tokens))],
         T("walkthrough.focus.key"): [figures.plain(token) for token in key_tokens],
-        T("walkthrough.focus.score"): fixed(head.raw_scores[query]),
-        T("walkthrough.focus.scaled", divisor=divisor): fixed(head.masked_scores[query]),
-        T("walkthrough.focus.weight"): fixed(head.weights[query]),
+        T("walkthrough.focus.score"): fixed(raw.array),
+        T("walkthrough.focus.scaled", divisor=divisor): fixed(scaled.array),
+        T("walkthrough.focus.weight"): fixed(a),
     })
-    shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
-    weighted = head.weights[query][:, None] * head.v[:, :shown]  # (n_k, shown): a_ij v_j, first dimensions
-    rows = [f"{a:.4f} × v{j + 1} ({figures.plain(token)})" for j, (a, token) in enumerate(zip(head.weights[query], key_tokens))]
-    table = pd.DataFrame(fixed(np.vstack([weighted, head.output[query, :shown]])), columns=dims(shown))
+    weighted = a[:, None] * v.array  # (n_k, shown): a_ij v_j, first dimensions
+    rows = [f"{a_j:.4f} × v{j + 1} ({figures.plain(token)})" for j, (a_j, token) in enumerate(zip(a, key_tokens))]
+    table = pd.DataFrame(fixed(np.vstack([weighted, output.array])), columns=dims(v.array.shape[1]))
     table.insert(0, "", rows + [T("walkthrough.focus.sum")])
-    return scores, table
+    return pa.Table.from_pandas(scores, preserve_index=False), pa.Table.from_pandas(table, preserve_index=False)
 
 
 def draw_focus(walk: Walk, T: Texts, query: int) -> None:
