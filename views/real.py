@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder
@@ -41,7 +40,7 @@ def keep(trace: RealTrace, hide: bool) -> list[int]:
     return kept or list(range(len(trace.tokens)))
 
 
-def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left: str, right: str) -> go.Figure:
+def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left: str, right: str) -> figures.Figure:
     """BertViz-style lines from each query (left column) to each key (right column), width and opacity by weight."""
     n = len(tokens)
     traces = []
@@ -63,7 +62,7 @@ def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left:
                   yaxis=dict(range=[n - 0.5, -0.5], visible=False),
                   annotations=[dict(x=-0.02, y=-1, text=f"<b>{left}</b>", showarrow=False, xanchor="right"),
                                dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")])
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return {"data": traces, "layout": layout}
 
 
 def summary_frame(trace: RealTrace, T: Texts) -> pd.DataFrame:
@@ -89,14 +88,14 @@ def findings(trace: RealTrace, T: Texts, threshold: float = 0.5, most: int = 6) 
     return T("real.findings", findings=T("real.findings_separator").join(parts))
 
 
-def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = 6, heads: int = 12) -> go.Figure:
+def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = 6, heads: int = 12) -> figures.Figure:
     """The tiled heads (from ``overview``) as one heatmap, axes numbered by head and layer, one tile framed."""
     size = (grid.shape[0] + 1) // layers - 1
     top, side = layer * (size + 1), head * (size + 1)
     frame = dict(type="rect", x0=side - 0.5, x1=side + size - 0.5, y0=top - 0.5, y1=top + size - 0.5,
                  line=dict(color="#E69F00", width=3))
     centres = lambda count: [k * (size + 1) + (size - 1) / 2 for k in range(count)]
-    trace = dict(type="heatmap", z=grid, colorscale=figures.WEIGHT_SCALE, zmin=0.0, zmax=1.0, hoverinfo="skip", showscale=False)
+    trace = dict(type="heatmap", z=figures.typed(grid), colorscale=figures.WEIGHT_SCALE, zmin=0.0, zmax=1.0, hoverinfo="skip", showscale=False)
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=60 + 3 * grid.shape[0] + 100,
         margin=dict(l=10, r=10, t=60, b=10), shapes=[frame],
@@ -105,4 +104,4 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
         yaxis=dict(tickmode="array", tickvals=centres(layers), ticktext=[str(layer + 1) for layer in range(layers)],
                    autorange="reversed", showgrid=False, zeroline=False),
     )
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return {"data": [trace], "layout": layout}
