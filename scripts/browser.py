@@ -82,9 +82,10 @@ HEATMAP_JS = """(index) => {
   const plot = plots[index];
   if (!plot || !plot.calcdata) return null;
   const z = plot.calcdata[0][0].z;
-  if (!plot.layout.xaxis.ticktext) return {rows: z.length, cols: z[0].length, first: z[0][0], x: [], y: [], title: '', count: plots.length};
+  const title = (plot.layout.title && plot.layout.title.text) || '';
+  if (!plot.layout.xaxis.ticktext) return {rows: z.length, cols: z[0].length, first: z[0][0], x: [], y: [], title, count: plots.length};
   return {rows: z.length, cols: z[0].length, first: z[0][0], x: [...plot.layout.xaxis.ticktext], y: [...plot.layout.yaxis.ticktext],
-          title: plot.layout.title.text, count: plots.length};
+          title, count: plots.length};
 }"""
 
 

@@ -60,9 +60,11 @@ def test_every_chart_has_a_description_and_its_matrix_in_the_csv():
 
 
 def test_link_to_this_view_is_shown():
+    """The address holds the view; the sidebar's button copies the address as it is when clicked (tested in the browser)."""
     at = open_app(text=SENTENCE, d_k="5", step="4")
-    links = [c.value for c in at.get("code")]
-    assert any("d_k=5" in link and "step=4" in link for link in links)
+    assert at.query_params["d_k"] == "5" and at.query_params["step"] == "4"
+    buttons = [i for i in at.get("iframe") if "Copy the link to this view" in str(i.proto)]
+    assert len(buttons) == 1 and "parent.location.href" in str(buttons[0].proto)
 
 
 def test_hands_on_scores():
