@@ -1,7 +1,9 @@
 """Walkthrough: a typed sentence through every step of self-attention."""
 
 from views import page
-from views.walkthrough import body
+from views.walkthrough import arrow_keys, focus_section, quiz_state, steps_part, walk_choice
 
 view = page.start("walkthrough")
-page.part(body)(view)  # choices, steps and focus: a step, a head or a focus pick reruns only this part
+walk = page.part(steps_part, walk_choice)(view)  # choices, Previous / Next and the steps: a step reruns only this part
+page.part(focus_section, quiz_state)(view, walk)  # one word against every key: predict, reveal, edit the numbers
+arrow_keys()  # ← and → press Previous and Next

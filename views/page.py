@@ -120,26 +120,30 @@ def _shell(page_: Page) -> tuple:
     return settings(), page_.shared_names(values), page_.fixed_quantities(values)
 
 
-def part(draw: Callable[[View], None]) -> Callable[[View], None]:
-    """``draw(view)`` as a part of the page that reruns alone (``st.fragment``) when one of its own controls changes.
+def part(draw: Callable[..., Any], reruns_page_when: Callable[[View], object] | None = None) -> Callable[..., Any]:
+    """``draw(view, *args)`` as a part of the page that reruns alone (``st.fragment``) when one of its own controls changes.
 
-    A step, the walk, a head, the focused word or a quiz answer then reruns this part only: not the
-    navigation, the sidebar or the link's arrival. The part writes its values to the URL itself. When
-    one of its controls changed what the shell shows (the sidebar of the article's example, presenter
-    mode left from the projector's pop-over), the whole page reruns.
+    A step, the focused word or a hands-on edit then reruns this part only: not the navigation, the
+    sidebar, the link's arrival or the page's other parts. The part writes its values to the URL itself.
+    ``args`` are those of the last full run. The whole page reruns instead when one of the part's controls
+    changed what is drawn outside it: the shell (the sidebar of the article's example; presenter mode left
+    from the projector's pop-over) or ``reruns_page_when(view)`` (the walk, for the focus section below).
+    Returns what ``draw`` returns, on a full run.
     """
 
     @st.fragment
-    def rerun_alone(view: View, mark: int, shell: tuple) -> None:
-        if _shell(view.page) != shell:
+    def rerun_alone(view: View, mark: int, shell: tuple, outside: object, *args: Any) -> Any:
+        if _shell(view.page) != shell or (reruns_page_when is not None and reruns_page_when(view) != outside):
             st.rerun()
         charts.restart_part(mark)
-        draw(view)
+        result = draw(view, *args)
         state.publish(view.page)
+        return result
 
     @functools.wraps(draw)
-    def run(view: View) -> None:
-        rerun_alone(view, len(charts.shown_matrices()), _shell(view.page))
+    def run(view: View, *args: Any) -> Any:
+        outside = None if reruns_page_when is None else reruns_page_when(view)
+        return rerun_alone(view, len(charts.shown_matrices()), _shell(view.page), outside, *args)
 
     return run
 

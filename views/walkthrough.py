@@ -62,16 +62,27 @@ def steps_for(walk: Walk) -> tuple[str, ...]:
     return STEPS if several else STEPS[:-1]
 
 
-# --- The page below its title, one part that reruns alone ---
+# --- The page below its title: two parts that rerun alone ---
 
 
-def body(view: View) -> None:
-    """The walk's choices, the step navigation, the steps and the focus section (``page.part`` reruns it alone)."""
+def steps_part(view: View) -> Walk:
+    """The walk's choices, the step navigation and the steps; a step or a head reruns only this (``page.part``)."""
     places = bar(view)  # where the choices and the step navigation go in this layout
     walk = choose_walk(view, places.choices)  # random weights, the article's example or a real model's head; which head
     steps = step_navigation(view, walk, places)  # Previous / Step n of N / Next, or every step
     draw_steps(view, walk, steps)  # each step's explanation, formula and matrices, in the view's layout
-    focus_section(view, walk)  # one word against every key: predict, reveal, edit the numbers
+    return walk
+
+
+def walk_choice(view: View) -> tuple:
+    """What the focus section below the steps is drawn from: when a control of the steps' part changes it, the page reruns."""
+    return view["walk"], view["head"], view["layer"]
+
+
+def quiz_state(view: View) -> tuple:
+    """What the steps above the focus section hide (the focused query's row while the quiz waits): when a control of the
+    focus section changes it, the page reruns."""
+    return view["predict"], view["focus"] if view["predict"] else None
 
 
 # --- Choosing the walk: random weights, the article's example, or a real model's head ---
@@ -196,7 +207,6 @@ def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
     title = T(f"walkthrough.steps.{steps[step - 1]}.title")
     where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=title)}**")
     forward.button(T("walkthrough.next"), key="walk-next", on_click=_move, args=(view, 1), disabled=step == len(steps), width="stretch")
-    arrow_keys()
     return (steps[step - 1],)
 
 
@@ -217,7 +227,8 @@ if (!host.__attentionArrowKeys) {
 
 def arrow_keys() -> None:
     """← and → press Previous and Next (not while typing or on a slider): a teacher steps with a clicker or the keyboard."""
-    st.iframe(ARROW_KEYS, height=1)
+    with st.container(key="arrow-keys"):  # hidden by assets/theme.css: it takes no room, and its script still runs
+        st.iframe(ARROW_KEYS, height=1)
 
 
 def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
