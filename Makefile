@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test test-fast lint bench load profile hostile screenshots clean
+.PHONY: run serve test test-fast lint bench load profile hostile screenshots clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ $(VENV)/.dev: $(VENV)/.run requirements-dev.txt
 
 run: $(VENV)/.run
 	$(PY) scripts/run.py app.py --server.port $(PORT)
+
+# A class larger than one process serves: REPLICAS app processes behind nginx (Debian's), sticky by cookie.
+REPLICAS ?= 2
+SERVE_PORT ?= 8080
+serve: $(VENV)/.run
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { echo "make serve needs Debian's nginx: run 'sudo apt-get install -y nginx'."; exit 1; }
+	$(PY) scripts/serve.py --replicas $(REPLICAS) --port $(SERVE_PORT)
 
 chromium-check:
 	@test -x $(CHROMIUM) || { echo "Browser tests need Debian's chromium at $(CHROMIUM): run 'sudo apt-get install -y chromium' (or set CHROMIUM=/path/to/chromium)."; exit 1; }
@@ -47,8 +54,9 @@ lint: $(VENV)/.dev
 bench: $(VENV)/.dev chromium-check
 	$(PY) scripts/bench.py
 
+# 30 students on one process; with REPLICAS=n, 100 students through nginx beside one process.
 load: $(VENV)/.dev
-	$(PY) scripts/load.py --sessions 30
+	$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(PY) scripts/load.py --sessions 30)
 
 # Where a loaded server's time goes: py-spy samples the server while classrooms of students use it.
 profile: $(VENV)/.dev

@@ -140,6 +140,19 @@ import plotly.graph_objects as go
 d_k = st.slider("d_k (size of each query and key)", 1, 64, 4)
 st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i in range(6)], texttemplate="%{z}")))
 """
+# The same bare page drawing the app's own heatmap (hover with labels, colour bar, tick labels): what the chart itself
+# costs in the browser, apart from the rest of the page.
+BARE_APP_CHART = f"""import sys
+sys.path.insert(0, {str(ROOT)!r})
+import numpy as np
+import streamlit as st
+from views import figures
+from views.charts import send
+d_k = st.slider("d_k (size of each query and key)", 1, 64, 4)
+matrix = np.arange(6 * d_k, dtype=float).reshape(6, d_k) / d_k
+send(figures.spec(figures.heatmap(matrix, tuple("abcdef"), tuple(str(i + 1) for i in range(d_k)), kind="q", title="Q", x_title="dimensions",
+     y_title="tokens", show_values=True, hover_rows="token", hover_cols="dimension")), key="q")
+"""
 # The floor for a step change: Previous / Next buttons and one heatmap whose title names the step.
 BARE_STEPS = """import streamlit as st
 import plotly.graph_objects as go
@@ -210,9 +223,16 @@ def bench_browser(repeat: int) -> list[tuple]:
 
     floors = {}
     with tempfile.TemporaryDirectory() as folder, browser() as chromium:
-        bare, steps = Path(folder) / "bare.py", Path(folder) / "steps.py"
+        bare, steps, chart = Path(folder) / "bare.py", Path(folder) / "steps.py", Path(folder) / "chart.py"
         bare.write_text(BARE_APP)
         steps.write_text(BARE_STEPS)
+        chart.write_text(BARE_APP_CHART)
+        with serve(str(chart)) as url:
+            context = chromium.new_context(viewport={"width": 1280, "height": 720})
+            page = context.new_page()
+            first_heatmap_ms(chromium, url, 0, "h.rows === 6", page)
+            floors["slider_chart"] = redraw_ms(page, 0, repeat)
+            context.close()
         with serve(str(bare)) as url:
             floors["cold"] = [first_heatmap_ms(chromium, url, 0, "h.rows === 6") for _ in range(repeat + 1)][1:]
             context = chromium.new_context(viewport={"width": 1280, "height": 720})
@@ -260,6 +280,8 @@ def bench_browser(repeat: int) -> list[tuple]:
         row("floor: bare Streamlit + 1 Plotly heatmap, first visit (empty cache)", median["cold"], None, repeat),
         row("floor: bare page, slider -> heatmap redrawn", median["slider"], None, repeat),
         row("floor: bare page, Next -> heatmap redrawn", median["next"], None, repeat),
+        ratio_row("bare page with the app's heatmap instead, slider -> redrawn", median["slider_chart"],
+                  median["slider_chart"] / median["slider"], None, repeat),
         against("cold", "walkthrough: first visit (empty cache) -> first heatmap", "cold", 1.25),
         row("walkthrough: load with a warm cache -> first heatmap", median["app_warm"], None, repeat),
         against("slider", "walkthrough: d_k slider -> heatmap redrawn (step 3, 1 chart)", "slider", 1.3),

@@ -1,7 +1,9 @@
 """make load: a classroom of N students opening the teacher's link at once, then moving a slider.
 
 Each student is a real Streamlit session over the app's own websocket protocol (the BackMsg /
-ForwardMsg protobufs the browser sends), on 127.0.0.1 only. Reported: p50 / p95 of the time
+ForwardMsg protobufs the browser sends), on 127.0.0.1 only. With ``--replicas n`` the class goes
+through nginx in front of n app processes (scripts/serve.py), as browsers do: each student first
+loads the page, keeps the cookie nginx sets, and opens the websocket with it. Reported: p50 / p95 of the time
 until each session's run completes, errors, and the server's memory; and the same for the floor,
 a bare Streamlit script with one slider, under the same load. Every loop is bounded in count and time.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -42,6 +45,7 @@ DEFAULTS = ("--runner.postScriptGC", "true", "--server.fileWatcherType", "auto")
 class Student:
     """What one session measured."""
 
+    replica: str = ""  # which app process served it (through the balancer)
     open_s: float = 0.0
     rerun_s: float = 0.0
     error: str = ""
@@ -75,11 +79,23 @@ async def run_until_finished(ws, student: Student) -> dict[str, str]:
             return sliders
 
 
-async def student(ws_url: str, query: str, start: asyncio.Event, moved: asyncio.Barrier) -> Student:
+def first_contact(base_url: str) -> tuple[str, str]:
+    """Load the page as a browser does first: the balancer's cookie (empty without one) and the replica that answered."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base_url}/", timeout=RUN_TIMEOUT) as response:
+        cookie = (response.headers.get("Set-Cookie") or "").split(";")[0]
+        return cookie, response.headers.get("X-Replica", "")
+
+
+async def student(ws_url: str, query: str, start: asyncio.Event, moved: asyncio.Barrier, cookie: str = "") -> Student:
     """Open the link, wait for everyone, then move the d_k slider from 4 to 5."""
     result = Student()
+    headers = {"Cookie": cookie} if cookie else None
     try:
-        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=RUN_TIMEOUT) as ws:
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=RUN_TIMEOUT,
+                                      additional_headers=headers) as ws:
+            result.replica = ws.response.headers.get("X-Replica", "")
             await start.wait()
             began = time.perf_counter()
             await ws.send(rerun_message(query, []))
@@ -97,10 +113,12 @@ async def student(ws_url: str, query: str, start: asyncio.Event, moved: asyncio.
     return result
 
 
-async def classroom(base_url: str, sessions: int, query: str) -> list[Student]:
+async def classroom(base_url: str, sessions: int, query: str, cookies: bool = False) -> list[Student]:
+    """``sessions`` students at once; with ``cookies``, each first loads the page for the balancer's cookie."""
     ws_url = base_url.replace("http://", "ws://") + "/_stcore/stream"
     start, moved = asyncio.Event(), asyncio.Barrier(sessions)
-    tasks = [asyncio.create_task(student(ws_url, query, start, moved)) for _ in range(sessions)]
+    jars = [first_contact(base_url)[0] if cookies else "" for _ in range(sessions)]
+    tasks = [asyncio.create_task(student(ws_url, query, start, moved, jar)) for jar in jars]
     await asyncio.sleep(0.5)  # every websocket connected
     start.set()
     return await asyncio.wait_for(asyncio.gather(*tasks), timeout=RUN_TIMEOUT * 3)
@@ -120,10 +138,28 @@ def measure(script: str, sessions: int, query: str, warm_model: bool = False, op
     """Start a server, warm it with one session, run the classroom, and summarise."""
     with serve_process(script, options=options) as (url, pid):
         if warm_model:  # load the pretrained model too, as a teacher showing the Real model page would
-            asyncio.run(classroom(url, 1, LINK + "&weights=1"))
+            asyncio.run(classroom(url, 1, LINK + "&walk=pretrained"))
         asyncio.run(classroom(url, 1, query))  # the first session imports everything
         students = asyncio.run(classroom(url, sessions, query))
         memory = rss_mb(pid)
+    return summary(students, sessions, memory)
+
+
+def measure_balanced(replicas: int, sessions: int, query: str) -> dict[str, float]:
+    """The same classroom through nginx in front of ``replicas`` app processes (scripts/serve.py)."""
+    from scripts.serve import balanced
+
+    with balanced(replicas) as balancer:
+        for replica in balancer.replicas:  # warm each replica directly: its first session imports everything
+            asyncio.run(classroom(f"http://127.0.0.1:{replica.port}", 1, query))
+        students = asyncio.run(classroom(balancer.url, sessions, query, cookies=True))
+        memory = max(rss_mb(pid) for pid in balancer.pids())
+    result = summary(students, sessions, memory)
+    result["replicas"] = {replica: sum(s.replica == replica for s in students) for replica in sorted({s.replica for s in students})}
+    return result
+
+
+def summary(students: list[Student], sessions: int, memory: float) -> dict[str, float]:
     ok = [s for s in students if not s.error]
     errors = [s.error for s in students if s.error]
     if not ok:
@@ -136,11 +172,33 @@ def measure(script: str, sessions: int, query: str, warm_model: bool = False, op
     }
 
 
+def main_balanced(sessions: int, replicas: int) -> None:
+    """One process beside n replicas behind nginx, each with the same classroom."""
+    results = {"one process": measure("app.py", sessions, LINK), f"nginx + {replicas} replicas": measure_balanced(replicas, sessions, LINK)}
+    print(f"{sessions} concurrent sessions, each: load the page, open the shared link, then move the d_k slider (all at once); "
+          "times in seconds")
+    print(f"{'':22}{'open p50':>9}{'open p95':>9}{'rerun p50':>10}{'rerun p95':>10}{'errors':>7}{'memory':>13}")
+    for name, r in results.items():
+        print(f"{name:22}{r['open_p50']:>9.2f}{r['open_p95']:>9.2f}{r['rerun_p50']:>10.2f}{r['rerun_p95']:>10.2f}"
+              f"{r['errors']:>7}{r['memory_mb']:>6.0f} MB each")
+    balanced_result = results[f"nginx + {replicas} replicas"]
+    print("sessions per replica:", ", ".join(f"{k}: {v}" for k, v in balanced_result["replicas"].items()))
+    ratio = balanced_result["rerun_p95"] / results["one process"]["rerun_p95"]
+    print(f"rerun p95 through the balancer / one process = {ratio:.2f} (this machine has {os.cpu_count()} cores)")
+    for r in results.values():
+        if r["first_error"]:
+            print("first error:", r["first_error"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=30)
+    parser.add_argument("--replicas", type=int, default=0, help="through nginx in front of this many app processes (0: no balancer)")
     args = parser.parse_args()
     sessions = max(1, min(args.sessions, 200))
+    if args.replicas:
+        main_balanced(sessions, max(1, min(args.replicas, 16)))
+        return
     results = {}
     with tempfile.TemporaryDirectory() as folder:
         bare = str(Path(folder) / "bare.py")
