@@ -60,7 +60,8 @@ def csv_with_settings(frame: pd.DataFrame, settings: dict[str, object]) -> str:
 
 
 def download(frame: pd.DataFrame, settings: dict[str, object], name: str, T: Texts) -> None:
-    st.download_button(T("scaling.download"), csv_with_settings(frame, settings), file_name=f"{name}.csv", mime="text/csv",
+    """A CSV download of ``frame`` with its settings on top, written only when clicked."""
+    st.download_button(T("scaling.download"), lambda: csv_with_settings(frame, settings), file_name=f"{name}.csv", mime="text/csv",
                        key=f"download-{name}", icon=":material/download:")
 
 
@@ -75,11 +76,16 @@ def textbook_frame(T: Texts) -> pd.DataFrame:
     })
 
 
+@st.cache_resource(max_entries=32, show_spinner=False)
+def bug_stats(n_keys: int, samples: int, seed: int) -> tuple:
+    """Softmax statistics at d_k = 64 for the divisors 1, sqrt(d_k) = 8 and sqrt(d_model) = sqrt(512), computed once."""
+    raw = sample_raw_scores(64, n_keys, samples, np.random.default_rng(seed))
+    return tuple((name, softmax_stats(raw, divisor)) for name, divisor in (("none", 1.0), ("right", 8.0), ("wrong", math.sqrt(512))))
+
+
 def bug_frame(n_keys: int, samples: int, seed: int, T: Texts) -> pd.DataFrame:
     """Softmax statistics at d_k = 64 for the divisors 1, sqrt(d_k) = 8 and sqrt(d_model) = sqrt(512)."""
-    raw = sample_raw_scores(64, n_keys, samples, np.random.default_rng(seed))
-    rows = [(T(f"scaling.bug.{name}"), softmax_stats(raw, divisor)) for name, divisor in
-            (("none", 1.0), ("right", 8.0), ("wrong", math.sqrt(512)))]
+    rows = [(T(f"scaling.bug.{name}"), stats) for name, stats in bug_stats(n_keys, samples, seed)]
     return pd.DataFrame({
         T("scaling.bug.divisor"): [name for name, _ in rows],
         T("scaling.bug.entropy"): [f"{s.entropy:.3f}" for _, s in rows],
