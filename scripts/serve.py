@@ -8,7 +8,7 @@ replica (``ip_hash`` would send them all to one, since they share one address). 
 upgraded; each replica is checked on ``/_stcore/health`` before nginx starts and every few seconds
 after, and restarted when it stops answering (nginx meanwhile skips it: ``max_fails``).
 
-Usage: ``python scripts/serve.py --replicas 3 --port 8080``. Stop with Ctrl-C.
+Usage: ``python scripts/serve.py --replicas 3 --port 8080``. Stop with Ctrl-C or SIGTERM (every process stops).
 """
 
 from __future__ import annotations
@@ -200,12 +200,20 @@ def balanced(replicas: int = 2, port: int | None = None, address: str = "127.0.0
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--replicas", type=int, default=int(os.environ.get("REPLICAS", "2")))
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--address", default="0.0.0.0", help="where nginx listens (0.0.0.0: every network interface)")
     args = parser.parse_args()
+    # kill / systemd stop (SIGTERM) and a closed terminal (SIGHUP) stop everything as Ctrl-C does; a job started with
+    # `&` ignores SIGINT, so SIGINT is restored too.
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, _interrupt)
     with balanced(args.replicas, args.port, args.address) as balancer:
         ports = ", ".join(str(r.port) for r in balancer.replicas)
         print(f"{len(balancer.replicas)} replicas on 127.0.0.1 ports {ports}; nginx on http://{args.address}:{args.port}  (Ctrl-C stops all)")

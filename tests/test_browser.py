@@ -151,6 +151,27 @@ def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, ap
         context.close()
 
 
+def test_charts_that_did_not_change_are_not_drawn_again(app_url, page):
+    """A d_k change redraws Q, K, V and what follows; the token matrices above them (E, PE, X) stay as they were drawn."""
+    page.goto(f"{app_url}/?text=the+cat+sat&all=1")
+    wait_for_heatmap(page, 4, "h.rows === 3")  # Q, after E, PE, X and W_Q
+    page.evaluate("""() => { window.__drawn = [0, 0, 0, 0, 0];
+      [...document.querySelectorAll('.js-plotly-plot')].slice(0, 5).forEach((plot, i) => {
+        plot.__before = true; plot.on('plotly_afterplot', () => window.__drawn[i]++); }); }""")
+    before = page.evaluate(HEATMAP_COLS_JS)
+    page.get_by_role("slider", name="d_k (size of each query and key)").focus()
+    page.keyboard.press("ArrowRight")
+    wait_for_heatmap(page, 4, f"h.cols === {before + 1}")
+    page.wait_for_timeout(1000)
+    drawn = page.evaluate("() => window.__drawn")
+    kept = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].slice(0, 5).map(plot => !!plot.__before)")
+    assert kept[:3] == [True, True, True] and drawn[:3] == [0, 0, 0], (kept, drawn)  # E, PE, X: same charts, not drawn again
+    assert drawn[4] > 0 or not kept[4]  # while Q was drawn again (the check can tell the difference)
+
+
+HEATMAP_COLS_JS = "() => document.querySelectorAll('.js-plotly-plot')[4].calcdata[0][0].z[0].length"
+
+
 PRESENTER_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const sidebar = document.querySelector('[data-testid=stSidebar]');
@@ -185,6 +206,22 @@ def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, hei
                                        timeout=30000)
         page.keyboard.press("ArrowLeft")
         page.wait_for_function(f"() => document.body.innerText.includes('{'Step' if lang == 'en' else '第'} 6 ')", timeout=30000)
+    finally:
+        context.close()
+
+
+def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(chromium, app_url):
+    """The sidebar's toggle keeps the keyboard focus after the click: → must still press Next."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/?text=the+cat+sat&step=1")
+        wait_for_heatmap(page, 0, "h.rows === 3")
+        page.get_by_text("Presenter mode").click()
+        page.wait_for_function("() => location.search.includes('present=1')", timeout=30000)
+        page.get_by_text("Step 1 of 6").wait_for()
+        page.keyboard.press("ArrowRight")
+        page.get_by_text("Step 2 of 6").wait_for(timeout=30000)
     finally:
         context.close()
 

@@ -142,8 +142,9 @@ def heatmap(
     tick_font = font if max(n_rows, n_cols) <= 16 else font - 3
     # Rows of 30 px on a screen; on a projector (larger font) as tall as the text needs, and shorter for long
     # sentences so that a 12-token matrix still fits a 720-pixel-high screen.
-    row_height = 30 if font <= 13 else max(font + 10, min(font + 21, 320 // n_rows))
-    top = 100 if font <= 13 else 90  # title, column labels and axis title above the cells
+    row_height = 30 if font <= 13 else max(font + 9, min(font + 21, 310 // n_rows))
+    # Title, axis title and column labels above the cells (the axis title sits close to its labels: standoff).
+    top = 100 if font <= 13 else 96
     trace = dict(
         type="heatmap", z=typed(finite), x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
         **({"texttemplate": "%{text}"} if show_values else {}),
@@ -158,7 +159,7 @@ def heatmap(
                    yanchor="top", pad=dict(t=8)),
         height=int(min(900, max(200, top + 10 + row_height * n_rows))),
         margin=dict(l=10, r=10, t=top, b=10),
-        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font)), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top",
+        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font), standoff=4), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top",
                    **({"tickangle": 0} if n_cols > 48 else {})),
         yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=ticks(n_rows), ticktext=rows[ticks(n_rows)],
                    autorange="reversed"),

@@ -215,7 +215,9 @@ const host = window.parent;
 if (!host.__attentionArrowKeys) {
   host.__attentionArrowKeys = true;
   host.document.addEventListener("keydown", (event) => {
-    const typing = event.target.closest && event.target.closest("input, textarea, [contenteditable=true], [role=slider]");
+    // Not while typing or on a slider; a toggle or a radio keeps focus after a click (presenter mode just switched on).
+    const typing = event.target.closest && event.target.closest(
+      "input:not([type=checkbox]):not([type=radio]), textarea, [contenteditable=true], [role=slider]");
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const key = {ArrowLeft: "walk-previous", ArrowRight: "walk-next"}[event.key];
     const button = key && host.document.querySelector(`.st-key-${key} button:not([disabled])`);
