@@ -5,9 +5,7 @@ from __future__ import annotations
 import functools
 import html
 import json
-from pathlib import Path
 
-import streamlit
 import streamlit as st
 
 from views.text import ASSETS, Texts
@@ -18,17 +16,9 @@ def _css(name: str) -> str:
     return (ASSETS / f"{name}.css").read_text()
 
 
-@functools.cache
-def _preload() -> str:
-    """A hint to fetch Streamlit's Plotly bundle (4.7 MB, the largest file of a first visit) at once, instead of when
-    the first chart arrives after the sidebar and the step's text: the first heatmap of a first visit is drawn sooner."""
-    bundle = next((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"), None)
-    return "" if bundle is None else f'<link rel="modulepreload" href="static/js/{bundle.name}">'
-
-
 def apply(present: bool) -> None:
-    """Inject the app's CSS (and the presenter's when ``present``), and the hint to fetch the charts' bundle early."""
-    st.html(f"{_preload()}<style>{_css('theme')}{_css('presenter') if present else ''}</style>")
+    """Inject the app's CSS (and the presenter's when ``present``): style only, so it takes no room on the page."""
+    st.html(f"<style>{_css('theme')}{_css('presenter') if present else ''}</style>")
 
 
 COPY_LINK = """<!doctype html><style>
