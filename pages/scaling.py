@@ -11,7 +11,7 @@ from attention_core.scaling import MEMORY_LIMIT_BYTES
 from views import figures, page
 from views.charts import show
 from views.registry import LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
-from views.scaling import bug_frame, cached_sweep, comparison, download, histogram_frame, histograms, sweep_frame, textbook_frame
+from views.scaling import bug_frame, cached_sweep, comparison, download, histogram_frame, histograms, sweep_columns, textbook_frame
 
 view = page.start("scaling")
 settings, T = view.settings, view.T
@@ -30,7 +30,6 @@ except ValueError:
 st.caption(T("scaling.method"))
 lab = {"n_keys": n_keys, "samples": samples, "seed": settings.seed, "temperature": temperature}
 result = cached_sweep(n_keys, samples, settings.seed, temperature)
-curves = sweep_frame(result)
 names = (T("scaling.saturation.raw"), T("scaling.saturation.scaled"))
 
 st.subheader(T("scaling.distribution.title"))
@@ -43,7 +42,7 @@ for column, (kind, colour, theory) in zip(st.columns(2), (("raw", "#D55E00", mat
                                y_title=T("scaling.distribution.count"), colour=colour), key=f"hist-{kind}")
         st.metric(T(f"scaling.distribution.std_{kind}"), f"{std:.3f}", T("scaling.distribution.theory", value=f"{theory:.3f}"),
                   delta_color="off")
-        download(histogram_frame(edges, counts), lab | {"d_k": d_k, "scores": kind}, f"histogram-{kind}", T)
+        download(lambda edges=edges, counts=counts: histogram_frame(edges, counts), lab | {"d_k": d_k, "scores": kind}, f"histogram-{kind}", T)
 
 st.subheader(T("scaling.derivation.title"))
 st.markdown(T("scaling.derivation.intro"))
@@ -52,7 +51,7 @@ st.markdown(T("scaling.derivation.table_intro"))
 st.table(pd.DataFrame([[T("scaling.derivation.measured"), *(f"{v:.1f}" for v in result.variance)],
                        [T("scaling.derivation.ratio"), *(f"{v:.3f}" for v in result.variance / result.d_k)]],
                       columns=["d_k", *(str(d) for d in result.d_k)]), hide_index=True)
-download(curves[["d_k", "variance_raw", "variance_over_d_k"]], lab, "variance", T)
+download(sweep_columns(result, "variance_raw", "variance_over_d_k"), lab, "variance", T)
 
 st.subheader(T("scaling.saturation.title"))
 st.markdown(T("scaling.saturation.intro"))
@@ -65,7 +64,7 @@ at = SWEEP_D_K.index(d_k)
 st.markdown(T("scaling.saturation.statement", d_k=d_k, raw_max=f"{result.raw_max_weight[at]:.2f}",
               scaled_max=f"{result.scaled_max_weight[at]:.2f}", raw_bits=f"{result.raw_entropy[at]:.2f}",
               scaled_bits=f"{result.scaled_entropy[at]:.2f}", uniform_bits=f"{math.log2(n_keys):.2f}"))
-download(curves[["d_k", "entropy_raw_bits", "entropy_scaled_bits", "max_weight_raw", "max_weight_scaled"]], lab, "saturation", T)
+download(sweep_columns(result, "entropy_raw_bits", "entropy_scaled_bits", "max_weight_raw", "max_weight_scaled"), lab, "saturation", T)
 
 st.subheader(T("scaling.gradients.title"))
 st.markdown(T("scaling.gradients.intro"))
@@ -77,7 +76,7 @@ with st.expander(T("scaling.gradients.norm_title")):
     st.markdown(T("scaling.gradients.norm_intro", n_keys=n_keys, uniform=f"{1 / math.sqrt(n_keys):.3f}"))
     show(figures.lines(result.d_k, np.stack([result.raw_gradient, result.scaled_gradient]), names, title=T("scaling.gradients.norm"),
                        x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True), key="gradient-norms")
-download(curves[["d_k", "loser_gradient_raw", "loser_gradient_scaled", "gradient_norm_raw", "gradient_norm_scaled"]], lab, "gradients", T)
+download(sweep_columns(result, "loser_gradient_raw", "loser_gradient_scaled", "gradient_norm_raw", "gradient_norm_scaled"), lab, "gradients", T)
 
 st.subheader(T("scaling.textbook.title"))
 st.markdown(T("scaling.textbook.intro"))

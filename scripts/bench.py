@@ -190,13 +190,14 @@ def first_heatmap_ms(chromium, url: str, index: int, check: str, page=None) -> f
 
 def redraw_ms(page, index: int, steps: int) -> list[float]:
     """Press ArrowRight on the d_k slider ``steps`` times; time until the heatmap's first cell changes."""
-    from scripts.browser import heatmap, wait_for_heatmap
+    from scripts.browser import wait_for_heatmap
 
     slider = page.get_by_role("slider", name="d_k (size of each query and key)")
     slider.focus()
     times = []
     for _ in range(steps):
-        before = heatmap(page, index)
+        page.wait_for_timeout(300)  # the last run has settled (every chart drawn)
+        before = wait_for_heatmap(page, index, "true")
         start = time.perf_counter()
         slider.press("ArrowRight")
         wait_for_heatmap(page, index, f"h.cols !== {before['cols']} || h.first !== {before['first']!r}")

@@ -96,5 +96,6 @@ def heatmap(page, index: int = 0) -> dict | None:
 
 def wait_for_heatmap(page, index: int, check, timeout_ms: int = 45000) -> dict:
     """Wait until the index-th heatmap satisfies ``check`` (a JS predicate body on `h`); return it."""
-    page.wait_for_function(f"(index) => {{ const h = ({HEATMAP_JS})(index); return h && ({check}); }}", arg=index, timeout=timeout_ms)
-    return heatmap(page, index)
+    handle = page.wait_for_function(f"(index) => {{ const h = ({HEATMAP_JS})(index); return h && ({check}) ? h : null; }}",
+                                    arg=index, timeout=timeout_ms)
+    return handle.json_value()  # the heatmap that satisfied the check (it may be redrawn again a moment later)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -40,6 +41,11 @@ def sweep_frame(result: Sweep) -> pd.DataFrame:
     })
 
 
+def sweep_columns(result: Sweep, *columns: str) -> Callable[[], pd.DataFrame]:
+    """The sweep's d_k and these columns, as a frame made only when its CSV is downloaded."""
+    return lambda: sweep_frame(result)[["d_k", *columns]]
+
+
 def comparison(raw: float, scaled: float, key: str, T: Texts, **values: object) -> str:
     """A sentence comparing two measured numbers, its words chosen by the numbers themselves (never contradicting them)."""
     ratio = scaled / raw if raw > 0 else float("inf")
@@ -59,9 +65,9 @@ def csv_with_settings(frame: pd.DataFrame, settings: dict[str, object]) -> str:
     return header + frame.to_csv(index=False)
 
 
-def download(frame: pd.DataFrame, settings: dict[str, object], name: str, T: Texts) -> None:
-    """A CSV download of ``frame`` with its settings on top, written only when clicked."""
-    st.download_button(T("scaling.download"), lambda: csv_with_settings(frame, settings), file_name=f"{name}.csv", mime="text/csv",
+def download(frame: Callable[[], pd.DataFrame], settings: dict[str, object], name: str, T: Texts) -> None:
+    """A CSV download of ``frame()`` with its settings on top, made only when clicked."""
+    st.download_button(T("scaling.download"), lambda: csv_with_settings(frame(), settings), file_name=f"{name}.csv", mime="text/csv",
                        key=f"download-{name}", icon=":material/download:")
 
 
