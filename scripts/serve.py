@@ -59,7 +59,8 @@ http {{
     upstream attention {{
         hash $replica_key consistent;
 {servers}
-        keepalive 32;
+        # No keepalive to the replicas: a kept connection the replica has closed fails on reuse, and nginx would
+        # retry the request on the next replica, where that browser's session (and its download) does not exist.
     }}
 
     server {{
@@ -75,7 +76,7 @@ http {{
             proxy_read_timeout 1h;  # a websocket idle during a long explanation stays open
             proxy_send_timeout 1h;
             proxy_buffering off;
-            proxy_next_upstream error timeout http_502 http_503;
+            proxy_next_upstream error timeout http_502 http_503;  # only when a replica is down (no kept connections)
             add_header Set-Cookie $replica_cookie always;
             add_header X-Replica $upstream_addr always;  # which replica answered: for the tests and for a curious admin
         }}
