@@ -109,7 +109,7 @@ def download_matrices(T: Texts) -> None:
     matrices = shown_matrices()
     if matrices:
         st.download_button(T("common.labels.csv"), lambda: all_matrices_csv(matrices), file_name="attention-matrices.csv",
-                           mime="text/csv", key="csv-all", icon=":material/download:", help=T("common.labels.csv_help"))
+                           mime="text/csv", key="csv-all", on_click="ignore", icon=":material/download:", help=T("common.labels.csv_help"))
 
 
 def fixed(values: NDArray, decimals: int = 4) -> NDArray:

@@ -68,7 +68,7 @@ def csv_with_settings(frame: pd.DataFrame, settings: dict[str, object]) -> str:
 def download(frame: Callable[[], pd.DataFrame], settings: dict[str, object], name: str, T: Texts) -> None:
     """A CSV download of ``frame()`` with its settings on top, made only when clicked."""
     st.download_button(T("scaling.download"), lambda: csv_with_settings(frame(), settings), file_name=f"{name}.csv", mime="text/csv",
-                       key=f"download-{name}", icon=":material/download:")
+                       key=f"download-{name}", icon=":material/download:", on_click="ignore")
 
 
 def textbook_frame(T: Texts) -> pd.DataFrame:

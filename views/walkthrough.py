@@ -198,7 +198,7 @@ def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
         toggles[1].toggle(T("walkthrough.all_steps"), key=view.key("all"))
         if walk.explanation is not None:
             toggles[2].download_button(T("walkthrough.download_json"), lambda e=walk.explanation: to_json(e), file_name="attention-view.json",
-                                       mime="application/json", key="download-json", icon=":material/data_object:",
+                                       mime="application/json", key="download-json", on_click="ignore", icon=":material/data_object:",
                                        help=T("walkthrough.download_json_help"))
         if view["all"]:
             return steps
