@@ -5,7 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from views import charts, sidebar, state, theme
-from views.page import OPENED_BY_APP, PROJECTOR, SCREEN, show_link_notices
+from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, show_link_notices
 from views.registry import PAGES
 from views.text import Texts
 
@@ -23,6 +23,7 @@ def main(default: str | None = None) -> None:
     ])
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
     st.session_state[OPENED_BY_APP] = page.id
+    st.session_state[FULL_RUN] = True
     state.arrive(page)
     present = state.shared("present")
     T = Texts(state.shared("lang"))
@@ -35,6 +36,7 @@ def main(default: str | None = None) -> None:
     try:
         navigation.run()
     finally:  # also after a page stops early (empty sentence, missing model)
+        st.session_state[FULL_RUN] = False
         show_link_notices(page, T)
         state.publish(page)
         with st.sidebar:

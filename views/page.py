@@ -20,6 +20,7 @@ from views.text import Texts
 # /types would run pages/types.py on its own; ``start`` then reruns through app.py.
 PagesManager.uses_pages_directory = False
 OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
+FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False while a part (page.part) reruns alone
 
 
 @dataclass(frozen=True)
@@ -133,11 +134,14 @@ def part(draw: Callable[..., Any], reruns_page_when: Callable[[View], object] | 
 
     @st.fragment
     def rerun_alone(view: View, mark: int, shell: tuple, outside: object, *args: Any) -> Any:
-        if _shell(view.page) != shell or (reruns_page_when is not None and reruns_page_when(view) != outside):
+        alone = not st.session_state.get(FULL_RUN, False)  # on a full run the shell was just drawn and publishes itself
+        if alone and (_shell(view.page) != shell or (reruns_page_when is not None and reruns_page_when(view) != outside)):
             st.rerun()
-        charts.restart_part(mark)
+        if alone:
+            charts.restart_part(mark)
         result = draw(view, *args)
-        state.publish(view.page)
+        if alone:
+            state.publish(view.page)
         return result
 
     @functools.wraps(draw)
