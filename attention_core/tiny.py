@@ -1,0 +1,273 @@
+"""A tiny decoder-only, attention-only transformer in NumPy: forward with every intermediate, a hand-written
+backward pass, Adam, and decoding with a key-value cache.
+
+Shapes: B batch, n positions, d = d_model, H heads, d_k = d / H, V vocabulary. Row vectors (x W).
+Per layer l, on the residual stream x (B, n, d):
+    q_h = x W_Q[h], k_h = x W_K[h], v_h = x W_V[h]          (B, n, d_k) each
+    s_h = q_h k_h^T / c,  c = sqrt(d_k) (or 1 unscaled)      (B, n, n), -inf above the diagonal (causal)
+    a_h = softmax(s_h),   z_h = a_h v_h                      (B, n, d_k)
+    x  <- x + sum_h z_h W_O[h]                               (the heads' outputs concatenated, times W_O)
+logits = x U (B, n, V); the loss is the mean cross-entropy of logits[:, i] against the token at i + 1.
+
+Parameters are a ``Params`` mapping name -> array (with its frozen ``TinyConfig``), made by ``init_tiny``:
+"embed" (V, d), "position" (n_max, d) when positions are learned, "l{l}.w_q", "l{l}.w_k", "l{l}.w_v"
+(H, d, d_k), "l{l}.w_o" (H, d_k, d), "unembed" (d, V).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attention_core.embedding import positional_encoding
+
+
+@dataclass(frozen=True)
+class TinyConfig:
+    """A small model: vocabulary, longest context, width, heads and layers, positions, and whether scores are ÷ √d_k."""
+
+    vocab: int
+    context: int = 16  # longest sequence n_max
+    d_model: int = 32
+    heads: int = 2
+    layers: int = 2
+    positions: str = "learned"  # "learned" or "sinusoidal" (fixed)
+    scaled: bool = True  # divide scores by sqrt(d_k); False: by 1
+
+    def __post_init__(self) -> None:
+        if not (2 <= self.vocab <= 512 and 1 <= self.context <= 256 and 1 <= self.layers <= 4):
+            raise ValueError("vocab must be 2..512, context 1..256 and layers 1..4")
+        if not (1 <= self.heads <= 16 and self.d_model % self.heads == 0 and self.d_model <= 256):
+            raise ValueError("d_model (at most 256) must be divisible by heads (1..16)")
+        if self.positions not in ("learned", "sinusoidal"):
+            raise ValueError('positions must be "learned" or "sinusoidal"')
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.heads
+
+    @property
+    def divisor(self) -> float:
+        return math.sqrt(self.d_k) if self.scaled else 1.0
+
+
+class Params(dict):
+    """Parameters (or their gradients): name -> array, with the model's config."""
+
+    def __init__(self, config: TinyConfig, arrays: dict[str, NDArray]) -> None:
+        super().__init__(arrays)
+        self.config = config
+
+
+PROJECTIONS = ("w_q", "w_k", "w_v", "w_o")
+
+
+def init_tiny(config: TinyConfig, seed: int = 0) -> Params:
+    """Gaussian initial weights, reproducible: embeddings of std 1 (the stream's scale: there is no layer norm),
+    projections of std 1/sqrt(fan-in), so scores and logits start with a spread near 1."""
+    rng = np.random.default_rng(seed)
+    d, h, d_k = config.d_model, config.heads, config.d_k
+    arrays = {"embed": rng.normal(0, 1.0, (config.vocab, d))}
+    if config.positions == "learned":
+        arrays["position"] = rng.normal(0, 1.0, (config.context, d))
+    for layer in range(config.layers):
+        for name in ("w_q", "w_k", "w_v"):
+            arrays[f"l{layer}.{name}"] = rng.normal(0, 1 / math.sqrt(d), (h, d, d_k))
+        arrays[f"l{layer}.w_o"] = rng.normal(0, 1 / math.sqrt(d), (h, d_k, d))
+    arrays["unembed"] = rng.normal(0, 1 / math.sqrt(d), (d, config.vocab))
+    return Params(config, arrays)
+
+
+def _positions(params: Params, n: int) -> NDArray:
+    config = params.config
+    if n > config.context:
+        raise ValueError(f"at most {config.context} positions, got {n}")
+    return params["position"][:n] if config.positions == "learned" else positional_encoding(n, config.d_model)
+
+
+@dataclass(frozen=True)
+class LayerTrace:
+    """One layer: its input, every head's q, k, v, scores, weights and output, and what it adds to the stream."""
+
+    x: NDArray  # (B, n, d) input
+    q: NDArray  # (B, H, n, d_k)
+    k: NDArray
+    v: NDArray
+    scores: NDArray  # (B, H, n, n): q k^T / c, -inf above the diagonal
+    weights: NDArray  # (B, H, n, n): softmax(scores), exactly 0 above the diagonal
+    z: NDArray  # (B, H, n, d_k)
+    added: NDArray  # (B, n, d): sum_h z_h W_O[h]
+
+
+@dataclass(frozen=True)
+class TinyTrace:
+    """The forward pass: token ids, the stream's start, each layer, the final stream and the logits."""
+
+    tokens: NDArray  # (B, n) int
+    x0: NDArray  # (B, n, d): embeddings + positions
+    layers: tuple[LayerTrace, ...]
+    x: NDArray  # (B, n, d): after the last layer
+    logits: NDArray  # (B, n, V)
+    config: TinyConfig = field(repr=False)
+
+
+def _softmax(s: NDArray) -> NDArray:
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def forward(params: Params, tokens: NDArray) -> TinyTrace:
+    """Every intermediate of the forward pass for ``tokens`` (B, n) or (n,) of ids in [0, vocab)."""
+    config = params.config
+    ids = np.atleast_2d(np.asarray(tokens))
+    if ids.dtype.kind not in "iu" or ids.size == 0 or ids.min() < 0 or ids.max() >= config.vocab:
+        raise ValueError(f"tokens must be a non-empty integer array of ids in [0, {config.vocab})")
+    n = ids.shape[1]
+    x = params["embed"][ids] + _positions(params, n)
+    x0, layers = x, []
+    above = np.triu(np.ones((n, n), dtype=bool), k=1)  # keys after the query: masked
+    for layer in range(config.layers):
+        w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
+        q = np.einsum("bnd,hdk->bhnk", x, w["w_q"])
+        k = np.einsum("bnd,hdk->bhnk", x, w["w_k"])
+        v = np.einsum("bnd,hdk->bhnk", x, w["w_v"])
+        scores = np.where(above, -np.inf, q @ k.transpose(0, 1, 3, 2) / config.divisor)
+        weights = _softmax(scores)
+        z = weights @ v
+        added = np.einsum("bhnk,hkd->bnd", z, w["w_o"])
+        layers.append(LayerTrace(x, q, k, v, scores, weights, z, added))
+        x = x + added
+    return TinyTrace(ids, x0, tuple(layers), x, x @ params["unembed"], config)
+
+
+def logits(params: Params, tokens: NDArray) -> NDArray:
+    """Next-token logits at every position: (B, n, V), or (n, V) for a 1-D ``tokens``."""
+    out = forward(params, tokens).logits
+    return out[0] if np.ndim(tokens) == 1 else out
+
+
+def _split(batch: NDArray) -> tuple[NDArray, NDArray]:
+    batch = np.atleast_2d(np.asarray(batch))
+    if batch.shape[1] < 2:
+        raise ValueError("a batch is (batch, length + 1) token ids: inputs batch[:, :-1], targets batch[:, 1:]")
+    return batch[:, :-1], batch[:, 1:]
+
+
+def _cross_entropy(out: NDArray, targets: NDArray) -> tuple[float, NDArray]:
+    """Mean cross-entropy and softmax probabilities of logits ``out`` (B, n, V) against ``targets`` (B, n)."""
+    shifted = out - out.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    picked = np.take_along_axis(log_p, targets[..., None], axis=-1)[..., 0]
+    return float(-picked.mean()), np.exp(log_p)
+
+
+def loss(params: Params, batch: NDArray) -> float:
+    """Mean cross-entropy of predicting batch[:, 1:] from batch[:, :-1]."""
+    inputs, targets = _split(batch)
+    return _cross_entropy(forward(params, inputs).logits, targets)[0]
+
+
+def gradients(params: Params, batch: NDArray) -> Params:
+    """d loss / d every parameter (same keys and shapes), by the chain rule written out layer by layer."""
+    config = params.config
+    inputs, targets = _split(batch)
+    trace = forward(params, inputs)
+    _, probs = _cross_entropy(trace.logits, targets)
+    count = targets.size
+    d_logits = probs.copy()  # softmax - one-hot, averaged over every predicted position
+    np.put_along_axis(d_logits, targets[..., None], np.take_along_axis(d_logits, targets[..., None], axis=-1) - 1, axis=-1)
+    d_logits /= count
+    grads: dict[str, NDArray] = {"unembed": np.einsum("bnd,bnv->dv", trace.x, d_logits)}
+    dx = d_logits @ params["unembed"].T  # (B, n, d)
+    for layer in reversed(range(config.layers)):
+        t = trace.layers[layer]
+        w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
+        grads[f"l{layer}.w_o"] = np.einsum("bhnk,bnd->hkd", t.z, dx)
+        dz = np.einsum("bnd,hkd->bhnk", dx, w["w_o"])
+        d_weights = dz @ t.v.transpose(0, 1, 3, 2)  # (B, H, n, n)
+        dv = t.weights.transpose(0, 1, 3, 2) @ dz
+        d_scores = t.weights * (d_weights - (d_weights * t.weights).sum(axis=-1, keepdims=True))  # softmax's Jacobian
+        dq = d_scores @ t.k / config.divisor
+        dk = d_scores.transpose(0, 1, 3, 2) @ t.q / config.divisor
+        dx_layer = dx.copy()  # the residual path
+        for name, d_out in (("w_q", dq), ("w_k", dk), ("w_v", dv)):
+            grads[f"l{layer}.{name}"] = np.einsum("bnd,bhnk->hdk", t.x, d_out)
+            dx_layer += np.einsum("bhnk,hdk->bnd", d_out, w[name])
+        dx = dx_layer
+    d_embed = np.zeros_like(params["embed"])
+    np.add.at(d_embed, inputs, dx)
+    grads["embed"] = d_embed
+    if config.positions == "learned":
+        d_position = np.zeros_like(params["position"])
+        d_position[: inputs.shape[1]] = dx.sum(axis=0)
+        grads["position"] = d_position
+    return Params(config, {name: grads[name] for name in params})
+
+
+@dataclass(frozen=True)
+class AdamState:
+    """Adam's step count and running first and second moments, per parameter."""
+
+    step: int
+    m: dict[str, NDArray]
+    v: dict[str, NDArray]
+
+
+def adam_state(params: Params) -> AdamState:
+    return AdamState(0, {k: np.zeros_like(a) for k, a in params.items()}, {k: np.zeros_like(a) for k, a in params.items()})
+
+
+def adam(params: Params, grads: Params, state: AdamState, lr: float = 1e-2, beta1: float = 0.9, beta2: float = 0.999,
+         eps: float = 1e-8) -> tuple[Params, AdamState]:
+    """One Adam step (Kingma and Ba, 2015): new parameters and state; nothing is changed in place."""
+    step = state.step + 1
+    m = {k: beta1 * state.m[k] + (1 - beta1) * grads[k] for k in params}
+    v = {k: beta2 * state.v[k] + (1 - beta2) * grads[k] ** 2 for k in params}
+    new = {k: params[k] - lr * (m[k] / (1 - beta1**step)) / (np.sqrt(v[k] / (1 - beta2**step)) + eps) for k in params}
+    return Params(params.config, new), AdamState(step, m, v)
+
+
+@dataclass(frozen=True)
+class Cache:
+    """Keys and values of every position decoded so far, per layer: (H, t, d_k) each."""
+
+    keys: tuple[NDArray, ...]
+    values: tuple[NDArray, ...]
+
+    @property
+    def length(self) -> int:
+        return self.keys[0].shape[1]
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.keys + self.values)
+
+
+def empty_cache(params: Params) -> Cache:
+    config = params.config
+    empty = np.zeros((config.heads, 0, config.d_k))
+    return Cache((empty,) * config.layers, (empty,) * config.layers)
+
+
+def decode_step(params: Params, cache: Cache, token: int) -> tuple[NDArray, Cache, tuple[NDArray, ...]]:
+    """Feed one more token: its next-token logits (V,), the cache with its keys and values appended, and each layer's
+    new row of attention weights (H, t + 1). Only the new position's query is computed: one row per head and layer."""
+    config = params.config
+    t = cache.length
+    if not 0 <= int(token) < config.vocab:
+        raise ValueError(f"token must be in [0, {config.vocab})")
+    x = params["embed"][int(token)] + _positions(params, t + 1)[t]  # (d,)
+    keys, values, rows = [], [], []
+    for layer in range(config.layers):
+        w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
+        q = np.einsum("d,hdk->hk", x, w["w_q"])
+        k = np.concatenate([cache.keys[layer], np.einsum("d,hdk->hk", x, w["w_k"])[:, None]], axis=1)  # (H, t + 1, d_k)
+        v = np.concatenate([cache.values[layer], np.einsum("d,hdk->hk", x, w["w_v"])[:, None]], axis=1)
+        weights = _softmax(np.einsum("hk,htk->ht", q, k) / config.divisor)  # every cached key is at or before the query
+        x = x + np.einsum("hk,hkd->d", np.einsum("ht,htk->hk", weights, v), w["w_o"])
+        keys.append(k)
+        values.append(v)
+        rows.append(weights)
+    return x @ params["unembed"], Cache(tuple(keys), tuple(values)), tuple(rows)

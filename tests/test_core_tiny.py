@@ -1,0 +1,101 @@
+"""The tiny transformer: gradients against central finite differences, the cached decode against the full pass,
+training deterministic for a seed and able to learn a task whose attention is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_core.tiny import TinyConfig, adam, adam_state, decode_step, empty_cache, forward, gradients, init_tiny, logits, loss
+
+CONFIGS = [
+    TinyConfig(vocab=7, context=6, d_model=8, heads=2, layers=2),
+    TinyConfig(vocab=5, context=5, d_model=6, heads=3, layers=1, positions="sinusoidal", scaled=False),
+    TinyConfig(vocab=6, context=4, d_model=4, heads=1, layers=2, scaled=True),
+]
+
+
+def numeric_gradient(params, batch, name: str, step: float = 1e-5) -> np.ndarray:
+    """Central differences (f(p + h) - f(p - h)) / 2h for every entry of one parameter."""
+    result = np.zeros_like(params[name])
+    for index in np.ndindex(params[name].shape):
+        original = params[name][index]
+        params[name][index] = original + step
+        up = loss(params, batch)
+        params[name][index] = original - step
+        down = loss(params, batch)
+        params[name][index] = original
+        result[index] = (up - down) / (2 * step)
+    return result
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"d{c.d_model}-h{c.heads}-l{c.layers}-{c.positions}-{c.scaled}")
+def test_gradients_match_central_differences_on_every_parameter(config):
+    params = init_tiny(config, seed=3)
+    batch = np.random.default_rng(1).integers(0, config.vocab, (3, config.context + 1))
+    analytic = gradients(params, batch)
+    assert set(analytic) == set(params) and all(analytic[k].shape == params[k].shape for k in params)
+    for name in params:
+        numeric = numeric_gradient(params, batch, name)
+        error = np.linalg.norm(numeric - analytic[name]) / max(np.linalg.norm(numeric) + np.linalg.norm(analytic[name]), 1e-12)
+        assert error <= 1e-6, (name, error)
+
+
+def test_causal_mask_is_minus_infinity_above_the_diagonal_and_weights_exactly_zero():
+    config = CONFIGS[0]
+    trace = forward(init_tiny(config), np.arange(6) % config.vocab)
+    above = np.triu(np.ones((6, 6), dtype=bool), k=1)
+    for layer in trace.layers:
+        assert np.all(np.isneginf(layer.scores[..., above])) and np.all(np.isfinite(layer.scores[..., ~above]))
+        assert np.all(layer.weights[..., above] == 0.0)
+        np.testing.assert_allclose(layer.weights.sum(axis=-1), 1.0, atol=1e-12)
+
+
+def test_a_later_token_never_changes_an_earlier_prediction():
+    params = init_tiny(CONFIGS[0], seed=2)
+    a, b = np.array([1, 2, 3, 4, 5]), np.array([1, 2, 3, 6, 0])
+    np.testing.assert_array_equal(logits(params, a)[:3], logits(params, b)[:3])
+
+
+@pytest.mark.parametrize("config", CONFIGS[:2], ids=["learned", "sinusoidal-unscaled"])
+def test_decoding_with_the_cache_gives_the_full_passes_logits(config):
+    params = init_tiny(config, seed=5)
+    tokens = np.random.default_rng(0).integers(0, config.vocab, config.context)
+    full = logits(params, tokens)
+    cache = empty_cache(params)
+    for t, token in enumerate(tokens):
+        step_logits, cache, rows = decode_step(params, cache, int(token))
+        np.testing.assert_allclose(step_logits, full[t], rtol=0, atol=1e-12)
+        assert cache.length == t + 1 and all(row.shape == (config.heads, t + 1) for row in rows)
+    assert cache.nbytes() == 2 * config.layers * config.heads * config.context * config.d_k * 8
+
+
+def train(config: TinyConfig, batches: np.ndarray, steps: int, lr: float = 1e-2, seed: int = 0):
+    params, state = init_tiny(config, seed), None
+    state = adam_state(params)
+    for step in range(steps):
+        params, state = adam(params, gradients(params, batches[step % len(batches)]), state, lr=lr)
+    return params
+
+
+def copy_batches(vocab: int, length: int, count: int, seed: int) -> np.ndarray:
+    """Sequences that repeat their first half: the second half is predictable only by attending back."""
+    rng = np.random.default_rng(seed)
+    half = rng.integers(0, vocab, (count, 16, length // 2))
+    return np.concatenate([half, half], axis=-1)
+
+
+def test_training_is_deterministic_for_a_seed():
+    config = CONFIGS[0]
+    batches = np.random.default_rng(0).integers(0, config.vocab, (4, 8, config.context + 1))
+    first, second = train(config, batches, 5), train(config, batches, 5)
+    assert all(np.array_equal(first[k], second[k]) for k in first)
+
+
+def test_a_copy_task_is_learned():
+    config = TinyConfig(vocab=8, context=11, d_model=32, heads=2, layers=2)
+    batches = copy_batches(8, 12, 200, seed=0)
+    params = train(config, batches, 200)
+    test = copy_batches(8, 12, 1, seed=99)[0]
+    predicted = logits(params, test[:, :-1]).argmax(axis=-1)[:, 6:]  # positions whose next token is a copy
+    assert (predicted == test[:, 7:]).mean() >= 0.9
