@@ -62,6 +62,7 @@ from attention_core.scaling import (
     sweep,
 )
 from attention_core.scores import SCORE_FUNCTIONS, SCORES, ScoreFunction
+from attention_core.tasks import TASKS, Task, closeness
 from attention_core.tiny import (
     AdamState,
     Cache,
@@ -86,6 +87,7 @@ __all__ = [
     "SCORES",
     "SCORE_FUNCTIONS",
     "SWEEP_D_K",
+    "TASKS",
     "TEXTBOOK_D_K",
     "TEXTBOOK_TOKENS",
     "AdamState",
@@ -103,6 +105,7 @@ __all__ = [
     "ScoreFunction",
     "SoftmaxStats",
     "Sweep",
+    "Task",
     "TinyConfig",
     "TinyTrace",
     "VectorPair",
@@ -113,6 +116,7 @@ __all__ = [
     "attention_pool",
     "causal_mask",
     "check_lab",
+    "closeness",
     "complexity",
     "cosine_similarity",
     "decode_step",

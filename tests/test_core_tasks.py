@@ -1,0 +1,56 @@
+"""Tasks with known attention: their sequences, ideal patterns, and a trained head's closeness to the ideal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_core.tasks import TASKS, closeness, copy_offset, induction, reverse, sort
+from attention_core.tiny import TinyConfig, adam, adam_state, forward, gradients, init_tiny
+
+
+@pytest.mark.parametrize("name", sorted(TASKS))
+def test_ideal_patterns_are_causal_distributions_that_point_at_the_next_token(name):
+    task = TASKS[name]()
+    rng = np.random.default_rng(0)
+    for sequence in task.batch(rng, 20):
+        assert sequence.shape == (task.length + 1,) and sequence.max() < task.vocab
+        for layer, pattern in enumerate(task.ideal(sequence)):
+            assert pattern.shape == (task.length, task.length)
+            assert np.all(np.triu(pattern, k=1) == 0)  # never a later key
+            scored = pattern.sum(axis=1) > 0
+            assert scored.any() and np.allclose(pattern[scored].sum(axis=1), 1.0)
+            if layer == 0:  # the answering head: every key it names holds the next token
+                rows, keys = np.nonzero(pattern)
+                assert np.all(sequence[keys] == sequence[rows + 1])
+
+
+def test_reverse_is_the_anti_diagonal_and_sort_finds_the_next_larger_symbol():
+    rows, keys = np.nonzero(reverse(half=4).ideal(np.array([3, 1, 2, 0, 8, 0, 2, 1, 3]))[0])
+    assert list(zip(rows, keys)) == [(4, 3), (5, 2), (6, 1), (7, 0)]
+    sequence = np.array([7, 2, 9, 4, 1, 10, 1, 2, 4, 7, 9])
+    rows, keys = np.nonzero(sort(half=5).ideal(sequence)[0])
+    assert [sequence[k] for k in keys] == [1, 2, 4, 7, 9]
+
+
+def test_closeness_is_one_for_the_ideal_and_lower_for_uniform_attention():
+    task = induction()
+    ideal = task.ideal(task.batch(np.random.default_rng(1), 1)[0])[0]
+    n = task.length
+    uniform = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    assert closeness(ideal, ideal) == 1.0
+    rows = ideal.sum(axis=1) > 0
+    assert closeness(uniform, ideal) == pytest.approx(np.mean(1 / (np.arange(n)[rows] + 1)))
+
+
+def test_a_head_that_finds_the_earlier_copy_forms_when_the_task_needs_one():
+    task = copy_offset(vocab=8, length=12, period=2)
+    config = TinyConfig(vocab=task.vocab, context=task.length, d_model=16, heads=2, layers=1)
+    params, state, rng = init_tiny(config, seed=0), None, np.random.default_rng(0)
+    state = adam_state(params)
+    for _ in range(150):
+        params, state = adam(params, gradients(params, task.batch(rng, 16)), state, lr=2e-2)
+    sequence = task.batch(np.random.default_rng(7), 1)[0]
+    weights = forward(params, sequence[:-1]).layers[0].weights[0]  # (H, n, n)
+    best = max(closeness(head, task.ideal(sequence)[0]) for head in weights)
+    assert best >= 0.9, best
