@@ -88,19 +88,34 @@ def sort(vocab: int = 11, half: int = 5) -> Task:
     return Task("sort", vocab, length, draw, ideal)
 
 
-def induction(vocab: int = 10, half: int = 6) -> Task:
-    """A random run, then the same run again: in the second, token i + 1 follows the earlier copy of token i.
-    Two heads solve it: a previous-token head (layer 1) and an induction head (layer 2) that finds i + 1 - half."""
-    length = 2 * half - 1
+def induction(vocab: int = 12, length: int = 15) -> Task:
+    """Random tokens in which a run of random length appears twice, at a random place: in the second copy, token i + 1
+    follows the earlier occurrence of token i ("... A B ... A -> B"). Length and place vary, so no fixed position
+    answers; two heads do: a previous-token head (layer 1) and an induction head (layer 2) that finds the key after
+    the earlier A. The tokens of a run are distinct, and differ from the tokens outside it, so each A is unambiguous."""
+    shortest = 3
 
     def draw(rng: np.random.Generator, count: int) -> NDArray:
-        first = rng.integers(0, vocab, (count, half))
-        return np.concatenate([first, first], axis=1)
+        rows = []
+        for _ in range(count):
+            run = int(rng.integers(shortest, (length + 1) // 2 + 1))
+            symbols = rng.permutation(vocab)
+            segment, filler = symbols[:run], symbols[run:]
+            gap = length + 1 - 2 * run
+            start = int(rng.integers(0, gap + 1))
+            between = int(rng.integers(0, gap - start + 1))
+            outside = rng.choice(filler, gap)
+            rows.append(np.concatenate([outside[:start], segment, outside[start:start + between], segment, outside[start + between:]]))
+        return np.stack(rows)
 
     def ideal(sequence: NDArray) -> tuple[NDArray, ...]:
-        induction_head = _pattern(length, {i: i + 1 - half for i in range(half, length)})
-        previous_token = _pattern(length, {i: i - 1 for i in range(1, length)})
-        return induction_head, previous_token
+        induction_head, n = {}, length
+        for i in range(1, n):
+            earlier = [j for j in range(i) if sequence[j] == sequence[i]]
+            if earlier and earlier[-1] + 1 < i and sequence[earlier[-1] + 1] == sequence[i + 1]:
+                induction_head[i] = earlier[-1] + 1
+        previous_token = _pattern(n, {i: i - 1 for i in range(1, n)})
+        return _pattern(n, induction_head), previous_token
 
     return Task("induction", vocab, length, draw, ideal)
 

