@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run serve test test-fast lint bench load profile hostile screenshots clean
+.PHONY: run serve test test-fast lint bench load profile snapshots hostile screenshots clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,10 @@ load: $(VENV)/.dev
 # Where a loaded server's time goes: py-spy samples the server while classrooms of students use it.
 profile: $(VENV)/.dev
 	$(PY) scripts/profile.py
+
+# The "Watch it learn" default runs (assets/snapshots/*.npz), trained again from their seeds.
+snapshots: $(VENV)/.run
+	$(PY) scripts/make_snapshots.py
 
 hostile: $(VENV)/.dev
 	HOSTILE=full $(PY) -m pytest -n 2 tests/test_hostile.py

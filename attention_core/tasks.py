@@ -130,3 +130,55 @@ def closeness(weights: NDArray, ideal: NDArray) -> float:
     if not rows.any():
         raise ValueError("the ideal pattern scores no row")
     return float((weights[rows] * (ideal[rows] > 0)).sum(axis=1).mean())
+
+
+@dataclass(frozen=True)
+class Run:
+    """A training run watched every few steps: held-out loss and accuracy, every head's attention on one probe
+    sequence, and every head's closeness to its layer's ideal pattern (NaN where the task names none)."""
+
+    steps: NDArray  # (S,) the steps at which the run was watched
+    loss: NDArray  # (S,) mean cross-entropy on a held-out batch
+    accuracy: NDArray  # (S,) next-token accuracy on the rows the task's answering pattern scores
+    weights: NDArray  # (S, layers, H, n, n) attention on the probe
+    closeness: NDArray  # (S, layers, H) mean over the held-out batch
+    probe: NDArray  # (n + 1,) the probe sequence
+
+
+def _watch(task: Task, params, held_out: NDArray, ideals: list[tuple[NDArray, ...]]) -> tuple[float, float, NDArray, NDArray]:
+    from attention_core.tiny import forward, loss
+
+    trace = forward(params, held_out[:, :-1])
+    layers, heads = len(trace.layers), params.config.heads
+    rows = np.stack([ideal[0].sum(axis=1) > 0 for ideal in ideals])
+    accuracy = float((trace.logits.argmax(axis=-1) == held_out[:, 1:])[rows].mean())
+    near = np.full((layers, heads), np.nan)
+    for layer in range(layers):
+        which = layers - 1 - layer  # the task's patterns are listed from the last layer down
+        if which < len(ideals[0]):
+            for head in range(heads):
+                near[layer, head] = np.mean([closeness(trace.layers[layer].weights[b, head], ideal[which])
+                                             for b, ideal in enumerate(ideals)])
+    weights = np.stack([layer.weights[0] for layer in trace.layers])  # the probe is the held-out batch's first sequence
+    return loss(params, held_out), accuracy, weights, near
+
+
+def train(task: Task, config, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
+    """Train a tiny transformer on ``task`` with Adam for ``steps`` steps (deterministic for a seed); watch it every
+    ``every`` steps. Returns (final parameters, Run)."""
+    from attention_core.tiny import adam, adam_state, gradients, init_tiny
+
+    rng = np.random.default_rng(seed)
+    held_out = task.batch(np.random.default_rng(seed + 10_000), 64)
+    ideals = [task.ideal(sequence) for sequence in held_out]
+    params = init_tiny(config, seed)
+    state = adam_state(params)
+    watched = []
+    for step in range(steps + 1):
+        if step % every == 0 or step == steps:
+            watched.append((step, *_watch(task, params, held_out, ideals)))
+        if step < steps:
+            params, state = adam(params, gradients(params, task.batch(rng, batch)), state, lr=lr)
+    columns = list(zip(*watched))
+    return params, Run(np.array(columns[0]), np.array(columns[1]), np.array(columns[2]), np.stack(columns[3]),
+                       np.stack(columns[4]), held_out[0])

@@ -72,3 +72,47 @@ def test_an_induction_head_forms_in_the_second_layer():
     assert (trace.logits.argmax(axis=-1) == test[:, 1:])[rows].mean() >= 0.9
     best = max(np.mean([closeness(trace.layers[1].weights[b, h], ideals[b]) for b in range(len(test))]) for h in range(2))
     assert best >= 0.8, best
+
+
+def test_a_watched_run_records_curves_attention_and_closeness_and_is_reproducible():
+    from attention_core.tasks import train
+
+    task = copy_offset(vocab=8, length=12, period=2)
+    config = TinyConfig(vocab=task.vocab, context=task.length, d_model=16, heads=2, layers=1)
+    _, run = train(task, config, 100, every=25, lr=2e-2, batch=16)
+    assert list(run.steps) == [0, 25, 50, 75, 100]
+    assert run.weights.shape == (5, 1, 2, 12, 12) and run.closeness.shape == (5, 1, 2)
+    assert run.loss[-1] < run.loss[0] and run.accuracy[-1] >= 0.95 and np.nanmax(run.closeness[-1]) >= 0.9
+    _, again = train(task, config, 100, every=25, lr=2e-2, batch=16)
+    assert np.array_equal(run.weights, again.weights) and np.array_equal(run.loss, again.loss)
+
+
+SNAPSHOTS = __import__("pathlib").Path(__file__).resolve().parent.parent / "assets" / "snapshots"
+
+
+@pytest.mark.parametrize("name", sorted(TASKS))
+def test_each_tasks_snapshot_ships_and_matches_its_settings(name):
+    import json
+
+    with np.load(SNAPSHOTS / f"{name}.npz") as run:
+        settings = json.loads(str(run["settings"]))
+        config = settings["config"]
+        watches = len(run["steps"])
+        assert settings["task"] == name and run["steps"][-1] == settings["steps"]
+        assert run["weights"].shape == (watches, config["layers"], config["heads"], config["context"], config["context"])
+        assert run["accuracy"][-1] >= 0.9  # every default run learns its task
+        np.testing.assert_allclose(run["weights"].sum(axis=-1), 1.0, atol=1e-5)
+
+
+def test_the_copy_snapshot_is_reproduced_by_training_again():
+    import json
+
+    from attention_core.tasks import train
+
+    with np.load(SNAPSHOTS / "copy.npz") as run:
+        settings = json.loads(str(run["settings"]))
+        config = TinyConfig(**settings["config"])
+        steps = settings["steps"]
+        _, again = train(TASKS["copy"](), config, steps, every=steps // 50, lr=settings["lr"], batch=settings["batch"], seed=0)
+        np.testing.assert_array_equal(again.weights.astype(np.float32), run["weights"])
+        np.testing.assert_array_equal(again.loss, run["loss"])
