@@ -219,7 +219,9 @@ def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(chromium, app
         wait_for_heatmap(page, 0, "h.rows === 3")
         page.get_by_text("Presenter mode").click()
         page.wait_for_function("() => location.search.includes('present=1')", timeout=30000)
+        page.locator("[data-testid=stPopover]").first.wait_for(timeout=30000)  # the projector's layout is drawn
         page.get_by_text("Step 1 of 6").wait_for()
+        page.wait_for_timeout(500)
         page.keyboard.press("ArrowRight")
         page.get_by_text("Step 2 of 6").wait_for(timeout=30000)
     finally:
