@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from attention_core.tiny import Params, TinyConfig, adam, adam_state, forward, gradients, init_tiny, loss
+
 
 @dataclass(frozen=True)
 class Task:
@@ -145,9 +147,7 @@ class Run:
     probe: NDArray  # (n + 1,) the probe sequence
 
 
-def _watch(task: Task, params, held_out: NDArray, ideals: list[tuple[NDArray, ...]]) -> tuple[float, float, NDArray, NDArray]:
-    from attention_core.tiny import forward, loss
-
+def _watch(task: Task, params: Params, held_out: NDArray, ideals: list[tuple[NDArray, ...]]) -> tuple[float, float, NDArray, NDArray]:
     trace = forward(params, held_out[:, :-1])
     layers, heads = len(trace.layers), params.config.heads
     rows = np.stack([ideal[0].sum(axis=1) > 0 for ideal in ideals])
@@ -163,11 +163,9 @@ def _watch(task: Task, params, held_out: NDArray, ideals: list[tuple[NDArray, ..
     return loss(params, held_out), accuracy, weights, near
 
 
-def train(task: Task, config, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
+def train(task: Task, config: TinyConfig, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
     """Train a tiny transformer on ``task`` with Adam for ``steps`` steps (deterministic for a seed); watch it every
     ``every`` steps. Returns (final parameters, Run)."""
-    from attention_core.tiny import adam, adam_state, gradients, init_tiny
-
     rng = np.random.default_rng(seed)
     held_out = task.batch(np.random.default_rng(seed + 10_000), 64)
     ideals = [task.ideal(sequence) for sequence in held_out]

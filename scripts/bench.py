@@ -131,8 +131,7 @@ def ratio_row(name: str, measured_ms: float, ratio: float, budget: float | None,
     return f"{name} ({ratio:.1f}x floor)", f"{measured_ms:.2f} ms", "" if budget is None else f"{budget:g}x floor", verdict, str(runs)
 
 
-FORTY_TOKENS = " ".join(["the students watched how every word of a long sentence looks at all the others"] * 3).split()[:40]
-FORTY_TOKENS = " ".join(FORTY_TOKENS)
+FORTY_TOKENS = " ".join(("the students watched how every word of a long sentence looks at all the others " * 3).split()[:40])
 
 
 BARE_APP = """import streamlit as st

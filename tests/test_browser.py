@@ -47,6 +47,14 @@ def page(context):
     assert not errors, errors
 
 
+@pytest.fixture
+def projector(chromium):
+    """A fresh browser context at 1280 x 720 (a classroom projector), its page; closed after the test."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    yield context.new_page()
+    context.close()
+
+
 def test_type_a_sentence_move_d_k_and_the_heatmap_redraws(app_url, page):
     SHOTS.mkdir(exist_ok=True)
     page.goto(f"{app_url}/?step=2")
@@ -117,38 +125,34 @@ def test_keyboard_alone_moves_to_the_next_step(app_url, page):
     page.wait_for_function("() => document.body.innerText.includes('Step 2 of 6')", timeout=30000)
 
 
-def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, app_url):
+def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, projector, app_url):
     """Next reruns only the walkthrough's part (st.fragment): the URL, the CSV and the sidebar still follow each change."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
-    page = context.new_page()
-    try:
-        page.goto(f"{app_url}/?text=the+cat+sat&step=1")
-        wait_for_heatmap(page, 0, "h.rows === 3")
-        page.get_by_role("slider", name="d_k (size of each query and key)").wait_for()
-        for step in (2, 3, 4):
-            page.locator(".st-key-walk-next button").click()
-            page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
-            page.get_by_text(f"Step {step} of 6").wait_for()
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
-        page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view").click()
-        assert page.evaluate("navigator.clipboard.readText()") == page.url  # the link of step 4, not of the page first drawn
-        with page.expect_download() as download:
-            page.locator(".st-key-csv-all button").first.click()
-        titles = [line for line in Path(download.value.path()).read_text().splitlines() if line.startswith("# ")]
-        assert titles == ["# scaled scores"], titles  # the step shown now, not every step passed through
-        page.get_by_text("the article's example (112, 96)").click()  # the walk's choice changes the sidebar: a full rerun
-        page.wait_for_function("() => location.search.includes('walk=textbook')", timeout=30000)
-        page.get_by_role("slider", name="d_k (size of each query and key)").wait_for(state="detached", timeout=30000)
-        page.get_by_text("Step 4 of 6").wait_for()
-        fresh = chromium.new_context(viewport={"width": 1280, "height": 720})  # the teacher's link, opened elsewhere
-        other = fresh.new_page()
-        other.goto(page.url)
-        scores = wait_for_heatmap(other, 0, "h.rows === 2")
-        assert scores["x"] == ["Thinking", "Machines"]
-        other.get_by_text("Step 4 of 6").wait_for()
-        fresh.close()
-    finally:
-        context.close()
+    page, context = projector, projector.context
+    page.goto(f"{app_url}/?text=the+cat+sat&step=1")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    page.get_by_role("slider", name="d_k (size of each query and key)").wait_for()
+    for step in (2, 3, 4):
+        page.locator(".st-key-walk-next button").click()
+        page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
+        page.get_by_text(f"Step {step} of 6").wait_for()
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
+    page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view").click()
+    assert page.evaluate("navigator.clipboard.readText()") == page.url  # the link of step 4, not of the page first drawn
+    with page.expect_download() as download:
+        page.locator(".st-key-csv-all button").first.click()
+    titles = [line for line in Path(download.value.path()).read_text().splitlines() if line.startswith("# ")]
+    assert titles == ["# scaled scores"], titles  # the step shown now, not every step passed through
+    page.get_by_text("the article's example (112, 96)").click()  # the walk's choice changes the sidebar: a full rerun
+    page.wait_for_function("() => location.search.includes('walk=textbook')", timeout=30000)
+    page.get_by_role("slider", name="d_k (size of each query and key)").wait_for(state="detached", timeout=30000)
+    page.get_by_text("Step 4 of 6").wait_for()
+    fresh = chromium.new_context(viewport={"width": 1280, "height": 720})  # the teacher's link, opened elsewhere
+    other = fresh.new_page()
+    other.goto(page.url)
+    scores = wait_for_heatmap(other, 0, "h.rows === 2")
+    assert scores["x"] == ["Thinking", "Machines"]
+    other.get_by_text("Step 4 of 6").wait_for()
+    fresh.close()
 
 
 def test_charts_that_did_not_change_are_not_drawn_again(app_url, page):
@@ -210,46 +214,38 @@ def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, hei
         context.close()
 
 
-def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(chromium, app_url):
+def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(projector, app_url):
     """The sidebar's toggle keeps the keyboard focus after the click: → must still press Next."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    try:
-        page.goto(f"{app_url}/?text=the+cat+sat&step=1")
-        wait_for_heatmap(page, 0, "h.rows === 3")
-        page.get_by_text("Presenter mode").click()
-        page.wait_for_function("() => location.search.includes('present=1')", timeout=30000)
-        page.locator("[data-testid=stPopover]").first.wait_for(timeout=30000)  # the projector's layout is drawn
-        page.get_by_text("Step 1 of 6").wait_for()
-        page.wait_for_timeout(500)
-        page.keyboard.press("ArrowRight")
-        page.get_by_text("Step 2 of 6").wait_for(timeout=30000)
-    finally:
-        context.close()
+    page = projector
+    page.goto(f"{app_url}/?text=the+cat+sat&step=1")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    page.get_by_text("Presenter mode").click()
+    page.wait_for_function("() => location.search.includes('present=1')", timeout=30000)
+    page.locator("[data-testid=stPopover]").first.wait_for(timeout=30000)  # the projector's layout is drawn
+    page.get_by_text("Step 1 of 6").wait_for()
+    page.wait_for_timeout(500)
+    page.keyboard.press("ArrowRight")
+    page.get_by_text("Step 2 of 6").wait_for(timeout=30000)
 
 
-def test_presenter_choices_pop_over(chromium, app_url):
+def test_presenter_choices_pop_over(projector, app_url):
     """The walk and the head stay reachable on the projector (a pop-over next to Next), and so does the way out."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    try:
-        page.goto(f"{app_url}/?present=1&heads=2&text=the+cat+sat&step=3")
-        wait_for_heatmap(page, 0, "h.rows === 3")
+    page = projector
+    page.goto(f"{app_url}/?present=1&heads=2&text=the+cat+sat&step=3")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    page.locator("[data-testid=stPopover] button").first.click()
+    page.get_by_role("radio", name="the article's example (112, 96)").click()
+    scores = wait_for_heatmap(page, 0, "h.rows === 2")
+    assert scores["x"] == ["Thinking", "Machines"]
+    leave = page.get_by_role("button", name="Leave presenter mode")
+    if not leave.is_visible():  # the pop-over may still be open after the choice
         page.locator("[data-testid=stPopover] button").first.click()
-        page.get_by_role("radio", name="the article's example (112, 96)").click()
-        scores = wait_for_heatmap(page, 0, "h.rows === 2")
-        assert scores["x"] == ["Thinking", "Machines"]
-        leave = page.get_by_role("button", name="Leave presenter mode")
-        if not leave.is_visible():  # the pop-over may still be open after the choice
-            page.locator("[data-testid=stPopover] button").first.click()
-        leave.click()
-        page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
-        page.goto(f"{app_url}/cosine?present=1&text=the+cat+sat+on+the+mat")  # a page without the pop-over
-        page.locator("[data-testid=stExpandSidebarButton]").click()
-        page.get_by_text("Presenter mode").click()
-        page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
-    finally:
-        context.close()
+    leave.click()
+    page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
+    page.goto(f"{app_url}/cosine?present=1&text=the+cat+sat+on+the+mat")  # a page without the pop-over
+    page.locator("[data-testid=stExpandSidebarButton]").click()
+    page.get_by_text("Presenter mode").click()
+    page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from attention_core.tasks import TASKS, closeness, copy_offset, induction, reverse, sort
+from attention_core.tasks import TASKS, closeness, copy_offset, induction, reverse, sort, train
 from attention_core.tiny import TinyConfig, adam, adam_state, forward, gradients, init_tiny
 
 
@@ -46,7 +49,7 @@ def test_closeness_is_one_for_the_ideal_and_lower_for_uniform_attention():
 def test_a_head_that_finds_the_earlier_copy_forms_when_the_task_needs_one():
     task = copy_offset(vocab=8, length=12, period=2)
     config = TinyConfig(vocab=task.vocab, context=task.length, d_model=16, heads=2, layers=1)
-    params, state, rng = init_tiny(config, seed=0), None, np.random.default_rng(0)
+    params, rng = init_tiny(config, seed=0), np.random.default_rng(0)
     state = adam_state(params)
     for _ in range(150):
         params, state = adam(params, gradients(params, task.batch(rng, 16)), state, lr=2e-2)
@@ -75,8 +78,6 @@ def test_an_induction_head_forms_in_the_second_layer():
 
 
 def test_a_watched_run_records_curves_attention_and_closeness_and_is_reproducible():
-    from attention_core.tasks import train
-
     task = copy_offset(vocab=8, length=12, period=2)
     config = TinyConfig(vocab=task.vocab, context=task.length, d_model=16, heads=2, layers=1)
     _, run = train(task, config, 100, every=25, lr=2e-2, batch=16)
@@ -87,13 +88,11 @@ def test_a_watched_run_records_curves_attention_and_closeness_and_is_reproducibl
     assert np.array_equal(run.weights, again.weights) and np.array_equal(run.loss, again.loss)
 
 
-SNAPSHOTS = __import__("pathlib").Path(__file__).resolve().parent.parent / "assets" / "snapshots"
+SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 
 
 @pytest.mark.parametrize("name", sorted(TASKS))
 def test_each_tasks_snapshot_ships_and_matches_its_settings(name):
-    import json
-
     with np.load(SNAPSHOTS / f"{name}.npz") as run:
         settings = json.loads(str(run["settings"]))
         config = settings["config"]
@@ -105,9 +104,6 @@ def test_each_tasks_snapshot_ships_and_matches_its_settings(name):
 
 
 def test_the_copy_snapshot_is_reproduced_by_training_again():
-    import json
-
-    from attention_core.tasks import train
 
     with np.load(SNAPSHOTS / "copy.npz") as run:
         settings = json.loads(str(run["settings"]))

@@ -71,7 +71,7 @@ def test_decoding_with_the_cache_gives_the_full_passes_logits(config):
 
 
 def train(config: TinyConfig, batches: np.ndarray, steps: int, lr: float = 1e-2, seed: int = 0):
-    params, state = init_tiny(config, seed), None
+    params = init_tiny(config, seed)
     state = adam_state(params)
     for step in range(steps):
         params, state = adam(params, gradients(params, batches[step % len(batches)]), state, lr=lr)

@@ -6,7 +6,6 @@ import json
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 from numpy.typing import NDArray
 from streamlit.elements.lib.layout_utils import LayoutConfig
@@ -24,7 +23,7 @@ AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "t
 PLOTLY_CONFIG = json.dumps({"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}})
 
 
-def show(figure: go.Figure, key: str, alt: str | None = None) -> None:
+def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
     """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description."""
     send(figures.spec(figure), key, alt)
 

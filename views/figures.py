@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io
 from numpy.typing import NDArray
 from plotly.io.json import to_json_plotly
 
@@ -52,17 +51,11 @@ class Spec(NamedTuple):
     height: int
 
 
-def spec(figure: Figure | go.Figure) -> Spec:
-    """The figure's JSON (Plotly's encoder, as ``st.plotly_chart`` uses) and its height (Plotly's 450 px if unset).
-
-    ``figure`` is a ``go.Figure`` or a plain dict {"data": [...], "layout": {...}} of properties known to be
-    valid, which gets the default template (Streamlit's) as a ``go.Figure`` would and skips building one (~2 ms).
-    """
-    if isinstance(figure, dict):
-        layout = {"template": default_template(), **figure["layout"]}
-        return Spec(to_json_plotly({"data": figure["data"], "layout": layout}), int(layout.get("height") or 450))
-    height = figure.layout.height
-    return Spec(plotly.io.to_json(figure, validate=False), int(height) if height else 450)
+def spec(figure: Figure) -> Spec:
+    """The figure's JSON (Plotly's encoder, as ``st.plotly_chart`` uses) with the default template (Streamlit's) that a
+    ``go.Figure`` would get, and its height (Plotly's 450 px if unset); no ``go.Figure`` is built (~2 ms saved)."""
+    layout = {"template": default_template(), **figure["layout"]}
+    return Spec(to_json_plotly({"data": figure["data"], "layout": layout}), int(layout.get("height") or 450))
 
 
 @functools.cache
