@@ -8,12 +8,17 @@ n = length: row i is the attention that finds token i + 1 (rows without a known 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
-from attention_core.tiny import Params, TinyConfig, adam, adam_state, forward, gradients, init_tiny, loss
+from attention_core.tiny import AdamState, Params, TinyConfig, adam, adam_state, forward, gradients, init_tiny, loss, score_gradient
+
+CORPUS = Path(__file__).resolve().parent.parent / "assets" / "corpus" / "attention.txt"  # the project's own text
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SEPARATOR = "|"
 
 
 @dataclass(frozen=True)
@@ -26,9 +31,24 @@ class Task:
     length: int  # n: the positions a model sees (a sequence has length + 1 tokens)
     draw: Callable[[np.random.Generator, int], NDArray]  # (rng, count) -> (count, length + 1) ids
     ideal: Callable[[NDArray], tuple[NDArray, ...]]  # one sequence (length + 1,) -> patterns (n, n), per layer
+    symbols: tuple[str, ...] = field(default=())  # how each id is written (one character each)
 
     def batch(self, rng: np.random.Generator, count: int) -> NDArray:
         return self.draw(rng, count)
+
+    def encode(self, text: str) -> NDArray:
+        """Token ids of a prompt written in the task's symbols (letter tasks: case and spaces ignored). ValueError
+        naming the first character that is not a symbol."""
+        if self.name != "text":
+            text = "".join(text.split()).upper()
+        index = {symbol: i for i, symbol in enumerate(self.symbols)}
+        unknown = [c for c in text if c not in index]
+        if unknown:
+            raise ValueError(f"not in the alphabet: {unknown[0]!r}")
+        return np.array([index[c] for c in text], dtype=np.int64)
+
+    def decode(self, ids: NDArray) -> str:
+        return "".join(self.symbols[int(i)] for i in ids)
 
 
 def _pattern(n: int, targets: dict[int, int | list[int]]) -> NDArray:
@@ -52,7 +72,7 @@ def copy_offset(vocab: int = 8, length: int = 12, period: int = 2) -> Task:
     def ideal(sequence: NDArray) -> tuple[NDArray, ...]:
         return (_pattern(length, {i: list(range(i + 1 - period, -1, -period)) for i in range(period - 1, length)}),)
 
-    return Task(f"copy-{period}", vocab, length, draw, ideal)
+    return Task(f"copy-{period}", vocab, length, draw, ideal, tuple(LETTERS[:vocab]))
 
 
 def reverse(vocab: int = 9, half: int = 5) -> Task:
@@ -66,7 +86,7 @@ def reverse(vocab: int = 9, half: int = 5) -> Task:
     def ideal(sequence: NDArray) -> tuple[NDArray, ...]:
         return (_pattern(length, {i: 2 * half - 1 - i for i in range(half, length)}),)
 
-    return Task("reverse", vocab, length, draw, ideal)
+    return Task("reverse", vocab, length, draw, ideal, (*LETTERS[: vocab - 1], SEPARATOR))
 
 
 def sort(vocab: int = 11, half: int = 5) -> Task:
@@ -87,7 +107,7 @@ def sort(vocab: int = 11, half: int = 5) -> Task:
                 targets[i] = min(larger, key=lambda j: first[j])
         return (_pattern(length, targets),)
 
-    return Task("sort", vocab, length, draw, ideal)
+    return Task("sort", vocab, length, draw, ideal, (*"0123456789ABCDEFGHIJ"[: vocab - 1], SEPARATOR))
 
 
 def induction(vocab: int = 12, length: int = 15) -> Task:
@@ -119,10 +139,41 @@ def induction(vocab: int = 12, length: int = 15) -> Task:
         previous_token = _pattern(n, {i: i - 1 for i in range(1, n)})
         return _pattern(n, induction_head), previous_token
 
-    return Task("induction", vocab, length, draw, ideal)
+    return Task("induction", vocab, length, draw, ideal, tuple(LETTERS[:vocab]))
 
 
-TASKS: dict[str, Callable[[], Task]] = {"copy": copy_offset, "reverse": reverse, "sort": sort, "induction": induction}
+def corpus_text(path: Path = CORPUS) -> str:
+    """The project's own English text, lines joined by spaces."""
+    return " ".join(path.read_text(encoding="utf-8").split())
+
+
+def characters(text: str | None = None, length: int = 24) -> Task:
+    """Next-character prediction on ``text`` (the project's corpus by default): windows of length + 1 characters at
+    random places. Ideal patterns: an induction head (layer 2) where the last two characters appeared together earlier
+    (attend to the character that followed them the last time), and a previous-token head (layer 1)."""
+    text = corpus_text() if text is None else text
+    symbols = tuple(sorted(set(text)))
+    ids = np.array([symbols.index(c) for c in text], dtype=np.int64)
+    if ids.size < length + 2:
+        raise ValueError("the text is shorter than one window")
+
+    def draw(rng: np.random.Generator, count: int) -> NDArray:
+        starts = rng.integers(0, ids.size - length, count)
+        return np.stack([ids[s: s + length + 1] for s in starts])
+
+    def ideal(sequence: NDArray) -> tuple[NDArray, ...]:
+        induction_head, n = {}, length
+        for i in range(1, n):
+            earlier = [j for j in range(1, i) if sequence[j] == sequence[i] and sequence[j - 1] == sequence[i - 1]]
+            if earlier:
+                induction_head[i] = earlier[-1] + 1
+        return _pattern(n, induction_head), _pattern(n, {i: i - 1 for i in range(1, n)})
+
+    return Task("text", len(symbols), length, draw, ideal, symbols)
+
+
+TASKS: dict[str, Callable[[], Task]] = {"copy": copy_offset, "reverse": reverse, "sort": sort, "induction": induction,
+                                        "text": characters}
 
 
 def closeness(weights: NDArray, ideal: NDArray) -> float:
@@ -143,7 +194,7 @@ class Run:
     loss: NDArray  # (S,) mean cross-entropy on a held-out batch
     accuracy: NDArray  # (S,) next-token accuracy on the rows the task's answering pattern scores
     weights: NDArray  # (S, layers, H, n, n) attention on the probe
-    closeness: NDArray  # (S, layers, H) mean over the held-out batch
+    closeness: NDArray  # (S, layers, H) mean over the held-out batch's scored rows
     probe: NDArray  # (n + 1,) the probe sequence
 
 
@@ -156,27 +207,108 @@ def _watch(task: Task, params: Params, held_out: NDArray, ideals: list[tuple[NDA
     for layer in range(layers):
         which = layers - 1 - layer  # the task's patterns are listed from the last layer down
         if which < len(ideals[0]):
+            pattern = np.stack([ideal[which] for ideal in ideals])  # (B, n, n)
+            scored = pattern.sum(axis=-1) > 0  # (B, n): rows with a known answer, pooled over the batch
             for head in range(heads):
-                near[layer, head] = np.mean([closeness(trace.layers[layer].weights[b, head], ideal[which])
-                                             for b, ideal in enumerate(ideals)])
+                on_ideal = (trace.layers[layer].weights[:, head] * (pattern > 0)).sum(axis=-1)
+                near[layer, head] = on_ideal[scored].mean() if scored.any() else np.nan
     weights = np.stack([layer.weights[0] for layer in trace.layers])  # the probe is the held-out batch's first sequence
     return loss(params, held_out), accuracy, weights, near
 
 
-def train(task: Task, config: TinyConfig, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
-    """Train a tiny transformer on ``task`` with Adam for ``steps`` steps (deterministic for a seed); watch it every
-    ``every`` steps. Returns (final parameters, Run)."""
-    rng = np.random.default_rng(seed)
-    held_out = task.batch(np.random.default_rng(seed + 10_000), 64)
-    ideals = [task.ideal(sequence) for sequence in held_out]
-    params = init_tiny(config, seed)
-    state = adam_state(params)
-    watched = []
-    for step in range(steps + 1):
-        if step % every == 0 or step == steps:
-            watched.append((step, *_watch(task, params, held_out, ideals)))
-        if step < steps:
-            params, state = adam(params, gradients(params, task.batch(rng, batch)), state, lr=lr)
-    columns = list(zip(*watched))
-    return params, Run(np.array(columns[0]), np.array(columns[1]), np.array(columns[2]), np.stack(columns[3]),
-                       np.stack(columns[4]), held_out[0])
+class Trainer:
+    """A training run that can be advanced a few steps at a time (and pickled between them, to train in another
+    process): Adam on batches drawn from a seeded generator, watched every ``every`` steps. The task is named (one of
+    ``TASKS``), so the trainer holds only arrays and numbers."""
+
+    def __init__(self, task: str, config: TinyConfig, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
+        self.task_name, self.every, self.lr, self.batch_size = task, every, lr, batch
+        self.rng = np.random.default_rng(seed)
+        self.held_out = self.task.batch(np.random.default_rng(seed + 10_000), 64)
+        self.ideals = [self.task.ideal(sequence) for sequence in self.held_out]
+        self.params = init_tiny(config, seed)
+        self.state: AdamState = adam_state(self.params)
+        self.step = 0
+        self.watched: list[tuple] = []
+
+    @property
+    def task(self) -> Task:
+        return _task(self.task_name)
+
+    def _watch(self) -> None:
+        self.watched.append((self.step, *_watch(self.task, self.params, self.held_out, self.ideals)))
+
+    def advance(self, steps: int) -> Trainer:
+        """Train ``steps`` more steps (watching before each step that is a multiple of ``every``); returns self."""
+        for _ in range(steps):
+            if self.step % self.every == 0:
+                self._watch()
+            self.params, self.state = adam(self.params, gradients(self.params, self.task.batch(self.rng, self.batch_size)),
+                                           self.state, lr=self.lr)
+            self.step += 1
+        return self
+
+    def run(self) -> Run:
+        """What was watched, the current step included."""
+        if not self.watched or self.watched[-1][0] != self.step:
+            self._watch()
+        columns = list(zip(*self.watched))
+        return Run(np.array(columns[0]), np.array(columns[1]), np.array(columns[2]), np.stack(columns[3]),
+                   np.stack(columns[4]), self.held_out[0])
+
+
+def advance(trainer: Trainer, steps: int) -> Trainer:
+    """``trainer.advance(steps)`` as a plain function (what a worker process is sent)."""
+    return trainer.advance(steps)
+
+
+_TASK_CACHE: dict[str, Task] = {}
+
+
+def _task(name: str) -> Task:
+    if name not in _TASK_CACHE:
+        _TASK_CACHE[name] = TASKS[name]()
+    return _TASK_CACHE[name]
+
+
+def train(task: str, config: TinyConfig, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
+    """Train a tiny transformer on the task named ``task`` with Adam for ``steps`` steps (deterministic for a seed);
+    watch it every ``every`` steps. Returns (final parameters, Run)."""
+    trainer = Trainer(task, config, every=every, lr=lr, batch=batch, seed=seed).advance(steps)
+    return trainer.params, trainer.run()
+
+
+@dataclass(frozen=True)
+class ScalingRuns:
+    """The same one-layer, one-head model trained at several d_k (= d_model), with and without ÷ √d_k, from several seeds.
+    Index [d, 0] is scaled, [d, 1] unscaled; every curve is measured on the held-out batch every few steps."""
+
+    task: str
+    d_k: NDArray  # (D,)
+    seeds: NDArray  # (S,)
+    steps: NDArray  # (W,)
+    loss: NDArray  # (D, 2, S, W) cross-entropy
+    accuracy: NDArray  # (D, 2, S, W) on the task's scored rows
+    score_gradient: NDArray  # (D, 2, S, W) mean |d loss / d s| over unmasked scores (tiny.score_gradient)
+
+
+def scaling_runs(task: str, d_ks: tuple[int, ...], seeds: tuple[int, ...], steps: int, *, every: int = 20, lr: float = 1e-2,
+                 batch: int = 16) -> ScalingRuns:
+    """Train the √d_k experiment: for each d_k, scaled and unscaled models start from the same weights and batches."""
+    watches = steps // every + 1
+    shape = (len(d_ks), 2, len(seeds), watches)
+    curves = {name: np.zeros(shape) for name in ("loss", "accuracy", "score_gradient")}
+    for d, d_k in enumerate(d_ks):
+        for s, scaled in enumerate((True, False)):
+            for r, seed in enumerate(seeds):
+                config = TinyConfig(vocab=_task(task).vocab, context=_task(task).length, d_model=d_k, heads=1, layers=1, scaled=scaled)
+                trainer = Trainer(task, config, every=every, lr=lr, batch=batch, seed=seed)
+                gradient = []
+                for _ in range(watches):
+                    gradient.append(score_gradient(trainer.params, trainer.held_out)[0])
+                    if trainer.step < steps:
+                        trainer.advance(every)
+                run = trainer.run()
+                curves["loss"][d, s, r], curves["accuracy"][d, s, r] = run.loss, run.accuracy
+                curves["score_gradient"][d, s, r] = gradient
+    return ScalingRuns(task, np.array(d_ks), np.array(seeds), np.arange(watches) * every, **curves)

@@ -131,13 +131,11 @@ def forward(params: Params, tokens: NDArray) -> TinyTrace:
     above = np.triu(np.ones((n, n), dtype=bool), k=1)  # keys after the query: masked
     for layer in range(config.layers):
         w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
-        q = np.einsum("bnd,hdk->bhnk", x, w["w_q"])
-        k = np.einsum("bnd,hdk->bhnk", x, w["w_k"])
-        v = np.einsum("bnd,hdk->bhnk", x, w["w_v"])
+        q, k, v = (x[:, None] @ w[name] for name in ("w_q", "w_k", "w_v"))  # (B, 1, n, d) @ (H, d, d_k) -> (B, H, n, d_k)
         scores = np.where(above, -np.inf, q @ k.transpose(0, 1, 3, 2) / config.divisor)
         weights = _softmax(scores)
         z = weights @ v
-        added = np.einsum("bhnk,hkd->bnd", z, w["w_o"])
+        added = (z @ w["w_o"]).sum(axis=1)  # sum over heads of z_h W_O[h]
         layers.append(LayerTrace(x, q, k, v, scores, weights, z, added))
         x = x + added
     return TinyTrace(ids, x0, tuple(layers), x, x @ params["unembed"], config)
@@ -172,6 +170,20 @@ def loss(params: Params, batch: NDArray) -> float:
 
 def gradients(params: Params, batch: NDArray) -> Params:
     """d loss / d every parameter (same keys and shapes), by the chain rule written out layer by layer."""
+    return _backward(params, batch)[0]
+
+
+def score_gradient(params: Params, batch: NDArray) -> NDArray:
+    """The gradient reaching the attention scores, per layer (layers,): mean |d loss / d s| over the unmasked entries
+    (s = q k^T / c, the scores softmax receives), averaged over the batch and heads."""
+    d_scores = _backward(params, batch)[1]
+    n = d_scores[0].shape[-1]
+    kept = np.tril(np.ones((n, n), dtype=bool))
+    return np.array([float(np.abs(d[..., kept]).mean()) for d in d_scores])
+
+
+def _backward(params: Params, batch: NDArray) -> tuple[Params, list[NDArray]]:
+    """The gradients of every parameter, and d loss / d scores (B, H, n, n) of each layer (0 where masked)."""
     config = params.config
     inputs, targets = _split(batch)
     trace = forward(params, inputs)
@@ -181,21 +193,23 @@ def gradients(params: Params, batch: NDArray) -> Params:
     np.put_along_axis(d_logits, targets[..., None], np.take_along_axis(d_logits, targets[..., None], axis=-1) - 1, axis=-1)
     d_logits /= count
     grads: dict[str, NDArray] = {"unembed": np.einsum("bnd,bnv->dv", trace.x, d_logits)}
+    score_grads: list[NDArray] = [np.empty(0)] * config.layers
     dx = d_logits @ params["unembed"].T  # (B, n, d)
     for layer in reversed(range(config.layers)):
         t = trace.layers[layer]
         w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
-        grads[f"l{layer}.w_o"] = np.einsum("bhnk,bnd->hkd", t.z, dx)
-        dz = np.einsum("bnd,hkd->bhnk", dx, w["w_o"])
+        grads[f"l{layer}.w_o"] = (t.z.transpose(0, 1, 3, 2) @ dx[:, None]).sum(axis=0)
+        dz = dx[:, None] @ w["w_o"].transpose(0, 2, 1)  # (B, H, n, d_k)
         d_weights = dz @ t.v.transpose(0, 1, 3, 2)  # (B, H, n, n)
         dv = t.weights.transpose(0, 1, 3, 2) @ dz
         d_scores = t.weights * (d_weights - (d_weights * t.weights).sum(axis=-1, keepdims=True))  # softmax's Jacobian
+        score_grads[layer] = d_scores
         dq = d_scores @ t.k / config.divisor
         dk = d_scores.transpose(0, 1, 3, 2) @ t.q / config.divisor
         dx_layer = dx.copy()  # the residual path
         for name, d_out in (("w_q", dq), ("w_k", dk), ("w_v", dv)):
-            grads[f"l{layer}.{name}"] = np.einsum("bnd,bhnk->hdk", t.x, d_out)
-            dx_layer += np.einsum("bhnk,hdk->bnd", d_out, w[name])
+            grads[f"l{layer}.{name}"] = (t.x[:, None].transpose(0, 1, 3, 2) @ d_out).sum(axis=0)
+            dx_layer += (d_out @ w[name].transpose(0, 2, 1)).sum(axis=1)
         dx = dx_layer
     d_embed = np.zeros_like(params["embed"])
     np.add.at(d_embed, inputs, dx)
@@ -204,7 +218,7 @@ def gradients(params: Params, batch: NDArray) -> Params:
         d_position = np.zeros_like(params["position"])
         d_position[: inputs.shape[1]] = dx.sum(axis=0)
         grads["position"] = d_position
-    return Params(config, {name: grads[name] for name in params})
+    return Params(config, {name: grads[name] for name in params}), score_grads
 
 
 @dataclass(frozen=True)
@@ -271,3 +285,17 @@ def decode_step(params: Params, cache: Cache, token: int) -> tuple[NDArray, Cach
         values.append(v)
         rows.append(weights)
     return x @ params["unembed"], Cache(tuple(keys), tuple(values)), tuple(rows)
+
+
+def next_token_probabilities(logits: NDArray, temperature: float = 1.0, top_k: int = 0) -> NDArray:
+    """Sampling probabilities (V,) from next-token logits (V,): softmax(logits / temperature) over the ``top_k`` largest
+    logits (all when 0), exactly 0 elsewhere. Ties at the k-th value are all kept."""
+    logits = np.asarray(logits, dtype=float)
+    if not temperature > 0:
+        raise ValueError("temperature must be positive")
+    if not top_k >= 0:
+        raise ValueError("top_k must be 0 (all) or positive")
+    scaled = logits / temperature
+    if 0 < top_k < scaled.size:
+        scaled = np.where(scaled >= np.sort(scaled)[-top_k], scaled, -np.inf)
+    return _softmax(scaled)

@@ -20,8 +20,8 @@ WALKS = ("random", "textbook", "pretrained")
 def value_sets(page) -> list[dict]:
     """Values that change which settings and parameters a page uses (walks, sections, modes, switches)."""
     base = {p.name: p.default for p in SHARED + ALWAYS + page.params}
-    choices = {"walk": WALKS, "section": ("scores", "modes", "masks"), "mode": ("soft", "local"), "split": (True, False),
-               "heads": (1, 2)}
+    sections = next((p.options for p in page.params if p.name == "section"), ())
+    choices = {"walk": WALKS, "section": sections, "mode": ("soft", "local"), "split": (True, False), "heads": (1, 2)}
     names = [name for name in choices if name in base]
     return [base | dict(zip(names, combo)) for combo in itertools.product(*(choices[n] for n in names))]
 

@@ -143,6 +143,30 @@ def section(name: str) -> Callable[[Values], bool]:
     return lambda values: values.get("section") == name
 
 
+LEARN_SECTIONS = ("watch", "decode", "train", "scaling")
+LEARN_TASKS = ("copy", "reverse", "sort", "induction", "text")
+LEARN_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 5.0)
+TRAIN_HEADS = (1, 2, 4)
+TRAIN_D_K = (4, 8, 16, 32, 64)
+TRAIN_LR = (0.001, 0.003, 0.01, 0.03, 0.1)
+TRAIN_STEPS = (100, 200, 500, 1000, 1500, 2000)
+LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
+
+
+def learn_shared(values: Values) -> tuple[str, ...]:
+    return ("seed",) if values.get("section") in ("decode", "train") else ()
+
+
+def learn_fixed(values: Values) -> tuple[Fixed, ...]:
+    if values.get("section") == "scaling":
+        return (Fixed("experiment", None),)
+    return (Fixed("model", None),)
+
+
+def has_task(values: Values) -> bool:
+    return values.get("section") != "scaling"
+
+
 PAGES: tuple[Page, ...] = (
     Page("walkthrough", "walkthrough", ":material/footprint:", walk_shared, default=True, fixed=walk_fixed, params=(
         Choice("walk", "random", options=("random", "textbook", "pretrained"),
@@ -201,6 +225,22 @@ PAGES: tuple[Page, ...] = (
         Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
     )),
     Page("lesson", "lesson", ":material/school:"),
+    Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, params=(
+        Choice("section", "watch", options=LEARN_SECTIONS),
+        Choice("task", "induction", options=LEARN_TASKS, when=has_task),
+        Int("step", LAST_STEP, lo=0, hi=LAST_STEP, when=section("watch")),
+        Text("prompt", "learn.prompts.{task}", when=section("decode")),
+        Int("layer", 2, lo=1, hi=2, when=section("decode")),
+        Int("head", 1, lo=1, hi=4, when=section("decode")),
+        Choice("temperature", 1.0, options=LEARN_TEMPERATURES, when=section("decode")),
+        Int("top_k", 0, lo=0, hi=32, when=section("decode")),
+        Int("generate", 6, lo=0, hi=24, when=section("decode")),
+        Choice("heads", 2, options=TRAIN_HEADS, when=section("train")),
+        Choice("d_k", 16, options=TRAIN_D_K, when=section("train")),
+        Flag("scaled", True, when=section("train")),
+        Choice("lr", 0.01, options=TRAIN_LR, when=section("train")),
+        Choice("steps", 500, options=TRAIN_STEPS, when=section("train")),
+    )),
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
          params=(

@@ -1,0 +1,199 @@
+"""The "Watch it learn" page's data: the shipped snapshots (loaded once per server), the decoder's generation, and live
+trainings run in worker processes, at most ``MAX_TRAININGS`` at once per server."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+from numpy.typing import NDArray
+
+from attention_core import TASKS, Cache, Params, Task, TinyConfig, decode_step, empty_cache
+from attention_core.tasks import Run, Trainer
+from attention_core.tiny import next_token_probabilities
+
+SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
+MAX_TRAININGS = 2  # trainings at once per server: each takes one core; the rest of the class keeps the others
+MAX_SECONDS = 60.0  # a training stops after this long, wherever it is
+CHUNK = 25  # steps per round trip to the worker: the progress bar moves every CHUNK steps
+QUEUE_SECONDS = 45.0  # how long a training waits for a free slot before giving up
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A shipped default run: its settings, what was watched, and the final parameters."""
+
+    task: str
+    settings: dict
+    run: Run
+    params: Params
+
+    @property
+    def config(self) -> TinyConfig:
+        return self.params.config
+
+
+@st.cache_resource(show_spinner=False)
+def task(name: str) -> Task:
+    return TASKS[name]()
+
+
+@st.cache_resource(show_spinner=False)
+def snapshot(name: str) -> Snapshot:
+    """assets/snapshots/<name>.npz (made by ``make snapshots``), loaded once per server."""
+    with np.load(SNAPSHOTS / f"{name}.npz") as data:
+        settings = json.loads(str(data["settings"]))
+        config = TinyConfig(**settings["config"])
+        params = Params(config, {key.removeprefix("param."): data[key].astype(np.float64) for key in data.files
+                                 if key.startswith("param.")})
+        run = Run(data["steps"], data["loss"], data["accuracy"], data["weights"].astype(np.float64),
+                  data["closeness"].astype(np.float64), data["probe"])
+    return Snapshot(name, settings, run, params)
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """The √d_k experiment (``make snapshots``): curves (D, 2, S, W), index [d, 0] scaled and [d, 1] unscaled."""
+
+    settings: dict
+    d_k: NDArray
+    seeds: NDArray
+    steps: NDArray
+    loss: NDArray
+    accuracy: NDArray
+    score_gradient: NDArray
+
+
+@st.cache_resource(show_spinner=False)
+def scaling() -> Scaling:
+    with np.load(SNAPSHOTS / "scaling.npz") as data:
+        return Scaling(json.loads(str(data["settings"])), data["d_k"], data["seeds"], data["steps"], data["loss"],
+                       data["accuracy"], data["score_gradient"])
+
+
+def nearest(steps: NDArray, step: int) -> int:
+    """The index of the watched step nearest to ``step``."""
+    return int(np.abs(np.asarray(steps) - step).argmin())
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A prompt fed through the cache, then ``new`` sampled tokens: every token, every layer's attention rows."""
+
+    tokens: NDArray  # (t,) ids: prompt then generated
+    prompt: int  # how many of them were the prompt
+    rows: tuple[NDArray, ...]  # per layer (H, t, t): row i is position i's attention, from the cache (0 after i)
+    probabilities: NDArray  # (new + 1, V): the sampling distribution at each generated token (and the next one)
+    cache_bytes: NDArray  # (t,) the cache's size after each token
+    cache: Cache
+
+
+def generate(params: Params, prompt: NDArray, new: int, temperature: float, top_k: int, seed: int) -> Generation:
+    """Feed the prompt one token at a time through the key-value cache, then sample ``new`` tokens (seeded): each new
+    token computes one new row of attention per head and layer, from the cached keys and values."""
+    config = params.config
+    rng = np.random.default_rng(seed)
+    cache, tokens, layer_rows, sizes, probabilities = empty_cache(params), list(map(int, prompt)), [], [], []
+    new = max(0, min(new, config.context - len(tokens)))
+    position = 0
+    while True:
+        logits, cache, rows = decode_step(params, cache, tokens[position])
+        layer_rows.append(rows)
+        sizes.append(cache.nbytes())
+        position += 1
+        if position < len(tokens):
+            continue
+        p = next_token_probabilities(logits, temperature, top_k)
+        probabilities.append(p)
+        if len(tokens) - len(prompt) >= new:
+            break
+        tokens.append(int(rng.choice(p.size, p=p)))
+    t = len(tokens)
+    stacked = []
+    for layer in range(config.layers):
+        matrix = np.zeros((config.heads, t, t))
+        for i, rows in enumerate(layer_rows):
+            matrix[:, i, : i + 1] = rows[layer]
+        stacked.append(matrix)
+    return Generation(np.array(tokens), len(prompt), tuple(stacked), np.stack(probabilities), np.array(sizes), cache)
+
+
+# Live training: one worker process per training (views/train_worker.py), at a lower priority than the server.
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@st.cache_resource(show_spinner=False)
+def slots() -> threading.BoundedSemaphore:
+    """The server's training slots."""
+    return threading.BoundedSemaphore(MAX_TRAININGS)
+
+
+class Worker:
+    """A ``python -m views.train_worker`` process: send a trainer and a number of steps, get the trainer back."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-m", "views.train_worker"], cwd=ROOT, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, env=os.environ | {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"})
+        with contextlib.suppress(OSError):  # a lower priority is a courtesy to the class, not a requirement
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, 10)
+
+    def advance(self, trainer: Trainer, steps: int) -> Trainer:
+        pickle.dump((trainer, steps), self.process.stdin)
+        self.process.stdin.flush()
+        return pickle.load(self.process.stdout)
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@dataclass(frozen=True)
+class Trained:
+    """A finished live training: its settings, what was watched, how long it took, and whether time ran out."""
+
+    settings: tuple
+    run: Run
+    seconds: float
+    stopped_early: bool
+
+
+def train_live(task_name: str, config: TinyConfig, steps: int, lr: float, seed: int, progress, queued) -> Trained | None:
+    """Train in a worker, ``CHUNK`` steps at a time, calling ``progress(done, steps)``; ``queued()`` is called once if
+    every slot is taken. None when no slot freed within ``QUEUE_SECONDS``."""
+    free = slots()
+    if not free.acquire(blocking=False):
+        queued()
+        if not free.acquire(timeout=QUEUE_SECONDS):
+            return None
+    worker = None
+    try:
+        worker = Worker()
+        began = time.perf_counter()
+        every = max(CHUNK, steps // 50 // CHUNK * CHUNK)
+        trainer = Trainer(task_name, config, every=every, lr=lr, batch=32, seed=seed)
+        stopped = False
+        while trainer.step < steps:
+            if time.perf_counter() - began > MAX_SECONDS:
+                stopped = True
+                break
+            trainer = worker.advance(trainer, min(CHUNK, steps - trainer.step))
+            progress(trainer.step, steps)
+        return Trained((task_name, config, steps, lr, seed), trainer.run(), time.perf_counter() - began, stopped)
+    finally:
+        if worker is not None:
+            worker.close()
+        free.release()

@@ -1,0 +1,323 @@
+"""The "Watch it learn" page's sections: watch a default run, the decoder at work, train it yourself, the √d_k
+experiment. Every number comes from ``attention_core`` (live) or from its snapshots (``make snapshots``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from attention_core import Task, TinyConfig, tiny_forward
+from attention_core.tasks import Run
+from views import figures, learn
+from views.charts import chart, show
+from views.page import View
+from views.registry import LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
+from views.text import Texts
+
+TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
+
+
+def symbols(task: Task, ids: NDArray) -> tuple[str, ...]:
+    """How each token is shown on an axis: its symbol, a space as ␣."""
+    return tuple("␣" if task.symbols[int(i)] == " " else task.symbols[int(i)] for i in ids)
+
+
+def head_names(run: Run, T: Texts) -> tuple[str, ...]:
+    layers, heads = run.closeness.shape[1:]
+    return tuple(T("learn.head_name", layer=layer + 1, head=head + 1) for layer in range(layers) for head in range(heads))
+
+
+def pattern_name(task_name: str, layers: int, layer: int, T: Texts) -> str | None:
+    """The name of the pattern a head in ``layer`` (0-based) is scored against, or None (no pattern for that layer)."""
+    which = layers - 1 - layer  # the task's patterns are listed from the last layer down
+    names = T.get(f"learn.tasks.{task_name}.patterns")
+    return names[which] if which < len(names) else None
+
+
+def curves(run: Run, step: int | None, T: Texts, key: str) -> None:
+    """Loss and accuracy against the training step, side by side; a dotted line at ``step``."""
+    mark = () if step is None else (step,)
+    left, right = st.columns(2)
+    with left:
+        show(figures.lines(run.steps, run.loss[None], (T("learn.loss"),), title=T("learn.loss_title"), x_title=T("learn.step"),
+                           y_title="", mark_x=mark), key=f"{key}-loss")
+    with right:
+        show(figures.lines(run.steps, run.accuracy[None], (T("learn.accuracy"),), title=T("learn.accuracy_title"),
+                           x_title=T("learn.step"), y_title="", mark_x=mark), key=f"{key}-accuracy")
+
+
+def closeness_curves(run: Run, task_name: str, step: int | None, T: Texts, key: str) -> None:
+    flat = run.closeness.reshape(len(run.steps), -1).T  # (heads over layers, S)
+    scored = ~np.isnan(flat).all(axis=1)
+    if scored.any():
+        show(figures.lines(run.steps, flat[scored], tuple(np.array(head_names(run, T))[scored]), title=T("learn.closeness_title"),
+                           x_title=T("learn.step"), y_title="", mark_x=() if step is None else (step,)), key=f"{key}-closeness")
+
+
+def attention_grid(weights: NDArray, closeness: NDArray, labels: tuple[str, ...], task_name: str, T: Texts, view: View,
+                   key: str) -> None:
+    """Every head's attention (layers, H, n, n) on the probe, one row of charts per layer, each titled with its closeness."""
+    layers, heads = weights.shape[:2]
+    for layer in range(layers):
+        columns = st.columns(heads)
+        pattern = pattern_name(task_name, layers, layer, T)
+        for head in range(heads):
+            near = closeness[layer, head]
+            title = T("learn.head_title", layer=layer + 1, head=head + 1)
+            if pattern is not None and np.isfinite(near):
+                title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
+            with columns[head]:
+                chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}", T=T,
+                      values=len(labels) <= 12, rows_are="query", cols_are="key")
+
+
+# 1. Watch a default run
+
+def watch(view: View, task_name: str) -> None:
+    T = view.T
+    snap = learn.snapshot(task_name)
+    run, task = snap.run, learn.task(task_name)
+    steps = [int(s) for s in run.steps]
+    view.set("step", steps[learn.nearest(run.steps, view["step"])])
+    step = st.select_slider(T("learn.watch.step"), steps, key=view.key("step"), help=T("learn.watch.step_help"))
+    at = steps.index(step)
+    st.markdown(T("learn.watch.status", step=step, loss=f"{run.loss[at]:.3f}", accuracy=f"{run.accuracy[at]:.0%}",
+                  total=steps[-1]))
+    labels = symbols(task, run.probe[:-1])
+    if view.layout.explains:
+        st.markdown(T("learn.watch.probe", probe=" ".join(symbols(task, run.probe))))
+    attention_grid(run.weights[at], run.closeness[at], labels, task_name, T, view, "watch")
+    curves(run, step, T, "watch")
+    closeness_curves(run, task_name, step, T, "watch")
+    if view.layout.explains:
+        st.markdown(T(f"learn.tasks.{task_name}.found", **found(run, task_name, T)))
+        ideal = task.ideal(run.probe)
+        with st.expander(T("learn.watch.ideal_title")):
+            st.markdown(T("learn.watch.ideal_intro"))
+            columns = st.columns(len(ideal))
+            for column, pattern, name in zip(columns, ideal, T.get(f"learn.tasks.{task_name}.patterns")):
+                with column:
+                    chart(pattern, labels, labels, kind="weights", title=name, key=f"ideal-{name}", T=T, values=False,
+                          rows_are="query", cols_are="key")
+        st.caption(T("learn.watch.settings", **describe(snap.settings)))
+
+
+def found(run: Run, task_name: str, T: Texts) -> dict[str, str]:
+    """Numbers for the task's closing sentence: the best head of each scored layer and when it passed 0.5."""
+    values = {"loss_0": f"{run.loss[0]:.2f}", "loss": f"{run.loss[-1]:.2f}", "accuracy": f"{run.accuracy[-1]:.0%}"}
+    layers = run.closeness.shape[1]
+    for layer in range(layers):
+        near = run.closeness[:, layer]  # (S, H)
+        if np.isnan(near).all():
+            continue
+        head = int(np.nanargmax(near[-1]))
+        passed = np.nonzero(near[:, head] >= 0.5)[0]
+        values[f"head_{layer + 1}"] = T("learn.head_name", layer=layer + 1, head=head + 1)
+        values[f"closeness_{layer + 1}"] = f"{near[-1, head]:.2f}"
+        values[f"passed_{layer + 1}"] = str(int(run.steps[passed[0]])) if passed.size else T("learn.never")
+    return values
+
+
+def describe(settings: dict) -> dict[str, object]:
+    config = settings["config"]
+    return {"d_model": config["d_model"], "heads": config["heads"], "layers": config["layers"], "steps": settings["steps"],
+            "lr": f"{settings['lr']:g}", "batch": settings["batch"], "seed": settings["seed"]}
+
+
+# 2. The decoder at work
+
+def decode(view: View, task_name: str) -> None:
+    T = view.T
+    snap, task = learn.snapshot(task_name), learn.task(task_name)
+    config = snap.config
+    text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"), max_chars=200)
+    st.caption(T("learn.decode.alphabet", symbols=" ".join(symbols(task, range(task.vocab))), context=config.context))
+    try:
+        prompt = task.encode(text)
+    except ValueError:
+        bad = next(c for c in (text if task_name == "text" else "".join(text.split()).upper()) if c not in task.symbols)
+        st.error(T("learn.decode.unknown", char=figures.plain(bad)), icon=":material/error:")
+        return
+    if prompt.size == 0:
+        st.info(T("learn.decode.empty"), icon=":material/edit:")
+        return
+    if prompt.size > config.context:
+        st.warning(T("learn.decode.cut", n=prompt.size, context=config.context), icon=":material/content_cut:")
+        prompt = prompt[-config.context:]
+    columns = st.columns(5 if config.layers > 1 else 4)
+    temperature = columns[0].select_slider(T("learn.decode.temperature"), LEARN_TEMPERATURES, key=view.key("temperature"),
+                                           help=T("learn.decode.temperature_help"))
+    view.clamp("top_k", 0, task.vocab)
+    top_k = columns[1].slider(T("learn.decode.top_k"), 0, task.vocab, key=view.key("top_k"), help=T("learn.decode.top_k_help"))
+    room = config.context - prompt.size
+    view.clamp("generate", 0, room)
+    new = columns[2].slider(T("learn.decode.generate"), 0, max(room, 1), key=view.key("generate"), disabled=room == 0,
+                            help=T("learn.decode.generate_help", context=config.context))
+    view.clamp("head", 1, config.heads)
+    head = columns[3].segmented_control(T("learn.decode.head"), range(1, config.heads + 1), key=view.key("head"), required=True)
+    view.clamp("layer", 1, config.layers)
+    layer = config.layers
+    if config.layers > 1:
+        layer = columns[4].segmented_control(T("learn.decode.layer"), range(1, config.layers + 1), key=view.key("layer"),
+                                             required=True)
+    gen = learn.generate(snap.params, prompt, new if room else 0, temperature, top_k, view.settings.seed)
+    labels = symbols(task, gen.tokens)
+    trace = tiny_forward(snap.params, gen.tokens)
+    scores, weights = trace.layers[layer - 1].scores[0, head - 1], trace.layers[layer - 1].weights[0, head - 1]
+
+    st.subheader(T("learn.decode.mask_title"))
+    if view.layout.explains:
+        st.markdown(T("learn.decode.mask_intro"))
+    left, right = st.columns(2)
+    with left:
+        chart(scores, labels, labels, kind="signed", title=T("learn.decode.scores", layer=layer, head=head), key="decode-scores",
+              T=T, values=len(labels) <= 12, rows_are="query", cols_are="key")
+    with right:
+        chart(weights, labels, labels, kind="weights", title=T("learn.decode.weights", layer=layer, head=head),
+              key="decode-weights", T=T, values=len(labels) <= 12, rows_are="query", cols_are="key")
+    above = np.triu(np.ones_like(weights, dtype=bool), k=1)
+    cached = gen.rows[layer - 1][head - 1]
+    st.caption(T("learn.decode.mask_check", masked=int(above.sum()), largest=f"{weights[above].max(initial=0.0):g}",
+                 difference=f"{np.abs(cached - weights).max():.1e}"))
+
+    st.subheader(T("learn.decode.next_title"))
+    p = gen.probabilities[0]
+    show(figures.bars(p, symbols(task, range(task.vocab)), title=T("learn.decode.next", prompt=task.decode(prompt),
+                                                                    temperature=f"{temperature:g}", top_k=top_k or T("learn.decode.all")),
+                      y_title=T("learn.decode.probability")), key="decode-next")
+    if view.layout.explains:
+        st.markdown(T("learn.decode.next_intro"))
+
+    st.subheader(T("learn.decode.generation_title"))
+    generated = task.decode(gen.tokens[gen.prompt:])
+    st.markdown(T("learn.decode.generated", prompt=figures.plain(task.decode(prompt)), generated=figures.plain(generated) or "—"))
+    if view.layout.explains:
+        st.markdown(T("learn.decode.generation_intro"))
+    chart(cached, labels, labels, kind="weights", title=T("learn.decode.rows", layer=layer, head=head), key="decode-rows", T=T,
+          values=len(labels) <= 12, rows_are="query", cols_are="key")
+    rows = []
+    for i in range(gen.prompt, len(gen.tokens)):
+        chosen = int(gen.tokens[i])
+        rows.append({T("learn.decode.position"): i + 1, T("learn.decode.token"): labels[i],
+                     T("learn.decode.probability"): f"{gen.probabilities[i - gen.prompt][chosen]:.3f}",
+                     T("learn.decode.cache_length"): i + 1, T("learn.decode.cache_kb"): f"{gen.cache_bytes[i] / 1024:.1f}"})
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+    per_token = gen.cache_bytes[0]
+    st.caption(T("learn.decode.cache", per_token=per_token, layers=config.layers, heads=config.heads, d_k=config.d_k,
+                 total=f"{gen.cache_bytes[-1] / 1024:.1f}", n=len(gen.tokens)))
+
+
+# 3. Train it yourself
+
+def train(view: View, task_name: str) -> None:
+    T = view.T
+    snap, task = learn.snapshot(task_name), learn.task(task_name)
+    columns = st.columns(5)
+    heads = columns[0].select_slider(T("learn.train.heads"), TRAIN_HEADS, key=view.key("heads"))
+    d_k = columns[1].select_slider(T("learn.train.d_k"), TRAIN_D_K, key=view.key("d_k"))
+    lr = columns[2].select_slider(T("learn.train.lr"), TRAIN_LR, key=view.key("lr"), format_func=lambda v: f"{v:g}")
+    steps = columns[3].select_slider(T("learn.train.steps"), TRAIN_STEPS, key=view.key("steps"))
+    scaled = columns[4].toggle(T("learn.train.scaled"), key=view.key("scaled"))
+    config = TinyConfig(vocab=task.vocab, context=task.length, d_model=heads * d_k, heads=heads, layers=snap.config.layers,
+                        scaled=scaled)
+    count = sum(int(np.prod(shape)) for shape in parameter_shapes(config))
+    st.caption(T("learn.train.model", d_model=config.d_model, layers=config.layers, parameters=f"{count:,}",
+                 seconds=f"{learn.MAX_SECONDS:.0f}", trainings=learn.MAX_TRAININGS))
+    settings = (task_name, config, steps, lr, view.settings.seed)
+    if st.button(T("learn.train.start"), icon=":material/play_arrow:", type="primary", key="learn-train"):
+        bar = st.progress(0.0, text=T("learn.train.starting"))
+        waiting = st.empty()
+        def progress(done: int, total: int) -> None:
+            bar.progress(done / total, text=T("learn.train.progress", done=done, total=total))
+
+        def queued() -> None:
+            waiting.info(T("learn.train.queued", trainings=learn.MAX_TRAININGS), icon=":material/hourglass_top:")
+
+        result = learn.train_live(task_name, config, steps, lr, view.settings.seed, progress=progress, queued=queued)
+        waiting.empty()
+        bar.empty()
+        if result is None:
+            st.warning(T("learn.train.busy"), icon=":material/hourglass_disabled:")
+        else:
+            st.session_state[TRAINED] = result
+    trained: learn.Trained | None = st.session_state.get(TRAINED)
+    if trained is None:
+        st.info(T("learn.train.press"), icon=":material/model_training:")
+        return
+    if trained.settings != settings:
+        st.info(T("learn.train.changed"), icon=":material/refresh:")
+        return
+    run = trained.run
+    last = int(run.steps[-1])
+    st.success(T("learn.train.done", steps=last, seconds=f"{trained.seconds:.1f}", loss=f"{run.loss[-1]:.3f}",
+                 accuracy=f"{run.accuracy[-1]:.0%}", default_loss=f"{snap.run.loss[-1]:.3f}",
+                 default_accuracy=f"{snap.run.accuracy[-1]:.0%}"), icon=":material/check_circle:")
+    if trained.stopped_early:
+        st.warning(T("learn.train.stopped", steps=last, seconds=f"{learn.MAX_SECONDS:.0f}"), icon=":material/timer:")
+    attention_grid(run.weights[-1], run.closeness[-1], symbols(task, run.probe[:-1]), task_name, T, view, "trained")
+    curves(run, None, T, "trained")
+    closeness_curves(run, task_name, None, T, "trained")
+
+
+def parameter_shapes(config: TinyConfig) -> list[tuple[int, ...]]:
+    d, h, d_k = config.d_model, config.heads, config.d_k
+    return [(config.vocab, d), (config.context, d), (d, config.vocab)] + [(h, d, d_k)] * 4 * config.layers
+
+
+# 4. The √d_k experiment
+
+def scaling_table(T: Texts) -> pd.DataFrame:
+    """Per d_k: final loss and accuracy (mean over seeds) with and without ÷ √d_k, the seeds where scaling ended lower,
+    and the gradient reaching the scores at the start."""
+    result = learn.scaling()
+    final_loss, final_accuracy = result.loss[..., -1], result.accuracy[..., -1]  # (D, 2, S)
+    start = result.score_gradient[..., 0].mean(axis=-1)  # (D, 2)
+    return pd.DataFrame({
+        "d_k": result.d_k,
+        T("learn.scaling.loss_scaled"): [f"{v:.3f}" for v in final_loss[:, 0].mean(axis=-1)],
+        T("learn.scaling.loss_raw"): [f"{v:.3f}" for v in final_loss[:, 1].mean(axis=-1)],
+        T("learn.scaling.accuracy_scaled"): [f"{v:.0%}" for v in final_accuracy[:, 0].mean(axis=-1)],
+        T("learn.scaling.accuracy_raw"): [f"{v:.0%}" for v in final_accuracy[:, 1].mean(axis=-1)],
+        T("learn.scaling.lower"): [f"{int((final_loss[d, 0] < final_loss[d, 1]).sum())} / {result.seeds.size}"
+                                   for d in range(result.d_k.size)],
+        T("learn.scaling.gradient_scaled"): [f"{v:.1e}" for v in start[:, 0]],
+        T("learn.scaling.gradient_raw"): [f"{v:.1e}" for v in start[:, 1]],
+    })
+
+
+def scaling_summary(T: Texts) -> str:
+    """The measured result in one paragraph, its words chosen by the numbers."""
+    result = learn.scaling()
+    final_loss = result.loss[..., -1]
+    start = result.score_gradient[..., 0].mean(axis=-1)
+    largest = int(result.d_k.size - 1)
+    smallest_ratio = start[0, 0] / start[0, 1]
+    lower = int((final_loss[largest, 0] < final_loss[largest, 1]).sum())
+    verdict = "helps" if lower == result.seeds.size else "mixed" if lower > 0 else "hurts"
+    return T(f"learn.scaling.summary_{verdict}", d_k=int(result.d_k[largest]), lower=lower, seeds=result.seeds.size,
+             scaled=f"{final_loss[largest, 0].mean():.3f}", raw=f"{final_loss[largest, 1].mean():.3f}",
+             ratio=f"{start[largest, 0] / start[largest, 1]:.1f}", small_d_k=int(result.d_k[0]), small_ratio=f"{smallest_ratio:.1f}")
+
+
+def scaling_section(view: View) -> None:
+    T = view.T
+    result = learn.scaling()
+    settings = result.settings
+    if view.layout.explains:
+        st.markdown(T("learn.scaling.intro", task=T(f"learn.tasks.{settings['task']}.name"), steps=settings["steps"],
+                      seeds=len(settings["seeds"]), lr=f"{settings['lr']:g}", batch=settings["batch"]))
+    st.markdown(f"**{scaling_summary(T)}**")
+    names = (T("learn.scaling.scaled"), T("learn.scaling.raw"))
+    columns = st.columns(2)
+    for d, d_k in enumerate(result.d_k):
+        with columns[d % 2]:
+            show(figures.lines(result.steps, result.loss[d].mean(axis=1), names, title=T("learn.scaling.loss_title", d_k=int(d_k)),
+                               x_title=T("learn.step"), y_title=""), key=f"scaling-loss-{d_k}")
+    show(figures.lines(result.d_k, result.score_gradient[..., 0].mean(axis=-1).T, names, title=T("learn.scaling.gradient_title"),
+                       x_title="d_k", y_title="", log_x=True, log_y=True, markers=True), key="scaling-gradient")
+    st.table(scaling_table(T), hide_index=True)
+    if view.layout.explains:
+        st.markdown(T("learn.scaling.reading"))
