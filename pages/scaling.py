@@ -8,9 +8,9 @@ import streamlit as st
 
 from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
-from views import figures, page
+from views import figures, learning, page
 from views.charts import show
-from views.registry import LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
+from views.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
 from views.scaling import bug_frame, cached_sweep, comparison, download, histogram_frame, histograms, sweep_columns, textbook_frame
 
 view = page.start("scaling")
@@ -89,3 +89,10 @@ st.caption(T("scaling.bug.uniform", n_keys=n_keys, bits=f"{math.log2(n_keys):.2f
 
 st.subheader(T("scaling.temperature_section.title"))
 st.markdown(T("scaling.temperature_section.intro", temperature=f"{temperature:g}"))
+
+st.subheader(T("scaling.training.title"))
+st.markdown(T("scaling.training.intro"))
+st.markdown(f"**{learning.scaling_summary(T)}**")
+st.table(learning.scaling_table(T), hide_index=True)
+st.page_link(BY_ID["learn"].file_path, label=T("scaling.training.open"), icon=":material/model_training:",
+             query_params={"section": "scaling", "lang": settings.lang})

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_core.tasks import TASKS, characters, closeness, copy_offset, corpus_text, induction, reverse, sort, train
+from attention_core.tasks import TASKS, Trainer, characters, closeness, copy_offset, corpus_text, induction, reverse, sort, train
 from attention_core.tiny import TinyConfig, adam, adam_state, forward, gradients, init_tiny
 
 
@@ -140,3 +140,28 @@ def test_the_copy_snapshot_is_reproduced_by_training_again():
         _, again = train("copy", config, steps, every=steps // 50, lr=settings["lr"], batch=settings["batch"], seed=0)
         np.testing.assert_array_equal(again.weights.astype(np.float32), run["weights"])
         np.testing.assert_array_equal(again.loss, run["loss"])
+
+
+def test_a_trainer_advanced_in_chunks_and_pickled_between_them_trains_exactly_as_in_one_go():
+    import pickle
+
+    config = TinyConfig(vocab=9, context=10, d_model=16, heads=2, layers=1)
+    params, run = train("reverse", config, 60, every=20, lr=2e-2, batch=16, seed=5)
+    trainer = Trainer("reverse", config, every=20, lr=2e-2, batch=16, seed=5)
+    for chunk in (25, 25, 10):
+        trainer = pickle.loads(pickle.dumps(trainer)).advance(chunk)
+    chunked = trainer.run()
+    assert list(chunked.steps) == [0, 20, 40, 60]
+    np.testing.assert_array_equal(chunked.weights, run.weights)
+    for name in params:
+        np.testing.assert_array_equal(trainer.params[name], params[name])
+
+
+def test_the_scaling_experiment_starts_both_versions_from_the_same_weights_and_records_every_curve():
+    from attention_core.tasks import scaling_runs
+
+    runs = scaling_runs("copy", (4, 16), (0, 1), 20, every=10, batch=8)
+    assert runs.loss.shape == runs.accuracy.shape == runs.score_gradient.shape == (2, 2, 2, 3)
+    assert list(runs.steps) == [0, 10, 20]
+    assert np.all(runs.score_gradient > 0) and np.all(np.isfinite(runs.loss))
+    assert not np.array_equal(runs.loss[:, 0], runs.loss[:, 1])  # the division changes what is learned

@@ -99,3 +99,61 @@ def test_a_copy_task_is_learned():
     test = copy_batches(8, 12, 1, seed=99)[0]
     predicted = logits(params, test[:, :-1]).argmax(axis=-1)[:, 6:]  # positions whose next token is a copy
     assert (predicted == test[:, 7:]).mean() >= 0.9
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["2-layers", "unscaled-sinusoidal", "one-head"])
+def test_the_gradient_reaching_the_scores_matches_a_finite_difference_along_the_scores(config):
+    """Scaling W_Q by (1 + e) scales every score by (1 + e), so d loss / d e = sum over unmasked (d loss / d s) * s:
+    a central difference checks the score gradients that ``score_gradient`` averages."""
+    from attention_core.tiny import _backward
+
+    params = init_tiny(config, seed=3)
+    batch = np.random.default_rng(4).integers(0, config.vocab, (3, config.context + 1))
+    _, d_scores = _backward(params, batch)
+    trace = forward(params, batch[:, :-1])
+    for layer in range(config.layers):
+        scores = np.where(np.isfinite(trace.layers[layer].scores), trace.layers[layer].scores, 0.0)
+        analytic = float((d_scores[layer] * scores).sum())
+        step = 1e-6
+        values = []
+        for sign in (1, -1):
+            shifted = type(params)(config, dict(params))
+            shifted[f"l{layer}.w_q"] = params[f"l{layer}.w_q"] * (1 + sign * step)
+            values.append(loss(shifted, batch))
+        numeric = (values[0] - values[1]) / (2 * step)
+        assert abs(analytic - numeric) <= 1e-6 * max(1.0, abs(numeric))
+        n = config.context
+        assert np.all(d_scores[layer][..., np.triu(np.ones((n, n), dtype=bool), k=1)] == 0)  # masked scores get nothing
+
+
+def test_without_the_division_less_gradient_reaches_the_scores_of_a_wide_head():
+    from attention_core.tiny import score_gradient
+
+    batch = np.random.default_rng(0).integers(0, 9, (32, 11))
+    ratios = []
+    for d in (4, 64, 256):
+        scaled, raw = (score_gradient(init_tiny(TinyConfig(vocab=9, context=10, d_model=d, heads=1, layers=1, scaled=s), 0), batch)[0]
+                       for s in (True, False))
+        ratios.append(scaled / raw)
+    assert ratios[0] < ratios[1] < ratios[2] and ratios[2] > 4  # the gap grows with d_k, as the scaling lab predicts
+
+
+@pytest.mark.parametrize("temperature, top_k", [(1.0, 0), (0.5, 0), (2.0, 3), (1.0, 1), (0.1, 2)])
+def test_next_token_probabilities_follow_temperature_and_top_k(temperature, top_k):
+    from attention_core.tiny import next_token_probabilities
+
+    logits_ = np.array([2.0, -1.0, 0.5, 3.0, 0.0, 1.5])
+    p = next_token_probabilities(logits_, temperature, top_k)
+    kept = np.argsort(logits_)[::-1][: top_k or logits_.size]
+    expected = np.zeros_like(logits_)
+    expected[kept] = np.exp(logits_[kept] / temperature) / np.exp(logits_[kept] / temperature).sum()  # written out again
+    np.testing.assert_allclose(p, expected, rtol=1e-12, atol=0)
+    assert np.all(p[np.setdiff1d(np.arange(logits_.size), kept)] == 0.0)
+
+
+def test_next_token_probabilities_refuse_bad_settings():
+    from attention_core.tiny import next_token_probabilities
+
+    for temperature, top_k in ((0.0, 0), (-1.0, 0), (1.0, -1)):
+        with pytest.raises(ValueError):
+            next_token_probabilities(np.zeros(3), temperature, top_k)

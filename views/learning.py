@@ -92,7 +92,7 @@ def watch(view: View, task_name: str) -> None:
     curves(run, step, T, "watch")
     closeness_curves(run, task_name, step, T, "watch")
     if view.layout.explains:
-        st.markdown(T(f"learn.tasks.{task_name}.found", **found(run, task_name, T)))
+        st.markdown(found(run, task_name, T))
         ideal = task.ideal(run.probe)
         with st.expander(T("learn.watch.ideal_title")):
             st.markdown(T("learn.watch.ideal_intro"))
@@ -104,20 +104,25 @@ def watch(view: View, task_name: str) -> None:
         st.caption(T("learn.watch.settings", **describe(snap.settings)))
 
 
-def found(run: Run, task_name: str, T: Texts) -> dict[str, str]:
-    """Numbers for the task's closing sentence: the best head of each scored layer and when it passed 0.5."""
+def found(run: Run, task_name: str, T: Texts) -> str:
+    """What the run found, in words chosen by its numbers: per scored layer, whether one head passed one half of its
+    weight on the ideal pattern (and when), or the heads share the work; then the task's closing sentence."""
     values = {"loss_0": f"{run.loss[0]:.2f}", "loss": f"{run.loss[-1]:.2f}", "accuracy": f"{run.accuracy[-1]:.0%}"}
     layers = run.closeness.shape[1]
+    sentences = []
     for layer in range(layers):
         near = run.closeness[:, layer]  # (S, H)
-        if np.isnan(near).all():
+        pattern = pattern_name(task_name, layers, layer, T)
+        if pattern is None or np.isnan(near).all():
             continue
         head = int(np.nanargmax(near[-1]))
         passed = np.nonzero(near[:, head] >= 0.5)[0]
-        values[f"head_{layer + 1}"] = T("learn.head_name", layer=layer + 1, head=head + 1)
-        values[f"closeness_{layer + 1}"] = f"{near[-1, head]:.2f}"
-        values[f"passed_{layer + 1}"] = str(int(run.steps[passed[0]])) if passed.size else T("learn.never")
-    return values
+        kind = "formed" if near[-1, head] >= 0.5 else "shared" if np.nansum(near[-1]) >= 0.5 else "none"
+        values[f"passed_{layer + 1}"] = str(int(run.steps[passed[0]])) if passed.size else "—"
+        sentences.append(T(f"learn.found.{kind}", head=T("learn.head_name", layer=layer + 1, head=head + 1), pattern=pattern,
+                           closeness=f"{near[-1, head]:.2f}", together=f"{np.nansum(near[-1]):.2f}",
+                           passed=values[f"passed_{layer + 1}"]))
+    return " ".join([*sentences, T(f"learn.tasks.{task_name}.found", **values)])
 
 
 def describe(settings: dict) -> dict[str, object]:
@@ -195,14 +200,15 @@ def decode(view: View, task_name: str) -> None:
     st.markdown(T("learn.decode.generated", prompt=figures.plain(task.decode(prompt)), generated=figures.plain(generated) or "—"))
     if view.layout.explains:
         st.markdown(T("learn.decode.generation_intro"))
-    chart(cached, labels, labels, kind="weights", title=T("learn.decode.rows", layer=layer, head=head), key="decode-rows", T=T,
-          values=len(labels) <= 12, rows_are="query", cols_are="key")
+    first = gen.prompt - 1  # the prompt's last row predicted the first new token
+    chart(cached[first:], labels[first:], labels, kind="weights", title=T("learn.decode.rows", layer=layer, head=head),
+          key="decode-rows", T=T, values=len(labels) <= 12, rows_are="query", cols_are="key")
     rows = []
     for i in range(gen.prompt, len(gen.tokens)):
         chosen = int(gen.tokens[i])
         rows.append({T("learn.decode.position"): i + 1, T("learn.decode.token"): labels[i],
                      T("learn.decode.probability"): f"{gen.probabilities[i - gen.prompt][chosen]:.3f}",
-                     T("learn.decode.cache_length"): i + 1, T("learn.decode.cache_kb"): f"{gen.cache_bytes[i] / 1024:.1f}"})
+                     T("learn.decode.cache_kb"): f"{gen.cache_bytes[i] / 1024:.1f}"})
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
     per_token = gen.cache_bytes[0]

@@ -1,0 +1,126 @@
+"""AppTest for "Watch it learn": every section and task, the step slider over the snapshots, the decoder (mask, next
+token, generation from the cache, bad prompts), live training with its slots and queue, and the √d_k experiment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import all_text, figure_titles, figures, open_app, z_values
+
+from attention_core import tiny_forward
+from views import learn
+from views.registry import LEARN_SECTIONS, LEARN_TASKS
+
+PAGE = "learn"
+
+
+@pytest.mark.parametrize("section", LEARN_SECTIONS)
+@pytest.mark.parametrize("task", LEARN_TASKS)
+def test_every_section_opens_for_every_task_in_both_languages(section, task):
+    for lang in ("en", "zh"):
+        at = open_app(PAGE, section=section, task=task, lang=lang)
+        assert not at.error, [e.value for e in at.error]
+
+
+def test_the_default_view_is_the_end_of_the_induction_run_with_both_heads_scored():
+    at = open_app(PAGE)
+    run = learn.snapshot("induction").run
+    assert at.select_slider(key="learn.step").value == int(run.steps[-1])
+    titles = figure_titles(at)
+    assert f"Layer 2, head 1 · {run.closeness[-1, 1, 0]:.2f} on the induction pattern" in titles
+    assert f"Layer 1, head 1 · {run.closeness[-1, 0, 0]:.2f} on the previous token" in titles
+    text = all_text(at)
+    assert "**induction pattern:** layer 2, head 1 puts 0.93 of its weight there" in text
+    assert f"**Step {int(run.steps[-1])} of {int(run.steps[-1])}:**" in text
+
+
+def test_scrubbing_shows_the_snapshot_of_that_step_and_writes_it_to_the_link():
+    at = open_app(PAGE)
+    run = learn.snapshot("induction").run
+    at.select_slider(key="learn.step").set_value(0).run()
+    assert at.query_params["step"] == "0" and "**Step 0 of 1500:**" in all_text(at)
+    heatmap = figures(at)[0]
+    np.testing.assert_allclose(z_values(heatmap), run.weights[0, 0, 0], atol=0)
+    assert figures(at)[4]["layout"]["shapes"][0]["x0"] == 0  # the loss curve marks the step
+
+
+def test_a_step_between_snapshots_shows_the_nearest_one():
+    at = open_app(PAGE, task="copy", step="148")
+    assert at.select_slider(key="learn.step").value == 147
+
+
+def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
+    at = open_app(PAGE, section="decode", task="induction", prompt="KDCFAEKDC", generate="3", top_k="1")
+    snap = learn.snapshot("induction")
+    text = all_text(at)
+    assert "KDCFAEKDC** → **FAE**" in text  # greedy (top-1) generation copies the earlier run
+    scores, weights = (z_values(f) for f in figures(at)[:2])
+    assert np.isnan(scores[np.triu_indices(12, 1)]).all()  # -inf above the diagonal: blank cells
+    assert np.all(weights[np.triu_indices(12, 1)] == 0.0)
+    full = tiny_forward(snap.params, snap.params.config and learn.task("induction").encode("KDCFAEKDCFAE")).layers[1].weights[0, 0]
+    np.testing.assert_allclose(weights, full, rtol=0, atol=0)
+    assert "their largest weight is 0." in text and "by at most" in text
+    bars = figures(at)[2]["data"][0]
+    assert sorted(bars["y"])[-1] == 1.0 and sum(1 for y in bars["y"] if y > 0) == 1  # top-1 keeps one token
+
+
+def test_generation_is_reproduced_by_the_same_link_and_follows_the_seed():
+    first = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="1")
+    again = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="1")
+    line = [m.value for m in first.markdown if m.value.startswith("**the query")]
+    assert line and line == [m.value for m in again.markdown if m.value.startswith("**the query")]
+    other = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="5", seed="7")
+    assert line != [m.value for m in other.markdown if m.value.startswith("**the query")]
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ("<script>alert(1)</script>", "outside this task's alphabet: \\<"),  # escaped: shown as text
+    ("ABC😀", "outside this task's alphabet: 😀"),
+    ("   ", "Type a prompt"),
+])
+def test_bad_prompts_get_a_clear_message(prompt, message):
+    at = open_app(PAGE, section="decode", task="induction", prompt=prompt)
+    assert message in all_text(at)
+
+
+def test_a_prompt_longer_than_the_context_keeps_its_end():
+    at = open_app(PAGE, section="decode", task="copy", prompt="AB" * 10)
+    assert "only its last 12 are used" in all_text(at)
+
+
+def test_training_runs_in_a_worker_and_shows_its_heads_and_curves():
+    at = open_app(PAGE, section="train", task="copy", steps="100", heads="1", d_k="8")
+    at.button(key="learn-train").click().run(timeout=60)
+    assert not at.exception
+    done = [s.value for s in at.success]
+    assert done and done[0].startswith("Trained 100 steps in")
+    assert "Layer 1, head 1" in figure_titles(at)[0]
+    at.select_slider(key="learn.lr").set_value(0.1).run()
+    assert "The settings changed since your last training" in all_text(at)
+
+
+def test_when_every_slot_is_taken_a_training_waits_then_says_the_server_is_busy(monkeypatch):
+    monkeypatch.setattr(learn, "QUEUE_SECONDS", 0.3)
+    slots = learn.slots()
+    taken = [slots.acquire(blocking=False) for _ in range(learn.MAX_TRAININGS)]
+    try:
+        at = open_app(PAGE, section="train", task="copy", steps="100")
+        at.button(key="learn-train").click().run(timeout=30)
+        assert "The server stayed busy with other trainings" in all_text(at)
+    finally:
+        for got in taken:
+            if got:
+                slots.release()
+
+
+def test_the_scaling_experiment_reports_what_was_measured_here_and_in_the_scaling_lab():
+    at = open_app(PAGE, section="scaling")
+    result = learn.scaling()
+    text = all_text(at)
+    lower = int((result.loss[-1, 0, :, -1] < result.loss[-1, 1, :, -1]).sum())
+    assert f"in {lower} of {result.seeds.size} seeds" in text
+    assert "Gradient reaching the scores at step 0: mean |∂loss/∂s| (log axes)" in figure_titles(at)
+    table = at.table[0].value
+    assert list(table["d_k"]) == [4, 16, 64, 256]
+    lab = open_app("scaling")
+    assert "8. Tested by training" in all_text(lab) and f"in {lower} of {result.seeds.size} seeds" in all_text(lab)
