@@ -55,8 +55,9 @@ bench: $(VENV)/.dev chromium-check
 	$(PY) scripts/bench.py
 
 # 30 students on one process; with REPLICAS=n, 100 students through nginx beside one process.
+# With TRAININGS=k, 30 students on one process, alone and while k students train on "Watch it learn".
 load: $(VENV)/.dev
-	$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(PY) scripts/load.py --sessions 30)
+	$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(if $(filter command line,$(origin TRAININGS)),$(PY) scripts/load.py --sessions 30 --trainings $(TRAININGS),$(PY) scripts/load.py --sessions 30))
 
 # Where a loaded server's time goes: py-spy samples the server while classrooms of students use it.
 profile: $(VENV)/.dev

@@ -78,7 +78,8 @@ d_k = st.slider("d_k", 1, 64, 4, key="d_k")
 st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i in range(6)], texttemplate="%{z}")))
 """
 # One control per page that changes its numbers: a shared setting where the page uses one, else its own first value.
-BENCH_CONTROLS = {"scaling": ("scaling.d_k", lambda i: 2 ** (i % 13)), "real": ("real.head", lambda i: 1 + i % 12)}
+BENCH_CONTROLS = {"scaling": ("scaling.d_k", lambda i: 2 ** (i % 13)), "real": ("real.head", lambda i: 1 + i % 12),
+                  "learn": ("learn.step", lambda i: 30 * (i % 51))}
 PAGE_BUDGET = {"walkthrough": 3.0}  # x floor; every other page 5x (issue 14)
 
 
@@ -347,6 +348,68 @@ def bench_model(repeat: int) -> list[tuple]:
     return rows
 
 
+WORKER_RSS = """
+import sys, numpy as np
+sys.path.insert(0, {root!r})
+from attention_core import TinyConfig
+from attention_core.tasks import Trainer
+from views.learn import Worker
+worker = Worker()
+trainer = worker.advance(Trainer("induction", TinyConfig(vocab=12, context=15, d_model=32, heads=2, layers=2)), 25)
+with open(f"/proc/{{worker.process.pid}}/status") as status:
+    print(next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024)
+worker.close()
+"""
+
+
+def bench_learn(repeat: int) -> list[tuple]:
+    """Watch it learn: one training step at the default size, time to the default run's accuracy, snapshot loads, memory."""
+    import subprocess
+
+    import numpy as np
+
+    from attention_core import TinyConfig
+    from attention_core.tasks import TASKS, Trainer
+    from attention_core.tiny import adam, adam_state, gradients, init_tiny
+    from scripts.make_snapshots import DEFAULTS
+    from views.learn import load_snapshot
+    from views.registry import LEARN_TASKS
+
+    rows = []
+    for name in ("induction", "text"):
+        d_model, heads, layers, _, lr, batch = DEFAULTS[name]
+        task = TASKS[name]()
+        config = TinyConfig(vocab=task.vocab, context=task.length, d_model=d_model, heads=heads, layers=layers)
+        params = init_tiny(config, 0)
+        tokens = task.batch(np.random.default_rng(0), batch)
+        state = adam_state(params)
+        step = median_ms(lambda p=params, t=tokens, s=state, lr=lr: adam(p, gradients(p, t), s, lr=lr), repeat * 3)
+        rows.append(row(f"learn: one training step, {name} (d_model {d_model}, {heads} heads, {layers} layers, batch {batch})",
+                        step, {"induction": 10.0, "text": 20.0}[name], repeat * 3))
+    for name, target in (("copy", 0.95), ("induction", 0.9)):
+        d_model, heads, layers, steps, lr, batch = DEFAULTS[name]
+        task = TASKS[name]()
+        config = TinyConfig(vocab=task.vocab, context=task.length, d_model=d_model, heads=heads, layers=layers)
+        trainer, began = Trainer(name, config, every=10, lr=lr, batch=batch, seed=0), time.perf_counter()
+        while trainer.step < steps and trainer.run().accuracy[-1] < target:
+            trainer.advance(10)
+        seconds = time.perf_counter() - began
+        budget = 30_000.0 if name == "induction" else 5_000.0
+        rows.append(row(f"learn: time to {target:.0%} accuracy, {name} default run (reached at step {trainer.step})",
+                        seconds * 1000, budget, 1))
+    load = median_ms(lambda: [load_snapshot(name) for name in LEARN_TASKS], repeat)
+    rows.append(row(f"learn: load the {len(LEARN_TASKS)} snapshots (npz, once per server)", load, 200.0, repeat))
+    sizes = sum((ROOT / "assets" / "snapshots" / f"{name}.npz").stat().st_size for name in (*LEARN_TASKS, "scaling"))
+    loaded = sum(a.nbytes for name in LEARN_TASKS for snap in [load_snapshot(name)]
+                 for a in (*snap.params.values(), snap.run.weights, snap.run.closeness, snap.run.loss))
+    rows.append(("learn: snapshots on disk / in memory", f"{sizes / 2**20:.2f} MB / {loaded / 2**20:.1f} MB", "5 MB", "ok"
+                 if loaded <= 5 * 2**20 else "OVER", "1"))
+    out = subprocess.run([sys.executable, "-c", WORKER_RSS.format(root=str(ROOT))], capture_output=True, text=True, check=True)
+    worker = float(out.stdout.split()[-1])
+    rows.append(("learn: a training worker's memory (RSS)", f"{worker:.0f} MB", "100 MB", "ok" if worker <= 100 else "OVER", "1"))
+    return rows
+
+
 def print_table(rows: list[tuple]) -> None:
     header = ("what", "measured", "budget", "", "runs")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
@@ -357,9 +420,9 @@ def print_table(rows: list[tuple]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the median is printed)")
-    parser.add_argument("--only", choices=["core", "model", "pages", "browser"], action="append")
+    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "browser"], action="append")
     args = parser.parse_args()
-    sections = {"core": bench_core, "model": bench_model, "pages": bench_pages, "browser": bench_browser}
+    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "browser": bench_browser}
     rows = []
     for name in args.only or sections:
         rows += sections[name](args.repeat)

@@ -52,31 +52,34 @@ class Student:
     texts: list[str] = field(default_factory=list)
 
 
-def rerun_message(query: str, widgets: list[WidgetState]) -> bytes:
+def rerun_message(query: str, widgets: list[WidgetState], page: str = "") -> bytes:
     msg = BackMsg()
     msg.rerun_script.query_string = query
+    msg.rerun_script.page_name = page  # the URL path of a page ("" for the default page)
     msg.rerun_script.widget_states.widgets.extend(widgets)
     return msg.SerializeToString()
 
 
-async def run_until_finished(ws, student: Student) -> dict[str, str]:
-    """Read ForwardMsgs until the script run finishes; return slider labels -> widget ids seen."""
-    sliders: dict[str, str] = {}
+async def run_until_finished(ws, student: Student, timeout: float = RUN_TIMEOUT) -> dict[str, str]:
+    """Read ForwardMsgs until the script run finishes; return slider and button labels -> widget ids seen."""
+    widgets: dict[str, str] = {}
     while True:
         msg = ForwardMsg()
-        msg.ParseFromString(await asyncio.wait_for(ws.recv(), RUN_TIMEOUT))
+        msg.ParseFromString(await asyncio.wait_for(ws.recv(), timeout))
         kind = msg.WhichOneof("type")
         if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             element = msg.delta.new_element
             which = element.WhichOneof("type")
-            if which == "slider":
-                sliders[element.slider.label] = element.slider.id
+            if which in ("slider", "button"):
+                widgets[getattr(element, which).label] = getattr(element, which).id
             elif which == "exception":
                 raise RuntimeError(f"app exception: {element.exception.message}")
             elif which == "markdown":
                 student.texts.append(element.markdown.body)
+            elif which == "alert":
+                student.texts.append(element.alert.body)
         elif kind == "script_finished":
-            return sliders
+            return widgets
 
 
 def first_contact(base_url: str) -> tuple[str, str]:
@@ -172,6 +175,58 @@ def summary(students: list[Student], sessions: int, memory: float) -> dict[str, 
     }
 
 
+TRAINING = "section=train&task=induction&heads=4&d_k=32&steps=2000"  # d_model 128, 2 layers: a long training (time-capped)
+LEARN_PAGE = "watch-it-learn"
+
+
+async def trainer(ws_url: str, started: asyncio.Event) -> Student:
+    """A student pressing Train on "Watch it learn", waiting for the training to finish (or to be refused)."""
+    result = Student()
+    try:
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=RUN_TIMEOUT) as ws:
+            await ws.send(rerun_message(TRAINING, [], LEARN_PAGE))
+            widgets = await run_until_finished(ws, result)
+            click = WidgetState(id=widgets["Train"], trigger_value=True)
+            began = time.perf_counter()
+            await ws.send(rerun_message(TRAINING, [click], LEARN_PAGE))
+            started.set()
+            await run_until_finished(ws, result, timeout=4 * RUN_TIMEOUT)
+            result.rerun_s = time.perf_counter() - began
+    except Exception as error:
+        result.error = f"{type(error).__name__}: {error}"[:200]
+    finally:
+        started.set()
+    return result
+
+
+async def classroom_while_training(url: str, sessions: int, trainings: int) -> tuple[list[Student], list[Student]]:
+    ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
+    started = [asyncio.Event() for _ in range(trainings)]
+    trainers = [asyncio.create_task(trainer(ws_url, event)) for event in started]
+    await asyncio.wait_for(asyncio.gather(*(event.wait() for event in started)), RUN_TIMEOUT)
+    await asyncio.sleep(2.0)  # the trainings are running in their workers
+    students = await classroom(url, sessions, LINK)
+    return students, await asyncio.gather(*trainers)
+
+
+def main_trainings(sessions: int, trainings: int) -> None:
+    """The classroom on one server, first alone, then while ``trainings`` students train on "Watch it learn"."""
+    with serve_process("app.py") as (url, pid):
+        asyncio.run(classroom(url, 1, LINK))
+        alone = summary(asyncio.run(classroom(url, sessions, LINK)), sessions, rss_mb(pid))
+        students, trainers = asyncio.run(classroom_while_training(url, sessions, trainings))
+        during = summary(students, sessions, rss_mb(pid))
+    print(f"{sessions} students open the link and move a slider; times in seconds; {os.cpu_count()} cores")
+    print(f"{'':34}{'open p50':>9}{'open p95':>9}{'rerun p50':>10}{'rerun p95':>10}{'errors':>7}")
+    for name, r in (("alone", alone), (f"while {trainings} trainings run", during)):
+        print(f"{name:34}{r['open_p50']:>9.2f}{r['open_p95']:>9.2f}{r['rerun_p50']:>10.2f}{r['rerun_p95']:>10.2f}{r['errors']:>7}")
+    print(f"rerun p95 while training / alone = {during['rerun_p95'] / alone['rerun_p95']:.2f}")
+    for i, t in enumerate(trainers, 1):
+        queued = any("already running" in text for text in t.texts)
+        done = next((text for text in t.texts if text.startswith("Trained")), "")
+        print(f"training {i}: {t.rerun_s:.1f} s{' (queued first)' if queued else ''}; {done[:90] or t.error or 'no result'}")
+
+
 def main_balanced(sessions: int, replicas: int) -> None:
     """One process beside n replicas behind nginx, each with the same classroom."""
     results = {"one process": measure("app.py", sessions, LINK), f"nginx + {replicas} replicas": measure_balanced(replicas, sessions, LINK)}
@@ -194,8 +249,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--replicas", type=int, default=0, help="through nginx in front of this many app processes (0: no balancer)")
+    parser.add_argument("--trainings", type=int, default=0, help="measure the class while this many students train on Watch it learn")
     args = parser.parse_args()
     sessions = max(1, min(args.sessions, 200))
+    if args.trainings:
+        return main_trainings(sessions, max(1, min(args.trainings, 8)))
     if args.replicas:
         main_balanced(sessions, max(1, min(args.replicas, 16)))
         return

@@ -26,7 +26,7 @@ SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 MAX_TRAININGS = 2  # trainings at once per server: each takes one core; the rest of the class keeps the others
 MAX_SECONDS = 60.0  # a training stops after this long, wherever it is
 CHUNK = 25  # steps per round trip to the worker: the progress bar moves every CHUNK steps
-QUEUE_SECONDS = 45.0  # how long a training waits for a free slot before giving up
+QUEUE_SECONDS = MAX_SECONDS + 15.0  # how long a training waits for a slot: a running one ends by then
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,10 @@ def task(name: str) -> Task:
 @st.cache_resource(show_spinner=False)
 def snapshot(name: str) -> Snapshot:
     """assets/snapshots/<name>.npz (made by ``make snapshots``), loaded once per server."""
+    return load_snapshot(name)
+
+
+def load_snapshot(name: str) -> Snapshot:
     with np.load(SNAPSHOTS / f"{name}.npz") as data:
         settings = json.loads(str(data["settings"]))
         config = TinyConfig(**settings["config"])
