@@ -67,10 +67,15 @@ def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
 def test_generation_is_reproduced_by_the_same_link_and_follows_the_seed():
     first = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="1")
     again = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="1")
-    line = [m.value for m in first.markdown if m.value.startswith("**the query")]
-    assert line and line == [m.value for m in again.markdown if m.value.startswith("**the query")]
+    line = [m.value for m in first.markdown if m.value.startswith("**the␣query␣**")]
+    assert line and line == [m.value for m in again.markdown if m.value.startswith("**the␣query␣**")]
     other = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="5", seed="7")
-    assert line != [m.value for m in other.markdown if m.value.startswith("**the query")]
+    assert line != [m.value for m in other.markdown if m.value.startswith("**the␣query␣**")]
+
+
+def test_the_text_model_continues_its_own_sentence_at_the_default_temperature():
+    at = open_app(PAGE, section="decode", task="text")
+    assert "**the␣key␣** → **answer**" in all_text(at)  # six tokens, sampled at temperature 0.5
 
 
 @pytest.mark.parametrize("prompt, message", [

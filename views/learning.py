@@ -196,8 +196,8 @@ def decode(view: View, task_name: str) -> None:
         st.markdown(T("learn.decode.next_intro"))
 
     st.subheader(T("learn.decode.generation_title"))
-    generated = task.decode(gen.tokens[gen.prompt:])
-    st.markdown(T("learn.decode.generated", prompt=figures.plain(task.decode(prompt)), generated=figures.plain(generated) or "—"))
+    generated = "".join(labels[gen.prompt:])  # spaces as ␣, so that the bold text keeps its ends
+    st.markdown(T("learn.decode.generated", prompt=figures.plain("".join(labels[:gen.prompt])), generated=figures.plain(generated) or "—"))
     if view.layout.explains:
         st.markdown(T("learn.decode.generation_intro"))
     first = gen.prompt - 1  # the prompt's last row predicted the first new token

@@ -232,7 +232,7 @@ PAGES: tuple[Page, ...] = (
         Text("prompt", "learn.prompts.{task}", when=section("decode")),
         Int("layer", 2, lo=1, hi=2, when=section("decode")),
         Int("head", 1, lo=1, hi=4, when=section("decode")),
-        Choice("temperature", 1.0, options=LEARN_TEMPERATURES, when=section("decode")),
+        Choice("temperature", 0.5, options=LEARN_TEMPERATURES, when=section("decode")),
         Int("top_k", 0, lo=0, hi=32, when=section("decode")),
         Int("generate", 6, lo=0, hi=24, when=section("decode")),
         Choice("heads", 2, options=TRAIN_HEADS, when=section("train")),
