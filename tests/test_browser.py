@@ -281,3 +281,46 @@ def test_a_fresh_server_opens_a_deep_link(chromium):
             assert "d_k=1024" in page.url
         finally:
             context.close()
+
+
+def test_watch_it_learn_scrubs_training_on_a_projector(projector, app_url):
+    """A teacher opens the induction run at step 0 in presenter mode, steps through training with the slider's keys,
+    and jumps to the end: every frame shows that step's snapshot, the link follows, and the sidebar stays closed."""
+    page = projector
+    page.goto(f"{app_url}/watch-it-learn?present=1&step=0")
+    first = wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
+    assert first["rows"] == first["cols"] == 15
+    slider = page.get_by_role("slider", name="Training step")
+    slider.focus()
+    slider.press("ArrowRight")
+    page.wait_for_function("() => document.body.innerText.includes('Step 30 of 1500')", timeout=30000)
+    assert "step=30" in page.url
+    slider.press("End")
+    page.wait_for_function("() => document.body.innerText.includes('Step 1500 of 1500')", timeout=30000)
+    induction = wait_for_heatmap(page, 2, "h.title.includes('0.93 on the induction pattern')")
+    assert "Layer 2, head 1" in induction["title"]
+    assert page.locator("[data-testid=stSidebar][aria-expanded=true]").count() == 0
+    page.screenshot(path=str(SHOTS / "learn-presenter-1280.png"))
+
+
+def test_train_it_yourself_in_the_browser_and_the_link_keeps_the_settings(chromium, page, app_url):
+    page.goto(f"{app_url}/watch-it-learn?section=train&task=copy&steps=200&heads=1&d_k=8")
+    page.get_by_role("button", name="Train").click()
+    page.wait_for_function("() => document.body.innerText.includes('Trained 200 steps in')", timeout=60000)
+    trained = wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
+    assert trained["rows"] == 12
+    page.screenshot(path=str(SHOTS / "learn-trained.png"), full_page=True)
+    fresh = chromium.new_context(viewport={"width": 1280, "height": 720})
+    other = fresh.new_page()
+    other.goto(page.url)
+    other.wait_for_function("() => document.body.innerText.includes('press Train')", timeout=30000)
+    assert other.get_by_role("slider", name="Steps").get_attribute("aria-valuetext") in ("200", None)
+    assert "steps=200" in other.url and "task=copy" in other.url
+    fresh.close()
+
+
+def test_a_hostile_prompt_is_shown_as_text(app_url, page):
+    page.goto(f"{app_url}/watch-it-learn?{urlencode({'section': 'decode', 'prompt': HOSTILE})}")
+    page.wait_for_function("() => document.body.innerText.includes('outside this task')", timeout=30000)
+    page.mouse.move(600, 400)
+    assert page.locator("img[src='x']").count() == 0 and page.locator("[onerror], [onmouseover]").count() == 0
