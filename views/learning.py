@@ -324,6 +324,12 @@ def scaling_section(view: View) -> None:
                                x_title=T("learn.step"), y_title=""), key=f"scaling-loss-{d_k}")
     show(figures.lines(result.d_k, result.score_gradient[..., 0].mean(axis=-1).T, names, title=T("learn.scaling.gradient_title"),
                        x_title="d_k", y_title="", log_x=True, log_y=True, markers=True), key="scaling-gradient")
+    columns = st.columns(2)
+    for column, d in zip(columns, (0, result.d_k.size - 1)):
+        with column:
+            show(figures.lines(result.steps, result.score_gradient[d].mean(axis=1), names, log_y=True, x_title=T("learn.step"),
+                               y_title="", title=T("learn.scaling.gradient_training", d_k=int(result.d_k[d]))),
+                 key=f"scaling-gradient-{int(result.d_k[d])}")
     st.table(scaling_table(T), hide_index=True)
     if view.layout.explains:
         st.markdown(T("learn.scaling.reading"))
