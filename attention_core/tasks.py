@@ -36,16 +36,22 @@ class Task:
     def batch(self, rng: np.random.Generator, count: int) -> NDArray:
         return self.draw(rng, count)
 
+    def normalise(self, text: str) -> str:
+        """A prompt as the task reads it: letter tasks ignore case and spaces; the text task is lower case."""
+        return text.lower() if self.name == "text" else "".join(text.split()).upper()
+
+    def unknown(self, text: str) -> str | None:
+        """The first character of the (normalised) prompt that is not one of the task's symbols, or None."""
+        return next((c for c in self.normalise(text) if c not in self.symbols), None)
+
     def encode(self, text: str) -> NDArray:
-        """Token ids of a prompt written in the task's symbols (letter tasks: case and spaces ignored). ValueError
-        naming the first character that is not a symbol."""
-        if self.name != "text":
-            text = "".join(text.split()).upper()
+        """Token ids of a prompt written in the task's symbols (see ``normalise``). ValueError naming the first
+        character that is not a symbol."""
+        bad = self.unknown(text)
+        if bad is not None:
+            raise ValueError(f"not in the alphabet: {bad!r}")
         index = {symbol: i for i, symbol in enumerate(self.symbols)}
-        unknown = [c for c in text if c not in index]
-        if unknown:
-            raise ValueError(f"not in the alphabet: {unknown[0]!r}")
-        return np.array([index[c] for c in text], dtype=np.int64)
+        return np.array([index[c] for c in self.normalise(text)], dtype=np.int64)
 
     def decode(self, ids: NDArray) -> str:
         return "".join(self.symbols[int(i)] for i in ids)

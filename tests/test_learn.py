@@ -129,3 +129,59 @@ def test_the_scaling_experiment_reports_what_was_measured_here_and_in_the_scalin
     assert list(table["d_k"]) == [4, 16, 64, 256]
     lab = open_app("scaling")
     assert "8. Tested by training" in all_text(lab) and f"in {lower} of {result.seeds.size} seeds" in all_text(lab)
+
+
+def test_fixing_a_bad_prompt_brings_the_decoder_back_with_every_control_as_it_was():
+    at = open_app(PAGE, section="decode", task="induction", temperature="2", top_k="3", generate="4", layer="1")
+    at.text_input(key="learn.prompt").input("XYZ").run()
+    assert "outside this task's alphabet: X" in all_text(at)
+    at.text_input(key="learn.prompt").input("ABCAB").run()
+    assert not at.exception and not at.error
+    assert at.select_slider(key="learn.temperature").value == 2.0 and at.slider(key="learn.top_k").value == 3
+    assert at.slider(key="learn.generate").value == 4 and at.segmented_control(key="learn.layer").value == 1
+    assert "**ABCAB** → **" in all_text(at)
+
+
+def test_a_one_layer_task_and_back_keeps_the_decoders_layer_and_head():
+    at = open_app(PAGE, section="decode", task="induction", layer="1", head="2")
+    at.segmented_control(key="learn.task").set_value("copy").run()
+    at.segmented_control(key="learn.task").set_value("induction").run()
+    assert not at.exception
+    assert at.segmented_control(key="learn.head").value == 2
+
+
+def test_a_long_prompt_generates_what_fits_and_a_short_one_gets_its_tokens_back():
+    at = open_app(PAGE, section="decode", task="induction", generate="6", prompt="ABCDEFGHIJKL")
+    assert "Only 3 of the 6 tokens fit" in all_text(at)
+    at.text_input(key="learn.prompt").input("ABCAB").run()
+    assert at.slider(key="learn.generate").value == 6 and "Only" not in all_text(at)
+
+
+def test_changing_the_task_shows_the_end_of_its_run():
+    at = open_app(PAGE, task="induction", step="300")
+    at.segmented_control(key="learn.task").set_value("reverse").run()
+    assert at.select_slider(key="learn.step").value == 400
+    at.segmented_control(key="learn.task").set_value("induction").run()
+    assert at.select_slider(key="learn.step").value == 1500
+
+
+def test_a_training_whose_loss_blows_up_is_called_diverged():
+    from attention_core.tasks import Run
+
+    from views.learning import diverged
+
+    def run(loss):
+        return Run(np.arange(len(loss)), np.array(loss), np.zeros(len(loss)), np.zeros((len(loss), 1, 1, 2, 2)),
+                   np.zeros((len(loss), 1, 1)), np.zeros(3, dtype=int))
+
+    assert not diverged(run([3.0, 2.0, 1.0]))
+    assert diverged(run([3.0, 2.0, 3.5])) and diverged(run([3.0, 800.0, 2.0])) and diverged(run([3.0, np.nan, 1.0]))
+
+
+def test_four_heads_train_into_two_charts_a_row():
+    at = open_app(PAGE, section="train", task="copy", steps="100", heads="4", d_k="4")
+    at.button(key="learn-train").click().run(timeout=60)
+    titles = figure_titles(at)
+    assert sum(title.startswith("Layer 1, head") for title in titles) == 4
+    heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
+    assert all("texttemplate" not in f["data"][0] for f in heatmaps)  # 12 tokens in half-width charts: no numbers

@@ -45,7 +45,7 @@ def curves(run: Run, step: int | None, T: Texts, key: str) -> None:
                            y_title="", mark_x=mark), key=f"{key}-loss")
     with right:
         show(figures.lines(run.steps, run.accuracy[None], (T("learn.accuracy"),), title=T("learn.accuracy_title"),
-                           x_title=T("learn.step"), y_title="", mark_x=mark), key=f"{key}-accuracy")
+                           x_title=T("learn.step"), y_title="", mark_x=mark, y_range=(0, 1.02)), key=f"{key}-accuracy")
 
 
 def closeness_curves(run: Run, task_name: str, step: int | None, T: Texts, key: str) -> None:
@@ -53,24 +53,32 @@ def closeness_curves(run: Run, task_name: str, step: int | None, T: Texts, key: 
     scored = ~np.isnan(flat).all(axis=1)
     if scored.any():
         show(figures.lines(run.steps, flat[scored], tuple(np.array(head_names(run, T))[scored]), title=T("learn.closeness_title"),
-                           x_title=T("learn.step"), y_title="", mark_x=() if step is None else (step,)), key=f"{key}-closeness")
+                           x_title=T("learn.step"), y_title="", mark_x=() if step is None else (step,), y_range=(0, 1.02)),
+             key=f"{key}-closeness")
+
+
+HALF_WIDTH_VALUES = 8  # tokens up to which a half-width chart has room for the numbers in its cells
+FULL_WIDTH_VALUES = 12
 
 
 def attention_grid(weights: NDArray, closeness: NDArray, labels: tuple[str, ...], task_name: str, T: Texts, view: View,
                    key: str) -> None:
-    """Every head's attention (layers, H, n, n) on the probe, one row of charts per layer, each titled with its closeness."""
+    """Every head's attention (layers, H, n, n) on the probe, two charts a row, each titled with its closeness."""
     layers, heads = weights.shape[:2]
+    per_row = min(heads, 2)
+    values = len(labels) <= (FULL_WIDTH_VALUES if per_row == 1 else HALF_WIDTH_VALUES)
     for layer in range(layers):
-        columns = st.columns(heads)
         pattern = pattern_name(task_name, layers, layer, T)
-        for head in range(heads):
-            near = closeness[layer, head]
-            title = T("learn.head_title", layer=layer + 1, head=head + 1)
-            if pattern is not None and np.isfinite(near):
-                title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
-            with columns[head]:
-                chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}", T=T,
-                      values=len(labels) <= 12, rows_are="query", cols_are="key")
+        for first in range(0, heads, per_row):
+            columns = st.columns(per_row)
+            for column, head in zip(columns, range(first, min(first + per_row, heads))):
+                near = closeness[layer, head]
+                title = T("learn.head_title", layer=layer + 1, head=head + 1)
+                if pattern is not None and np.isfinite(near):
+                    title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
+                with column:
+                    chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}", T=T,
+                          values=values, rows_are="query", cols_are="key")
 
 
 # 1. Watch a default run
@@ -116,11 +124,14 @@ def found(run: Run, task_name: str, T: Texts) -> str:
         if pattern is None or np.isnan(near).all():
             continue
         head = int(np.nanargmax(near[-1]))
-        passed = np.nonzero(near[:, head] >= 0.5)[0]
+        below = np.nonzero(near[:, head] < 0.5)[0]
+        passed = np.nonzero((near[:, head] >= 0.5) & (np.arange(len(run.steps)) > (below[0] if below.size else -1)))[0]
         kind = "formed" if near[-1, head] >= 0.5 else "shared" if np.nansum(near[-1]) >= 0.5 else "none"
+        if kind == "formed" and near[0, head] >= 0.5:
+            kind = "formed_start"  # a random head already puts half its weight there (few keys to choose from)
         values[f"passed_{layer + 1}"] = str(int(run.steps[passed[0]])) if passed.size else "—"
         sentences.append(T(f"learn.found.{kind}", head=T("learn.head_name", layer=layer + 1, head=head + 1), pattern=pattern,
-                           closeness=f"{near[-1, head]:.2f}", together=f"{np.nansum(near[-1]):.2f}",
+                           closeness=f"{near[-1, head]:.2f}", together=f"{np.nansum(near[-1]):.2f}", start=f"{near[0, head]:.2f}",
                            passed=values[f"passed_{layer + 1}"]))
     return " ".join([*sentences, T(f"learn.tasks.{task_name}.found", **values)])
 
@@ -139,35 +150,36 @@ def decode(view: View, task_name: str) -> None:
     config = snap.config
     text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"), max_chars=200)
     st.caption(T("learn.decode.alphabet", symbols=" ".join(symbols(task, range(task.vocab))), context=config.context))
-    try:
-        prompt = task.encode(text)
-    except ValueError:
-        bad = next(c for c in (text if task_name == "text" else "".join(text.split()).upper()) if c not in task.symbols)
+    # Every control is drawn on every run, whatever the prompt: a control left out of a run loses its value.
+    columns = st.columns(5)
+    temperature = columns[0].select_slider(T("learn.decode.temperature"), LEARN_TEMPERATURES, key=view.key("temperature"),
+                                           help=T("learn.decode.temperature_help"))
+    view.clamp("top_k", 0, task.vocab)
+    top_k = columns[1].slider(T("learn.decode.top_k"), 0, task.vocab, key=view.key("top_k"), help=T("learn.decode.top_k_help"))
+    view.clamp("generate", 0, config.context - 1)
+    wanted = columns[2].slider(T("learn.decode.generate"), 0, config.context - 1, key=view.key("generate"),
+                               help=T("learn.decode.generate_help", context=config.context))
+    view.clamp("head", 1, config.heads)
+    head = columns[3].segmented_control(T("learn.decode.head"), range(1, config.heads + 1), key=view.key("head"), required=True)
+    view.clamp("layer", 1, config.layers)
+    layer = columns[4].segmented_control(T("learn.decode.layer"), range(1, config.layers + 1), key=view.key("layer"),
+                                         required=True)
+    bad = task.unknown(text)
+    if bad is not None:
         st.error(T("learn.decode.unknown", char=figures.plain(bad)), icon=":material/error:")
         return
+    prompt = task.encode(text)
     if prompt.size == 0:
         st.info(T("learn.decode.empty"), icon=":material/edit:")
         return
     if prompt.size > config.context:
         st.warning(T("learn.decode.cut", n=prompt.size, context=config.context), icon=":material/content_cut:")
         prompt = prompt[-config.context:]
-    columns = st.columns(5 if config.layers > 1 else 4)
-    temperature = columns[0].select_slider(T("learn.decode.temperature"), LEARN_TEMPERATURES, key=view.key("temperature"),
-                                           help=T("learn.decode.temperature_help"))
-    view.clamp("top_k", 0, task.vocab)
-    top_k = columns[1].slider(T("learn.decode.top_k"), 0, task.vocab, key=view.key("top_k"), help=T("learn.decode.top_k_help"))
     room = config.context - prompt.size
-    view.clamp("generate", 0, room)
-    new = columns[2].slider(T("learn.decode.generate"), 0, max(room, 1), key=view.key("generate"), disabled=room == 0,
-                            help=T("learn.decode.generate_help", context=config.context))
-    view.clamp("head", 1, config.heads)
-    head = columns[3].segmented_control(T("learn.decode.head"), range(1, config.heads + 1), key=view.key("head"), required=True)
-    view.clamp("layer", 1, config.layers)
-    layer = config.layers
-    if config.layers > 1:
-        layer = columns[4].segmented_control(T("learn.decode.layer"), range(1, config.layers + 1), key=view.key("layer"),
-                                             required=True)
-    gen = learn.generate(snap.params, prompt, new if room else 0, temperature, top_k, view.settings.seed)
+    new = min(wanted, room)
+    if new < wanted:
+        st.caption(T("learn.decode.room", wanted=wanted, room=room, context=config.context))
+    gen = learn.generate(snap.params, prompt, new, temperature, top_k, view.settings.seed)
     labels = symbols(task, gen.tokens)
     trace = tiny_forward(snap.params, gen.tokens)
     scores, weights = trace.layers[layer - 1].scores[0, head - 1], trace.layers[layer - 1].weights[0, head - 1]
@@ -178,10 +190,10 @@ def decode(view: View, task_name: str) -> None:
     left, right = st.columns(2)
     with left:
         chart(scores, labels, labels, kind="signed", title=T("learn.decode.scores", layer=layer, head=head), key="decode-scores",
-              T=T, values=len(labels) <= 12, rows_are="query", cols_are="key")
+              T=T, values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key", decimals=1)
     with right:
         chart(weights, labels, labels, kind="weights", title=T("learn.decode.weights", layer=layer, head=head),
-              key="decode-weights", T=T, values=len(labels) <= 12, rows_are="query", cols_are="key")
+              key="decode-weights", T=T, values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key")
     above = np.triu(np.ones_like(weights, dtype=bool), k=1)
     cached = gen.rows[layer - 1][head - 1]
     st.caption(T("learn.decode.mask_check", masked=int(above.sum()), largest=f"{weights[above].max(initial=0.0):g}",
@@ -202,13 +214,13 @@ def decode(view: View, task_name: str) -> None:
         st.markdown(T("learn.decode.generation_intro"))
     first = gen.prompt - 1  # the prompt's last row predicted the first new token
     chart(cached[first:], labels[first:], labels, kind="weights", title=T("learn.decode.rows", layer=layer, head=head),
-          key="decode-rows", T=T, values=len(labels) <= 12, rows_are="query", cols_are="key")
+          key="decode-rows", T=T, values=len(labels) <= FULL_WIDTH_VALUES, rows_are="query", cols_are="key")
     rows = []
     for i in range(gen.prompt, len(gen.tokens)):
         chosen = int(gen.tokens[i])
         rows.append({T("learn.decode.position"): i + 1, T("learn.decode.token"): labels[i],
                      T("learn.decode.probability"): f"{gen.probabilities[i - gen.prompt][chosen]:.3f}",
-                     T("learn.decode.cache_kb"): f"{gen.cache_bytes[i] / 1024:.1f}"})
+                     T("learn.decode.cache_kb"): f"{gen.cache_bytes[i] / 1024:.2f}"})
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
     per_token = gen.cache_bytes[0]
@@ -230,12 +242,16 @@ def train(view: View, task_name: str) -> None:
     config = TinyConfig(vocab=task.vocab, context=task.length, d_model=heads * d_k, heads=heads, layers=snap.config.layers,
                         scaled=scaled)
     count = sum(int(np.prod(shape)) for shape in parameter_shapes(config))
+    settings = (task_name, config, steps, lr, view.settings.seed)
+    button, status = st.columns([1, 5], vertical_alignment="center")  # the progress beside the button, in sight on a projector
+    clicked = button.button(T("learn.train.start"), icon=":material/play_arrow:", type="primary", key="learn-train")
     st.caption(T("learn.train.model", d_model=config.d_model, layers=config.layers, parameters=f"{count:,}",
                  seconds=f"{learn.MAX_SECONDS:.0f}", trainings=learn.MAX_TRAININGS))
-    settings = (task_name, config, steps, lr, view.settings.seed)
-    if st.button(T("learn.train.start"), icon=":material/play_arrow:", type="primary", key="learn-train"):
-        bar = st.progress(0.0, text=T("learn.train.starting"))
-        waiting = st.empty()
+    if clicked:
+        with status:
+            bar = st.progress(0.0, text=T("learn.train.starting"))
+            waiting = st.empty()
+
         def progress(done: int, total: int) -> None:
             bar.progress(done / total, text=T("learn.train.progress", done=done, total=total))
 
@@ -263,9 +279,18 @@ def train(view: View, task_name: str) -> None:
                  default_accuracy=f"{snap.run.accuracy[-1]:.0%}"), icon=":material/check_circle:")
     if trained.stopped_early:
         st.warning(T("learn.train.stopped", steps=last, seconds=f"{learn.MAX_SECONDS:.0f}"), icon=":material/timer:")
+    if diverged(run):
+        st.warning(T("learn.train.diverged", start=f"{run.loss[0]:.2f}", peak=f"{np.nanmax(run.loss):.1f}", end=f"{run.loss[-1]:.2f}"),
+                   icon=":material/trending_up:")
     attention_grid(run.weights[-1], run.closeness[-1], symbols(task, run.probe[:-1]), task_name, T, view, "trained")
     curves(run, None, T, "trained")
     closeness_curves(run, task_name, None, T, "trained")
+
+
+def diverged(run: Run) -> bool:
+    """The loss blew up: not finite, ended above where it started, or went past twice its start on the way."""
+    loss = run.loss
+    return bool(not np.isfinite(loss).all() or loss[-1] > loss[0] or np.max(loss) > 2 * loss[0])
 
 
 def parameter_shapes(config: TinyConfig) -> list[tuple[int, ...]]:
