@@ -167,7 +167,6 @@ def test_changing_the_task_shows_the_end_of_its_run():
 
 def test_a_training_whose_loss_blows_up_is_called_diverged():
     from attention_core.tasks import Run
-
     from views.learning import diverged
 
     def run(loss):
