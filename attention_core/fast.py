@@ -1,0 +1,155 @@
+"""How attention runs at scale, exactly: shared keys and values (multi-head, grouped-query, multi-query), the
+key-value cache's memory, softmax block by block (online softmax, the idea behind FlashAttention), and the cost
+of full, sliding-window and sparse attention.
+
+Shapes: n queries and keys, H query heads, G key-value heads (G divides H), d_k per head. Row vectors.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attention_core._checks import check_int
+
+
+def kv_group(head: int, heads: int, kv_heads: int) -> int:
+    """The key-value head that query head ``head`` reads: heads are split into kv_heads equal, consecutive groups."""
+    if heads % kv_heads:
+        raise ValueError("the number of key-value heads must divide the number of query heads")
+    return head // (heads // kv_heads)
+
+
+@dataclass(frozen=True)
+class SharedKV:
+    """Attention with G key-value heads for H query heads: q (H, n, d_k), k and v (G, n, d_k), weights (H, n, n),
+    outputs (H, n, d_k), and which key-value head each query head read."""
+
+    q: NDArray
+    k: NDArray
+    v: NDArray
+    weights: NDArray
+    outputs: NDArray
+    groups: NDArray  # (H,) key-value head of each query head
+
+
+def shared_kv_attention(x: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, causal: bool = False) -> SharedKV:
+    """Grouped-query attention: w_q (H, d, d_k), w_k and w_v (G, d, d_k). G = H is multi-head attention; G = 1 is
+    multi-query attention. Query head h scores against key-value head h // (H / G)."""
+    x = np.asarray(x, dtype=float)
+    heads, kv_heads = w_q.shape[0], w_k.shape[0]
+    groups = np.array([kv_group(h, heads, kv_heads) for h in range(heads)])
+    q, k, v = x[None] @ w_q, x[None] @ w_k, x[None] @ w_v  # (H, n, d_k), (G, n, d_k), (G, n, d_k)
+    scores = q @ k[groups].transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+    if causal:
+        n = x.shape[0]
+        scores = np.where(np.triu(np.ones((n, n), dtype=bool), k=1), -np.inf, scores)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return SharedKV(q, k, v, weights, weights @ v[groups], groups)
+
+
+def kv_cache_bytes(tokens: int, layers: int, kv_heads: int, d_k: int, bytes_per_number: int = 2, batch: int = 1) -> int:
+    """Memory of a key-value cache: a key and a value per token, key-value head and layer:
+    2 x tokens x layers x kv_heads x d_k x bytes (2 bytes in 16-bit floats), times the batch."""
+    for name, value in (("tokens", tokens), ("layers", layers), ("kv_heads", kv_heads), ("d_k", d_k), ("batch", batch)):
+        check_int(name, value, 0, 10**9)
+    return 2 * tokens * layers * kv_heads * d_k * bytes_per_number * batch
+
+
+@dataclass(frozen=True)
+class OnlineSoftmax:
+    """Attention computed one block of keys at a time. ``maxima`` and ``sums`` (blocks + 1, n): the running maximum
+    m and running sum l of every query row after each block (column 0: before any, -inf and 0); ``outputs``
+    (blocks + 1, n, d_v): the running, unnormalised output; ``output``: the final O = acc / l."""
+
+    block: int
+    maxima: NDArray
+    sums: NDArray
+    outputs: NDArray
+    output: NDArray
+
+    @property
+    def held(self) -> int:
+        """Numbers of scores held at once: n x block (the full computation holds n x n)."""
+        return self.maxima.shape[1] * self.block
+
+
+def online_softmax_attention(q: NDArray, k: NDArray, v: NDArray, block: int) -> OnlineSoftmax:
+    """softmax(q k^T / sqrt(d_k)) v without ever holding the n x n scores: for each block of keys B,
+        s = q k_B^T / sqrt(d_k);  m' = max(m, max_j s_j);  l' = l e^(m - m') + sum_j e^(s_j - m');
+        acc' = acc e^(m - m') + e^(s - m') v_B,
+    and at the end O = acc / l. Exactly softmax attention (Milakov & Gimelshein, 2018; Dao et al., 2022)."""
+    q, k, v = (np.asarray(a, dtype=float) for a in (q, k, v))
+    n_k = k.shape[0]
+    block = check_int("block", block, 1, max(1, n_k))
+    m = np.full(q.shape[0], -np.inf)
+    l = np.zeros(q.shape[0])
+    acc = np.zeros((q.shape[0], v.shape[1]))
+    maxima, sums, outputs = [m], [l], [acc]
+    for start in range(0, n_k, block):
+        s = q @ k[start:start + block].T / math.sqrt(q.shape[1])  # (n, b): the only scores held
+        new_m = np.maximum(m, s.max(axis=1))
+        rescale = np.exp(m - new_m)  # 0 before the first block (m = -inf)
+        p = np.exp(s - new_m[:, None])
+        l = l * rescale + p.sum(axis=1)
+        acc = acc * rescale[:, None] + p @ v[start:start + block]
+        m = new_m
+        maxima.append(m)
+        sums.append(l)
+        outputs.append(acc)
+    return OnlineSoftmax(block, np.stack(maxima), np.stack(sums), np.stack(outputs), acc / l[:, None])
+
+
+def sliding_window_mask(n: int, window: int) -> NDArray:
+    """Causal sliding window (n, n): query i sees keys i - window + 1 .. i (``window`` keys, itself included)."""
+    n, window = check_int("n", n, 0, 100_000), check_int("window", window, 1, 100_000)
+    distance = np.arange(n)[:, None] - np.arange(n)[None, :]
+    return (distance >= 0) & (distance < window)
+
+
+def sparse_mask(n: int, window: int, global_tokens: int) -> NDArray:
+    """Local + global (Longformer / BigBird style), causal: the sliding window, plus the first ``global_tokens``
+    keys for every query, plus every earlier key for those global tokens."""
+    mask = sliding_window_mask(n, window)
+    g = check_int("global_tokens", global_tokens, 0, 100_000)
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    mask[:, :g] = True
+    mask[:g, :] = True
+    return mask & causal
+
+
+def allowed_pairs(kind: str, n: int, window: int = 64, global_tokens: int = 4) -> int:
+    """Query-key pairs scored, by formula (no mask is built): full causal n(n + 1)/2; the sliding window,
+    sum_i min(window, i + 1); sparse: a global query (i < g) sees its i + 1 keys, any other the window plus the global
+    keys before it, max(0, min(g, i - window + 1))."""
+    i = np.arange(check_int("n", n, 0, 10**7))
+    if kind == "full":
+        return int(n * (n + 1) // 2)
+    inside = np.minimum(window, i + 1)
+    if kind == "window":
+        return int(inside.sum())
+    if kind == "sparse":
+        g = global_tokens
+        return int(np.where(i < g, i + 1, inside + np.maximum(0, np.minimum(g, i - window + 1))).sum())
+    raise ValueError('kind must be "full", "window" or "sparse"')
+
+
+def time_full_attention(n: int, d_k: int = 64, repeat: int = 3, seed: int = 0) -> tuple[float, int]:
+    """Measured seconds (best of ``repeat``) of one full softmax(q k^T / sqrt(d_k)) v at n tokens in NumPy, and the
+    bytes of the n x n score matrix it holds."""
+    n = check_int("n", n, 1, 16_384)
+    rng = np.random.default_rng(seed)
+    q, k, v = (rng.standard_normal((n, d_k)) for _ in range(3))
+    best = math.inf
+    for _ in range(repeat):
+        began = time.perf_counter()
+        s = q @ k.T / math.sqrt(d_k)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        (e / e.sum(axis=1, keepdims=True)) @ v
+        best = min(best, time.perf_counter() - began)
+    return best, n * n * 8

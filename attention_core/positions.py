@@ -1,0 +1,113 @@
+"""Where words are: attention without positions (permutation-equivariant), and the ways models add them.
+
+Row vectors throughout: X (n, d), Q = X W_Q (n, d_k). Four schemes beside "none":
+    sinusoidal  X + PE (Vaswani et al., 2017), added to the input once
+    learned     X + P[:n], P a trained table (MiniLM's, in ``pretrained``), added once
+    rope        q_m -> R(m) q_m, k_n -> R(n) k_n, R(m) rotating each pair of dimensions (2i, 2i + 1) by m * theta_i,
+                theta_i = base^(-2i / d_k) (Su et al., 2021): q_m . k_n then depends on m - n only
+    alibi       scores s_mn - slope_h * (m - n) for keys n <= m (Press et al., 2022): a linear penalty per head,
+                slopes 2^(-8 (h + 1) / H)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attention_core._checks import check_int
+
+SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
+
+
+def softmax_rows(scores: NDArray) -> NDArray:
+    """Row-wise softmax; -inf entries get exactly 0."""
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def rope_angles(n: int, d_k: int, base: float = 10_000.0, start: int = 0) -> NDArray:
+    """The rotation angle of each position and pair, (n, d_k / 2): (start + m) * base^(-2i / d_k)."""
+    n = check_int("n", n, 0, 1_000_000)
+    d_k = check_int("d_k", d_k, 2, 4096)
+    if d_k % 2:
+        raise ValueError("RoPE rotates pairs of dimensions: d_k must be even")
+    theta = base ** (-np.arange(0, d_k, 2) / d_k)  # (d_k / 2,)
+    return (start + np.arange(n))[:, None] * theta[None, :]
+
+
+def rope(x: NDArray, base: float = 10_000.0, start: int = 0) -> NDArray:
+    """Rotate each row m of ``x`` (n, d_k) pair by pair: (x_2i, x_2i+1) -> (x_2i cos a - x_2i+1 sin a,
+    x_2i sin a + x_2i+1 cos a), a = (start + m) theta_i. Lengths are kept; only directions turn."""
+    x = np.asarray(x, dtype=float)
+    angles = rope_angles(x.shape[0], x.shape[1], base, start)
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[:, 0::2], x[:, 1::2]
+    out = np.empty_like(x)
+    out[:, 0::2] = even * cos - odd * sin
+    out[:, 1::2] = even * sin + odd * cos
+    return out
+
+
+def alibi_slopes(heads: int) -> NDArray:
+    """ALiBi's slope per head, (H,): 2^(-8 (h + 1) / H) for h = 0 .. H - 1 (a geometric sequence from 2^(-8/H) to 2^-8)."""
+    heads = check_int("heads", heads, 1, 64)
+    return 2.0 ** (-8.0 * (np.arange(heads) + 1) / heads)
+
+
+def alibi_bias(n: int, slope: float, causal: bool = True) -> NDArray:
+    """The bias added to the scores, (n, n): -slope * (m - n) for keys at or before the query, and -inf after it
+    when ``causal`` (else -slope * |m - n|)."""
+    n = check_int("n", n, 0, 100_000)
+    distance = np.arange(n)[:, None] - np.arange(n)[None, :]
+    bias = -slope * np.abs(distance).astype(float)
+    return np.where(distance < 0, -np.inf, bias) if causal else bias
+
+
+@dataclass(frozen=True)
+class PositionedHead:
+    """One head's attention under one position scheme: the vectors it scored, scores, weights and output."""
+
+    scheme: str
+    x: NDArray  # (n, d) the input the projections saw (with added positions for sinusoidal and learned)
+    q: NDArray  # (n, d_k) after RoPE's rotation where used
+    k: NDArray
+    v: NDArray  # (n, d_v)
+    scores: NDArray  # (n, n) q k^T / sqrt(d_k) (+ ALiBi's bias)
+    weights: NDArray
+    output: NDArray  # (n, d_v)
+
+
+def positioned_head(tokens: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, scheme: str, *, added: NDArray | None = None,
+                    slope: float = 0.5, causal: bool = False) -> PositionedHead:
+    """One head of scaled dot-product attention over token vectors (n, d) with positions given by ``scheme``.
+
+    ``added`` (n, d) is the table added for "sinusoidal" and "learned"; ``slope`` is ALiBi's; ``causal`` masks later keys.
+    """
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {SCHEMES}")
+    tokens = np.asarray(tokens, dtype=float)
+    n = tokens.shape[0]
+    if scheme in ("sinusoidal", "learned") and added is None:
+        raise ValueError(f"{scheme} positions need the table to add")
+    x = tokens + added[:n] if scheme in ("sinusoidal", "learned") else tokens
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    if scheme == "rope":
+        q, k = rope(q), rope(k)
+    scores = q @ k.T / math.sqrt(q.shape[1])
+    if scheme == "alibi":
+        scores = scores + alibi_bias(n, slope, causal=False)
+    if causal:
+        scores = np.where(np.triu(np.ones((n, n), dtype=bool), k=1), -np.inf, scores)
+    weights = softmax_rows(scores)
+    return PositionedHead(scheme, x, q, k, v, scores, weights, weights @ v)
+
+
+def permuted(head: PositionedHead, order: NDArray) -> tuple[NDArray, NDArray]:
+    """What equivariance predicts for the shuffled sentence (token i of the new sentence = token order[i] of the old):
+    the old weights and outputs with rows and columns taken in that order."""
+    order = np.asarray(order)
+    return head.weights[np.ix_(order, order)], head.output[order]

@@ -1,0 +1,154 @@
+"""Positions and attention at scale: permutation equivariance without positions, RoPE's relative property, ALiBi,
+grouped-query = multi-head with shared K/V repeated, the cache's memory, online softmax = softmax, and mask costs.
+Each against an independent formula written here."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention_core.embedding import positional_encoding
+from attention_core.fast import (
+    allowed_pairs,
+    kv_cache_bytes,
+    online_softmax_attention,
+    shared_kv_attention,
+    sliding_window_mask,
+    sparse_mask,
+)
+from attention_core.positions import SCHEMES, alibi_bias, alibi_slopes, permuted, positioned_head, rope
+
+RNG = np.random.default_rng(7)
+
+
+def projections(d: int = 8, d_k: int = 4, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.standard_normal((d, d_k)) / math.sqrt(d) for _ in range(3))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_without_positions_shuffling_the_words_shuffles_the_matrices(seed):
+    rng = np.random.default_rng(seed)
+    tokens = rng.standard_normal((7, 8))
+    order = rng.permutation(7)
+    head = positioned_head(tokens, *projections(), "none")
+    shuffled = positioned_head(tokens[order], *projections(), "none")
+    weights, output = permuted(head, order)
+    np.testing.assert_allclose(shuffled.weights, weights, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(shuffled.output, output, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("scheme", ["sinusoidal", "rope", "alibi"])
+def test_with_positions_shuffling_changes_more_than_the_order(scheme):
+    tokens = RNG.standard_normal((6, 8))
+    order = np.array([2, 0, 5, 1, 4, 3])  # not a reversal: |m - n| (ALiBi without a mask) is the same read backwards
+    added = positional_encoding(6, 8)
+    head = positioned_head(tokens, *projections(), scheme, added=added)
+    shuffled = positioned_head(tokens[order], *projections(), scheme, added=added)
+    assert np.abs(shuffled.weights - permuted(head, order)[0]).max() > 1e-3
+
+
+def rope_dot_by_complex_numbers(q: np.ndarray, k: np.ndarray, m: int, n: int, base: float = 10_000.0) -> float:
+    """Independent formula: pairs as complex numbers z = x_2i + i x_2i+1, each turned by e^(i position theta_i):
+    (R(m) q) . (R(n) k) = Re sum_i z_q conj(z_k) e^(i (m - n) theta_i)."""
+    theta = base ** (-np.arange(0, q.size, 2) / q.size)
+    zq, zk = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2]
+    return float(np.real(np.sum(zq * np.conj(zk) * np.exp(1j * (m - n) * theta))))
+
+
+def test_rope_makes_q_dot_k_depend_on_the_distance_only():
+    q, k = RNG.standard_normal(16), RNG.standard_normal(16)
+    worst = 0.0
+    for m in range(0, 40, 3):
+        for n in range(0, 40, 5):
+            dot = rope(q[None], start=m)[0] @ rope(k[None], start=n)[0]
+            for shift in (1, 7, 100, 1000):
+                shifted = rope(q[None], start=m + shift)[0] @ rope(k[None], start=n + shift)[0]
+                worst = max(worst, abs(shifted - dot))
+            assert abs(dot - rope_dot_by_complex_numbers(q, k, m, n)) <= 1e-12
+    assert worst <= 1e-12
+
+
+def test_rope_turns_vectors_without_changing_their_length_and_rows_follow_their_position():
+    x = RNG.standard_normal((9, 6))
+    rotated = rope(x)
+    np.testing.assert_allclose(np.linalg.norm(rotated, axis=1), np.linalg.norm(x, axis=1), rtol=1e-14)
+    np.testing.assert_array_equal(rotated[0], x[0])  # position 0 is not turned
+    np.testing.assert_allclose(rope(x[4:5], start=4), rotated[4:5], atol=1e-15)
+    with pytest.raises(ValueError, match="even"):
+        rope(RNG.standard_normal((3, 5)))
+
+
+def test_alibi_slopes_and_bias_by_hand():
+    np.testing.assert_allclose(alibi_slopes(8), [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256])
+    np.testing.assert_allclose(alibi_slopes(4), [1 / 4, 1 / 16, 1 / 64, 1 / 256])
+    bias = alibi_bias(3, 0.5)
+    assert bias.tolist() == [[0.0, -np.inf, -np.inf], [-0.5, 0.0, -np.inf], [-1.0, -0.5, 0.0]]
+    assert alibi_bias(3, 0.5, causal=False).tolist() == [[0.0, -0.5, -1.0], [-0.5, 0.0, -0.5], [-1.0, -0.5, 0.0]]
+
+
+def test_every_scheme_gives_rows_that_sum_to_one():
+    tokens = RNG.standard_normal((5, 8))
+    for scheme in SCHEMES:
+        head = positioned_head(tokens, *projections(), scheme, added=positional_encoding(5, 8), causal=True)
+        np.testing.assert_allclose(head.weights.sum(axis=1), 1.0, rtol=1e-14)
+        assert np.all(np.triu(head.weights, k=1) == 0)
+
+
+@pytest.mark.parametrize("heads, kv_heads", [(8, 8), (8, 4), (8, 2), (8, 1), (6, 3)])
+def test_grouped_query_attention_is_multi_head_attention_with_the_shared_keys_and_values_repeated(heads, kv_heads):
+    rng = np.random.default_rng(heads * 10 + kv_heads)
+    x = rng.standard_normal((9, 16))
+    w_q, w_k, w_v = (rng.standard_normal((h, 16, 4)) for h in (heads, kv_heads, kv_heads))
+    gqa = shared_kv_attention(x, w_q, w_k, w_v, causal=True)
+    repeat = heads // kv_heads
+    mha = shared_kv_attention(x, w_q, np.repeat(w_k, repeat, axis=0), np.repeat(w_v, repeat, axis=0), causal=True)
+    np.testing.assert_allclose(gqa.outputs, mha.outputs, rtol=0, atol=1e-13)
+    for h in range(heads):  # and head by head, written out: query head h reads key-value head h // repeat
+        q, k, v = x @ w_q[h], x @ w_k[h // repeat], x @ w_v[h // repeat]
+        s = np.where(np.triu(np.ones((9, 9), dtype=bool), k=1), -np.inf, q @ k.T / 2.0)
+        w = np.exp(s - s.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(gqa.outputs[h], (w / w.sum(axis=1, keepdims=True)) @ v, rtol=0, atol=1e-13)
+    assert list(gqa.groups) == [h // repeat for h in range(heads)]
+    with pytest.raises(ValueError, match="divide"):
+        shared_kv_attention(x, w_q, rng.standard_normal((5, 16, 4)), rng.standard_normal((5, 16, 4)))
+
+
+def test_the_caches_memory_for_known_models():
+    assert kv_cache_bytes(4096, layers=32, kv_heads=32, d_k=128) == 2 * 2**30  # Llama 2 7B, fp16: 2 GiB for 4096 tokens
+    assert kv_cache_bytes(4096, layers=80, kv_heads=8, d_k=128) == 1.25 * 2**30  # Llama 2 70B, grouped-query (8 kv heads)
+    assert kv_cache_bytes(4096, layers=80, kv_heads=64, d_k=128) == 10 * 2**30  # the same model with full multi-head
+    assert kv_cache_bytes(1, 1, 1, 1, bytes_per_number=4) == 8
+
+
+def full_attention(q, k, v):
+    s = q @ k.T / math.sqrt(q.shape[1])
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    return (w / w.sum(axis=1, keepdims=True)) @ v
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), d=st.integers(1, 12), block=st.integers(1, 45), scale=st.floats(0.1, 30.0), seed=st.integers(0, 10**6))
+def test_online_softmax_is_exactly_softmax_for_any_block_size(n, d, block, scale, seed):
+    rng = np.random.default_rng(seed)
+    q, k, v = scale * rng.standard_normal((n, d)), scale * rng.standard_normal((n, d)), rng.standard_normal((n, d))
+    block = min(block, n)
+    online = online_softmax_attention(q, k, v, block)
+    np.testing.assert_allclose(online.output, full_attention(q, k, v), rtol=0, atol=1e-12 * max(1.0, np.abs(v).max()))
+    assert online.maxima.shape == (math.ceil(n / block) + 1, n) and online.held == n * block
+    s = q @ k.T / math.sqrt(d)
+    np.testing.assert_allclose(online.maxima[-1], s.max(axis=1), rtol=0, atol=0)
+    np.testing.assert_allclose(online.sums[-1], np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 20, 33, 100])
+@pytest.mark.parametrize("window, global_tokens", [(1, 0), (3, 2), (5, 7), (40, 3)])
+def test_the_pairs_each_mask_scores_match_their_formula(n, window, global_tokens):
+    assert allowed_pairs("full", n) == np.tril(np.ones((n, n), dtype=bool)).sum()
+    assert allowed_pairs("window", n, window) == sliding_window_mask(n, window).sum()
+    assert allowed_pairs("sparse", n, window, global_tokens) == sparse_mask(n, window, global_tokens).sum()
+    assert allowed_pairs("window", n, window) <= allowed_pairs("sparse", n, window, global_tokens) <= allowed_pairs("full", n)
