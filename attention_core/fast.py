@@ -88,21 +88,21 @@ def online_softmax_attention(q: NDArray, k: NDArray, v: NDArray, block: int) -> 
     n_k = k.shape[0]
     block = check_int("block", block, 1, max(1, n_k))
     m = np.full(q.shape[0], -np.inf)
-    l = np.zeros(q.shape[0])
+    total = np.zeros(q.shape[0])  # l, the running sum
     acc = np.zeros((q.shape[0], v.shape[1]))
-    maxima, sums, outputs = [m], [l], [acc]
+    maxima, sums, outputs = [m], [total], [acc]
     for start in range(0, n_k, block):
         s = q @ k[start:start + block].T / math.sqrt(q.shape[1])  # (n, b): the only scores held
         new_m = np.maximum(m, s.max(axis=1))
         rescale = np.exp(m - new_m)  # 0 before the first block (m = -inf)
         p = np.exp(s - new_m[:, None])
-        l = l * rescale + p.sum(axis=1)
+        total = total * rescale + p.sum(axis=1)
         acc = acc * rescale[:, None] + p @ v[start:start + block]
         m = new_m
         maxima.append(m)
-        sums.append(l)
+        sums.append(total)
         outputs.append(acc)
-    return OnlineSoftmax(block, np.stack(maxima), np.stack(sums), np.stack(outputs), acc / l[:, None])
+    return OnlineSoftmax(block, np.stack(maxima), np.stack(sums), np.stack(outputs), acc / total[:, None])
 
 
 def sliding_window_mask(n: int, window: int) -> NDArray:
