@@ -141,7 +141,7 @@ def test_online_softmax_is_exactly_softmax_for_any_block_size(n, d, block, scale
     np.testing.assert_allclose(online.output, full_attention(q, k, v), rtol=0, atol=1e-12 * max(1.0, np.abs(v).max()))
     assert online.maxima.shape == (math.ceil(n / block) + 1, n) and online.held == n * block
     s = q @ k.T / math.sqrt(d)
-    np.testing.assert_allclose(online.maxima[-1], s.max(axis=1), rtol=0, atol=0)
+    np.testing.assert_allclose(online.maxima[-1], s.max(axis=1), rtol=1e-13, atol=1e-13)  # BLAS may round blocks apart
     np.testing.assert_allclose(online.sums[-1], np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1), rtol=1e-12)
 
 
