@@ -153,6 +153,17 @@ TRAIN_STEPS = (100, 200, 500, 1000, 1500, 2000)
 LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 
 
+POSITION_SECTIONS = ("positions", "sharing", "fast")
+SHUFFLES = ("reverse", "rotate", "swap")
+KV_HEADS = (1, 2, 4, 8)
+CACHE_MODELS = ("llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2")
+CACHE_TOKENS = (1024, 4096, 8192, 32768, 131072)
+
+
+def positions_shared(values: Values) -> tuple[str, ...]:
+    return ("text", "d_model", "d_k", "seed") if values.get("section") != "fast" else ("seed",)
+
+
 def learn_shared(values: Values) -> tuple[str, ...]:
     return ("seed",) if values.get("section") in ("decode", "train") else ()
 
@@ -240,6 +251,21 @@ PAGES: tuple[Page, ...] = (
         Flag("scaled", True, when=section("train")),
         Choice("lr", 0.01, options=TRAIN_LR, when=section("train")),
         Choice("steps", 500, options=TRAIN_STEPS, when=section("train")),
+    )),
+    Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4,
+         fixed=lambda values: (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)), params=(
+        Choice("section", "positions", options=POSITION_SECTIONS),
+        Choice("shuffle", "reverse", options=SHUFFLES, when=section("positions")),
+        Flag("causal", False, when=section("positions")),
+        Int("slope_heads", 8, lo=1, hi=16, when=section("positions")),
+        Choice("kv_heads", 2, options=KV_HEADS, when=section("sharing")),
+        Choice("model", "llama-2-70b", options=CACHE_MODELS, when=section("sharing")),
+        Choice("tokens", 4096, options=CACHE_TOKENS, when=section("sharing")),
+        Int("n", 12, lo=2, hi=48, when=section("fast")),
+        Int("block", 4, lo=1, hi=48, when=section("fast")),
+        Int("fold", 1, lo=0, hi=48, when=section("fast")),
+        Int("window", 64, lo=1, hi=4096, when=section("fast")),
+        Int("global_tokens", 4, lo=0, hi=64, when=section("fast")),
     )),
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),

@@ -1,0 +1,13 @@
+"""Positions and scale: where words are (none, sinusoidal, learned, RoPE, ALiBi), shared keys and values with the
+cache's memory, and fast attention computed exactly block by block, with the cost as n grows."""
+
+import streamlit as st
+
+from views import page, positions
+from views.registry import POSITION_SECTIONS
+
+view = page.start("positions")
+T = view.T
+section = st.segmented_control(T("positions.section"), POSITION_SECTIONS, format_func=lambda s: T(f"positions.sections.{s}"),
+                               key=view.key("section"), required=True)
+{"positions": positions.positions_section, "sharing": positions.sharing_section, "fast": positions.fast_section}[section](view)

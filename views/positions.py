@@ -1,0 +1,306 @@
+"""The "Positions and scale" page's sections: where words are (none, sinusoidal, learned, RoPE, ALiBi), sharing keys
+and values (MHA, GQA, MQA, the cache's memory), and fast attention exactly (online softmax, cost curves)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from attention_core import positional_encoding
+from attention_core.fast import (
+    allowed_pairs,
+    kv_cache_bytes,
+    online_softmax_attention,
+    shared_kv_attention,
+    time_full_attention,
+)
+from attention_core.positions import alibi_bias, alibi_slopes, permuted, positioned_head, rope
+from views import figures, real
+from views.charts import chart, show
+from views.inputs import explanation_or_stop
+from views.page import View
+from views.registry import CACHE_TOKENS, KV_HEADS
+
+SIDE_BY_SIDE = ("none", "sinusoidal", "rope", "alibi")  # the schemes compared on one head ("learned" needs a trained table)
+QUERY_HEADS = 8
+# name: (layers, query heads, key-value heads, d_k), from the models' published configurations
+MODELS = {"llama-2-7b": (32, 32, 32, 128), "llama-2-70b": (80, 64, 8, 128), "mistral-7b": (32, 32, 8, 128), "gpt-2": (12, 12, 12, 64)}
+COST_SIZES = (128, 256, 512, 1024, 2048, 4096)  # full attention measured up to 4096 tokens: a 128 MB score matrix
+PAIR_SIZES = (1024, 4096, 16384, 65536, 131072)
+
+
+def order_of(shuffle: str, n: int) -> NDArray:
+    """The new sentence's token i is the old token order[i]."""
+    return {"reverse": np.arange(n)[::-1], "rotate": np.roll(np.arange(n), -1),
+            "swap": np.r_[n - 1, np.arange(1, n - 1), 0] if n > 1 else np.arange(n)}[shuffle]
+
+
+def mean_distance(weights: NDArray) -> float:
+    """How far a head looks, on average: sum_j w_ij |i - j|, averaged over the queries."""
+    n = weights.shape[0]
+    return float((weights * np.abs(np.arange(n)[:, None] - np.arange(n)[None, :])).sum(axis=1).mean())
+
+
+# 1. Positions
+
+def positions_section(view: View) -> None:
+    T, settings = view.T, view.settings
+    e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", positions=False)
+    tokens, vectors, p = e.tokens, e.token_vectors, e.projections
+    n, d = vectors.shape
+    if p.w_q.shape[1] % 2:
+        st.warning(T("positions.odd_d_k", d_k=p.w_q.shape[1]), icon=":material/warning:")
+        return
+    causal = st.toggle(T("positions.causal"), key=view.key("causal"), help=T("positions.causal_help"))
+    added = positional_encoding(n, d)
+    slopes = alibi_slopes(view["slope_heads"])
+    heads = {scheme: positioned_head(vectors, p.w_q, p.w_k, p.w_v, scheme, added=added, slope=float(slopes[0]), causal=causal)
+             for scheme in SIDE_BY_SIDE}
+
+    st.subheader(T("positions.permutation.title"))
+    if view.layout.explains:
+        st.markdown(T("positions.permutation.intro"))
+    shuffle = st.segmented_control(T("positions.shuffle"), ("reverse", "rotate", "swap"), key=view.key("shuffle"), required=True,
+                                   format_func=lambda s: T(f"positions.shuffles.{s}"))
+    order = order_of(shuffle, n)
+    moved = tuple(tokens[i] for i in order)
+    differences = {}
+    for scheme in ("none", "sinusoidal"):
+        shuffled = positioned_head(vectors[order], p.w_q, p.w_k, p.w_v, scheme, added=added, causal=causal)
+        differences[scheme] = float(np.abs(shuffled.weights - permuted(heads[scheme], order)[0]).max())
+    shuffled_none = positioned_head(vectors[order], p.w_q, p.w_k, p.w_v, "none", causal=causal)
+    left, right = st.columns(2)
+    with left:
+        chart(heads["none"].weights, tokens, tokens, kind="weights", title=T("positions.permutation.original"), key="perm-original",
+              T=T, values=n <= 8, rows_are="query", cols_are="key")
+    with right:
+        chart(shuffled_none.weights, moved, moved, kind="weights", title=T("positions.permutation.shuffled"), key="perm-shuffled",
+              T=T, values=n <= 8, rows_are="query", cols_are="key")
+    st.markdown(T("positions.permutation.check", none=f"{differences['none']:.1e}", sinusoidal=f"{differences['sinusoidal']:.2f}",
+                  causal=T("positions.permutation.causal_note") if causal else ""))
+
+    st.subheader(T("positions.schemes.title"))
+    if view.layout.explains:
+        st.markdown(T("positions.schemes.intro"))
+    for first in range(0, len(SIDE_BY_SIDE), 2):
+        for column, scheme in zip(st.columns(2), SIDE_BY_SIDE[first:first + 2]):
+            head = heads[scheme]
+            with column:
+                chart(head.weights, tokens, tokens, kind="weights", title=T(f"positions.schemes.{scheme}"), key=f"scheme-{scheme}", T=T,
+                      values=n <= 8, rows_are="query", cols_are="key")
+                st.caption(T("positions.schemes.measures", distance=f"{mean_distance(head.weights):.2f}",
+                             self_weight=f"{np.diag(head.weights).mean():.2f}"))
+
+    st.subheader(T("positions.rope.title"))
+    if view.layout.explains:
+        st.markdown(T("positions.rope.intro", first=tokens[0], second=tokens[min(1, n - 1)]))
+    q, k = vectors[0] @ p.w_q, vectors[min(1, n - 1)] @ p.w_k
+    span = 12
+    rotated = rope(np.tile(q, (span, 1))) @ rope(np.tile(k, (span, 1))).T / math.sqrt(q.size)  # (m, n) positions
+    pe = positional_encoding(span, d)
+    added_scores = ((vectors[0] + pe) @ p.w_q) @ ((vectors[min(1, n - 1)] + pe) @ p.w_k).T / math.sqrt(q.size)
+    positions = tuple(str(i) for i in range(span))
+    left, right = st.columns(2)
+    with left:
+        chart(rotated, positions, positions, kind="signed", title=T("positions.rope.rope"), key="rope-grid", T=T, values=False,
+              rows_are="position", cols_are="position")
+    with right:
+        chart(added_scores, positions, positions, kind="signed", title=T("positions.rope.sinusoidal"), key="sinusoidal-grid", T=T,
+              values=False, rows_are="position", cols_are="position")
+    st.markdown(T("positions.rope.check", rope=f"{diagonal_spread(rotated):.1e}", sinusoidal=f"{diagonal_spread(added_scores):.2f}"))
+
+    st.subheader(T("positions.learned.title"))
+    if view.layout.explains:
+        st.markdown(T("positions.learned.intro"))
+    model = real.model()
+    if model is None:
+        st.info(T("positions.learned.missing"), icon=":material/download:")
+    else:
+        shown = 32
+        learned = cosine_matrix(model.position[:shown])
+        sinusoidal = cosine_matrix(positional_encoding(shown, model.position.shape[1]))
+        labels = tuple(str(i) for i in range(shown))
+        left, right = st.columns(2)
+        with left:
+            chart(learned, labels, labels, kind="signed", title=T("positions.learned.learned"), key="learned-similarity", T=T,
+                  values=False, rows_are="position", cols_are="position")
+        with right:
+            chart(sinusoidal, labels, labels, kind="signed", title=T("positions.learned.sinusoidal"), key="sinusoidal-similarity",
+                  T=T, values=False, rows_are="position", cols_are="position")
+        st.caption(T("positions.learned.caption", neighbours=f"{np.diag(learned, 1).mean():.2f}",
+                     far=f"{learned[np.triu_indices(shown, 8)].mean():.2f}", table=model.position.shape[0]))
+
+    st.subheader(T("positions.alibi.title"))
+    if view.layout.explains:
+        st.markdown(T("positions.alibi.intro"))
+    count = st.slider(T("positions.alibi.heads"), 1, 16, key=view.key("slope_heads"))
+    slopes = alibi_slopes(count)
+    show(figures.bars(slopes, tuple(T("positions.alibi.head", head=h + 1) for h in range(count)), title=T("positions.alibi.slopes"),
+                      y_title=T("positions.alibi.slope")), key="alibi-slopes")
+    shown_heads = sorted({0, count - 1})  # the steepest and the flattest
+    for column, h in zip(st.columns(2), shown_heads):
+        with column:
+            chart(alibi_bias(n, float(slopes[h]), causal=causal), tokens, tokens, kind="signed",
+                  title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", T=T, values=n <= 8,
+                  rows_are="query", cols_are="key")
+
+
+def diagonal_spread(grid: NDArray) -> float:
+    """The largest spread of values along any diagonal m - n = const (0 when the grid depends on m - n only)."""
+    n = grid.shape[0]
+    return max(float(np.ptp(np.diagonal(grid, offset))) for offset in range(-(n - 1), n))
+
+
+def cosine_matrix(vectors: NDArray) -> NDArray:
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    return unit @ unit.T
+
+
+# 2. Sharing keys and values
+
+def sharing_section(view: View) -> None:
+    T, settings = view.T, view.settings
+    e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft")
+    tokens, x = e.tokens, e.x
+    d = x.shape[1]
+    kv_heads = st.segmented_control(T("positions.sharing.kv_heads"), KV_HEADS, key=view.key("kv_heads"), required=True,
+                                    format_func=lambda g: T("positions.sharing.kind", g=g, kind=T(f"positions.sharing.kinds.{kind_of(g)}")))
+    rng = np.random.default_rng(settings.seed)
+    d_k = settings.d_k
+    w_q = rng.standard_normal((QUERY_HEADS, d, d_k)) / math.sqrt(d)
+    w_k = rng.standard_normal((kv_heads, d, d_k)) / math.sqrt(d)
+    w_v = rng.standard_normal((kv_heads, d, d_k)) / math.sqrt(d)
+    shared = shared_kv_attention(x, w_q, w_k, w_v)
+    repeat = QUERY_HEADS // kv_heads
+    full = shared_kv_attention(x, w_q, np.repeat(w_k, repeat, axis=0), np.repeat(w_v, repeat, axis=0))
+    if view.layout.explains:
+        st.markdown(T("positions.sharing.intro"))
+    groups = np.zeros((QUERY_HEADS, kv_heads))
+    groups[np.arange(QUERY_HEADS), shared.groups] = 1.0
+    chart(groups, tuple(T("positions.sharing.query_head", h=h + 1) for h in range(QUERY_HEADS)),
+          tuple(T("positions.sharing.kv_head", g=g + 1) for g in range(kv_heads)), kind="weights", title=T("positions.sharing.map"),
+          key="kv-map", T=T, values=False, rows_are="head", cols_are="head")
+    st.markdown(T("positions.sharing.check", difference=f"{np.abs(shared.outputs - full.outputs).max():.1e}", repeat=repeat,
+                  kv_heads=kv_heads))
+    for first in range(0, QUERY_HEADS, 4):
+        for column, h in zip(st.columns(4), range(first, first + 4)):
+            with column:
+                chart(shared.weights[h], tokens, tokens, kind="weights",
+                      title=T("positions.sharing.head", h=h + 1, g=int(shared.groups[h]) + 1), key=f"gqa-{h}", T=T, values=False,
+                      rows_are="query", cols_are="key")
+
+    st.subheader(T("positions.sharing.cache_title"))
+    if view.layout.explains:
+        st.markdown(T("positions.sharing.cache_intro"))
+    left, right = st.columns(2)
+    model = left.selectbox(T("positions.sharing.model"), tuple(MODELS), key=view.key("model"),
+                           format_func=lambda m: T(f"positions.sharing.models.{m}"))
+    tokens_count = right.select_slider(T("positions.sharing.tokens"), CACHE_TOKENS, key=view.key("tokens"), format_func=lambda t: f"{t:,}")
+    layers, heads, own_kv, head_dim = MODELS[model]
+    rows = []
+    for name, g in (("mha", heads), ("own", own_kv), ("mqa", 1)):
+        size = kv_cache_bytes(tokens_count, layers, g, head_dim)
+        rows.append({T("positions.sharing.layout"): T(f"positions.sharing.rows.{name}", g=g), T("positions.sharing.kv_heads_col"): g,
+                     T("positions.sharing.per_token"): readable_bytes(kv_cache_bytes(1, layers, g, head_dim)),
+                     T("positions.sharing.total", tokens=f"{tokens_count:,}"): readable_bytes(size)})
+    st.table(pd.DataFrame(rows), hide_index=True)
+    st.caption(T("positions.sharing.formula", layers=layers, head_dim=head_dim))
+
+
+def kind_of(kv_heads: int) -> str:
+    return "mha" if kv_heads == QUERY_HEADS else "mqa" if kv_heads == 1 else "gqa"
+
+
+def readable_bytes(count: float) -> str:
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= size:
+            return f"{count / size:,.2f} {unit}"
+    return f"{count:,.0f} B"
+
+
+# 3. Fast attention, exactly
+
+@st.cache_resource(show_spinner=False)
+def measured_costs(seed: int) -> tuple[NDArray, NDArray]:
+    """Seconds of one full attention (d_k = 64) at each of COST_SIZES, measured once per server, and its score bytes."""
+    measured = [time_full_attention(n, seed=seed) for n in COST_SIZES]
+    return np.array([m[0] for m in measured]), np.array([m[1] for m in measured])
+
+
+def fast_section(view: View) -> None:
+    T, settings = view.T, view.settings
+    if view.layout.explains:
+        st.markdown(T("positions.fast.intro"))
+    columns = st.columns(3)
+    n = columns[0].slider(T("positions.fast.n"), 2, 48, key=view.key("n"))
+    view.clamp("block", 1, n)
+    block = columns[1].slider(T("positions.fast.block"), 1, n, key=view.key("block"))
+    blocks = math.ceil(n / block)
+    view.clamp("fold", 0, blocks)
+    fold = columns[2].slider(T("positions.fast.fold"), 0, blocks, key=view.key("fold"), help=T("positions.fast.fold_help"))
+    rng = np.random.default_rng(settings.seed)
+    q, k, v = (rng.standard_normal((n, 4)) for _ in range(3))
+    online = online_softmax_attention(q, k, v, block)
+    scores = q @ k.T / 2.0
+    full = np.exp(scores - scores.max(axis=1, keepdims=True))
+    full = full / full.sum(axis=1, keepdims=True) @ v
+    labels = tuple(str(i + 1) for i in range(n))
+    seen = np.zeros((n, n), dtype=bool)
+    seen[:, : min(fold * block, n)] = True
+    current = np.zeros((n, n), dtype=bool)
+    if fold:
+        current[:, (fold - 1) * block: min(fold * block, n)] = True
+    chart(np.where(seen, scores, np.nan), labels, labels, kind="signed", title=T("positions.fast.scores", fold=fold, blocks=blocks),
+          key="online-scores", T=T, values=n <= 12, rows_are="query", cols_are="key", decimals=1, outline=current if fold else None)
+    statistics = np.stack([online.maxima[1:].T, online.sums[1:].T])  # (2, n, blocks)
+    block_labels = tuple(T("positions.fast.after", b=b + 1) for b in range(blocks))
+    left, right = st.columns(2)
+    shown = np.where(np.arange(blocks)[None, :] < fold, statistics[0], np.nan)
+    with left:
+        chart(shown, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m", T=T, values=n <= 12 and blocks <= 6,
+              rows_are="query", cols_are="dimension", decimals=2)
+    with right:
+        chart(np.where(np.arange(blocks)[None, :] < fold, statistics[1], np.nan), labels, block_labels, kind="signed",
+              title=T("positions.fast.sums"), key="online-l", T=T, values=n <= 12 and blocks <= 6, rows_are="query", cols_are="dimension",
+              decimals=2)
+    if fold == blocks:
+        st.markdown(T("positions.fast.done", difference=f"{np.abs(online.output - full).max():.1e}", held=online.held, full=n * n,
+                      share=f"{online.held / (n * n):.0%}"))
+    else:
+        partial = online.outputs[fold] / np.where(online.sums[fold] > 0, online.sums[fold], np.nan)[:, None]
+        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks,
+                      difference="—" if fold == 0 else f"{np.nanmax(np.abs(partial - full)):.2f}"))
+    if view.layout.explains:
+        st.latex(T("positions.fast.formula"))
+
+    st.subheader(T("positions.fast.cost_title"))
+    if view.layout.explains:
+        st.markdown(T("positions.fast.cost_intro"))
+    seconds, score_bytes = measured_costs(settings.seed)
+    left, right = st.columns(2)
+    with left:
+        show(figures.lines(np.array(COST_SIZES), np.stack([seconds * 1000]), (T("positions.fast.measured"),), log_x=True, log_y=True,
+                           markers=True, title=T("positions.fast.time_title"), x_title=T("positions.fast.tokens"), y_title="ms"),
+             key="cost-time")
+    with right:
+        show(figures.lines(np.array(COST_SIZES), np.stack([score_bytes / 2**20]), (T("positions.fast.scores_memory"),), log_x=True,
+                           log_y=True, markers=True, title=T("positions.fast.memory_title"), x_title=T("positions.fast.tokens"),
+                           y_title="MiB"), key="cost-memory")
+    growth = seconds[-1] / seconds[-2]
+    st.caption(T("positions.fast.growth", n=COST_SIZES[-1], previous=COST_SIZES[-2], growth=f"{growth:.1f}",
+                 seconds=f"{seconds[-1] * 1000:.0f}", memory=f"{score_bytes[-1] / 2**20:.0f}"))
+    columns = st.columns(2)
+    window = columns[0].number_input(T("positions.fast.window"), 1, 4096, key=view.key("window"))
+    global_tokens = columns[1].number_input(T("positions.fast.globals"), 0, 64, key=view.key("global_tokens"))
+    pairs = np.array([[allowed_pairs(kind, size, window, global_tokens) for size in PAIR_SIZES] for kind in ("full", "window", "sparse")])
+    show(figures.lines(np.array(PAIR_SIZES), pairs, tuple(T(f"positions.fast.kinds.{kind}", window=window, g=global_tokens)
+                                                           for kind in ("full", "window", "sparse")),
+                       log_x=True, log_y=True, markers=True, title=T("positions.fast.pairs_title"), x_title=T("positions.fast.tokens"),
+                       y_title=""), key="cost-pairs")
+    st.table(pd.DataFrame({T("positions.fast.tokens"): [f"{size:,}" for size in PAIR_SIZES],
+                           **{T(f"positions.fast.kinds.{kind}", window=window, g=global_tokens): [f"{int(c):,}" for c in row]
+                              for kind, row in zip(("full", "window", "sparse"), pairs)}}), hide_index=True)
