@@ -1,0 +1,91 @@
+"""AppTest for "Positions and scale": every section and control, with the numbers the page states checked again here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import all_text, figure_titles, figures, open_app, z_values
+
+from attention_core import explain
+from attention_core.fast import kv_cache_bytes
+from attention_core.positions import alibi_slopes
+from views.registry import POSITION_SECTIONS
+
+PAGE = "positions"
+SENTENCE = "the dog bit the man"
+
+
+@pytest.mark.parametrize("section", POSITION_SECTIONS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_section_opens_in_both_languages(section, lang):
+    at = open_app(PAGE, section=section, lang=lang, text=SENTENCE)
+    assert not at.error and not at.warning
+
+
+def test_without_positions_the_shuffled_sentence_has_the_shuffled_weights():
+    at = open_app(PAGE, text=SENTENCE, shuffle="reverse")
+    original, shuffled = (z_values(f) for f in figures(at)[:2])
+    np.testing.assert_allclose(shuffled, original[::-1, ::-1], rtol=0, atol=1e-15)
+    assert "by at most **" in all_text(at) and "with sinusoidal positions added" in all_text(at)
+    heatmap = figures(at)[1]
+    assert list(heatmap["layout"]["xaxis"]["ticktext"]) == ["man", "the", "bit", "dog", "the"]
+
+
+def test_the_rope_grid_is_constant_along_its_diagonals_and_the_sinusoidal_one_is_not():
+    at = open_app(PAGE, text=SENTENCE)
+    titles = figure_titles(at)
+    rope = z_values(figures(at)[titles.index("RoPE: q·k/√d_k with q at position m, k at n")])
+    for offset in range(-11, 12):
+        assert np.ptp(np.diagonal(rope, offset)) <= 1e-12
+    sinusoidal = z_values(figures(at)[titles.index("Sinusoidal: the same words, PE added")])
+    assert max(np.ptp(np.diagonal(sinusoidal, o)) for o in range(-11, 12)) > 0.1
+
+
+def test_an_odd_d_k_is_explained_not_crashed():
+    at = open_app(PAGE, text=SENTENCE, d_k="5")
+    assert "d_k must be even" in all_text(at)
+
+
+def test_alibi_slopes_follow_the_heads_slider():
+    at = open_app(PAGE, text=SENTENCE)
+    at.slider(key="positions.slope_heads").set_value(4).run()
+    bars = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
+    np.testing.assert_allclose(bars["data"][0]["y"], alibi_slopes(4))
+    assert at.query_params["slope_heads"] == "4"
+
+
+@pytest.mark.parametrize("kv_heads", [1, 2, 4, 8])
+def test_sharing_keys_and_values_equals_repeated_multi_head_and_the_cache_table_follows_the_formula(kv_heads):
+    at = open_app(PAGE, section="sharing", text=SENTENCE, kv_heads=str(kv_heads), model="llama-2-70b", tokens="4096")
+    assert "repeated" in all_text(at) and "**0.0e+00**" in all_text(at)
+    groups = z_values(figures(at)[0])
+    assert groups.shape == (8, kv_heads) and np.all(groups.sum(axis=1) == 1)
+    table = at.table[0].value
+    assert list(table.iloc[:, 1]) == [64, 8, 1]
+    assert table.iloc[1, 3] == f"{kv_cache_bytes(4096, 80, 8, 128) / 2**30:,.2f} GiB" == "1.25 GiB"
+
+
+def test_online_softmax_steps_block_by_block_to_the_exact_result():
+    at = open_app(PAGE, section="fast", n="10", block="3", fold="0")
+    assert "After 0 of 4 blocks" in all_text(at)
+    for fold in range(1, 5):
+        at.slider(key="positions.fold").set_value(fold).run()
+    text = all_text(at)
+    assert "All blocks folded in" in text and "Held at once: 30 scores instead of 100 (30%)" in text
+    difference = float(text.split("by at most **")[1].split("**")[0])
+    assert difference <= 1e-12
+
+
+def test_the_cost_section_measures_full_attention_and_counts_pairs_by_formula():
+    at = open_app(PAGE, section="fast", window="64", global_tokens="4")
+    table = at.table[0].value
+    assert table.iloc[0, 1] == f"{1024 * 1025 // 2:,}"  # full causal attention at 1,024 tokens
+    assert table.iloc[0, 2] == f"{sum(min(64, i + 1) for i in range(1024)):,}"
+    assert "multiplied the time by" in all_text(at)
+
+
+def test_the_page_uses_the_sentence_from_the_sidebar():
+    at = open_app(PAGE, text=SENTENCE, d_model="8", d_k="4", seed="3")
+    e = explain(SENTENCE, d_model=8, d_k=4, heads=1, positions=False, seed=3)
+    weights = z_values(figures(at)[0])
+    assert weights.shape == (len(e.tokens), len(e.tokens))
