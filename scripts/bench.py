@@ -49,6 +49,28 @@ def bench_core(repeat: int) -> list[tuple]:
                 ms = median_ms(lambda text=text, options=options: explain(text, **options), repeat)
                 rows.append(row(f"explain n={n} d_model={d_model} heads={heads}", ms, CORE_BUDGETS.get((n, d_model, heads)), repeat))
     rows.append(row("scaling sweep, d_k 1..4096 (64 keys, 2000 samples)", median_ms(lambda: sweep(64, 2000, seed=0), repeat), 300, repeat))
+    return rows + bench_scale(repeat)
+
+
+def bench_scale(repeat: int) -> list[tuple]:
+    """Positions and scale: RoPE, grouped-query attention, online softmax beside full attention (n = 1024, d_k = 64)."""
+    import numpy as np
+
+    from attention_core.fast import online_softmax_attention, shared_kv_attention, time_full_attention
+    from attention_core.positions import rope
+
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((1024, 64)) for _ in range(3))
+    x = rng.standard_normal((256, 512))
+    w_q, w_kv = rng.standard_normal((8, 512, 64)), rng.standard_normal((2, 512, 64))
+    full = min(time_full_attention(1024, repeat=repeat)[0] for _ in range(2)) * 1000
+    rows = [row("RoPE on 1024 x 64", median_ms(lambda: rope(q), repeat), 10.0, repeat),
+            row("grouped-query attention, 256 tokens, d_model 512, 8 heads, 2 kv heads", median_ms(
+                lambda: shared_kv_attention(x, w_q, w_kv, w_kv), repeat), 50.0, repeat),
+            row("full attention, 1024 tokens, d_k 64 (holds 1024 x 1024 scores)", full, None, repeat)]
+    for block in (64, 256):
+        ms = median_ms(lambda block=block: online_softmax_attention(q, k, v, block), repeat)
+        rows.append(row(f"online softmax, 1024 tokens, blocks of {block} (holds 1024 x {block}): {ms / full:.1f}x full", ms, None, repeat))
     return rows
 
 
