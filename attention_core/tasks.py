@@ -41,8 +41,9 @@ class Task:
         return text.lower() if self.name == "text" else "".join(text.split()).upper()
 
     def unknown(self, text: str) -> str | None:
-        """The first character of the (normalised) prompt that is not one of the task's symbols, or None."""
-        return next((c for c in self.normalise(text) if c not in self.symbols), None)
+        """The first character of the prompt, as typed, that is not one of the task's symbols once normalised, or None."""
+        kept = text if self.name == "text" else "".join(text.split())
+        return next((c for c in kept if self.normalise(c) not in self.symbols), None)
 
     def encode(self, text: str) -> NDArray:
         """Token ids of a prompt written in the task's symbols (see ``normalise``). ValueError naming the first

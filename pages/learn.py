@@ -4,7 +4,7 @@ training it yourself; and the √d_k argument tested by training."""
 import streamlit as st
 
 from views import learning, page
-from views.registry import LAST_STEP, LEARN_SECTIONS, LEARN_TASKS
+from views.registry import LEARN_SECTIONS, LEARN_TASKS
 
 view = page.start("learn")
 T = view.T
@@ -14,7 +14,7 @@ if section == "scaling":
     learning.scaling_section(view)
 else:
     task = st.segmented_control(T("learn.task"), LEARN_TASKS, format_func=lambda t: T(f"learn.tasks.{t}.name"),
-                                key=view.key("task"), required=True, on_change=view.set, args=("step", LAST_STEP))
+                                key=view.key("task"), required=True, on_change=learning.on_task_change, args=(view,))
     if view.layout.explains:
         st.markdown(T(f"learn.tasks.{task}.idea"))
     draw = {"watch": learning.watch, "decode": learning.decode, "train": learning.train}[section]

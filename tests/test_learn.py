@@ -152,7 +152,7 @@ def test_a_one_layer_task_and_back_keeps_the_decoders_layer_and_head():
 
 def test_a_long_prompt_generates_what_fits_and_a_short_one_gets_its_tokens_back():
     at = open_app(PAGE, section="decode", task="induction", generate="6", prompt="ABCDEFGHIJKL")
-    assert "Only 3 of the 6 tokens fit" in all_text(at)
+    assert "Only 3 of the 6 tokens will fit" in all_text(at)
     at.text_input(key="learn.prompt").input("ABCAB").run()
     assert at.slider(key="learn.generate").value == 6 and "Only" not in all_text(at)
 
@@ -165,16 +165,33 @@ def test_changing_the_task_shows_the_end_of_its_run():
     assert at.select_slider(key="learn.step").value == 1500
 
 
-def test_a_training_whose_loss_blows_up_is_called_diverged():
+def test_a_training_whose_loss_blows_up_is_called_diverged_and_one_that_recovers_unstable():
     from attention_core.tasks import Run
-    from views.learning import diverged
+    from views.learning import instability
 
     def run(loss):
         return Run(np.arange(len(loss)), np.array(loss), np.zeros(len(loss)), np.zeros((len(loss), 1, 1, 2, 2)),
                    np.zeros((len(loss), 1, 1)), np.zeros(3, dtype=int))
 
-    assert not diverged(run([3.0, 2.0, 1.0]))
-    assert diverged(run([3.0, 2.0, 3.5])) and diverged(run([3.0, 800.0, 2.0])) and diverged(run([3.0, np.nan, 1.0]))
+    assert instability(run([3.0, 2.0, 1.0])) is None
+    assert instability(run([3.0, 2.0, 3.5])) == "diverged" and instability(run([3.0, np.nan, 1.0])) == "diverged"
+    assert instability(run([3.0, 800.0, 2.0])) == "unstable"
+
+
+def test_switching_task_in_the_decoder_loads_that_tasks_example_prompt():
+    at = open_app(PAGE, section="decode", task="induction")
+    for name, prompt in (("copy", "ABAB"), ("sort", "72941|"), ("reverse", "ABCDE|"), ("text", "the key ")):
+        at.segmented_control(key="learn.task").set_value(name).run()
+        assert at.text_input(key="learn.prompt").value == prompt and not at.error, name
+
+
+def test_a_bad_character_is_named_as_typed_and_an_invisible_one_by_its_code():
+    at = open_app(PAGE, section="decode", task="induction", prompt="ab?z")
+    assert "alphabet: ?" in all_text(at)
+    at.text_input(key="learn.prompt").input("AB\tC").run()
+    assert "alphabet: U+0009" not in all_text(at)  # a tab is white space: ignored in letter tasks
+    at.text_input(key="learn.prompt").input("AB\x07C").run()
+    assert "alphabet: U+0007" in all_text(at)
 
 
 def test_four_heads_train_into_two_charts_a_row():

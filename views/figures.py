@@ -205,15 +205,17 @@ DECADES = dict(type="log", dtick=1, exponentformat="power", showexponent="all", 
 
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
           log_x: bool = False, log_y: bool = False, mark_x: tuple[float, ...] = (), markers: bool = False,
-          y_range: tuple[float, float] | None = None) -> Figure:
-    """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks and a fixed y range."""
+          y_range: tuple[float, float] | None = None, log_ticks: str = "decades") -> Figure:
+    """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks and a fixed y range.
+    ``log_ticks="auto"`` labels a log y axis that spans about one decade with Plotly's own ticks (2e-5, 5e-5, ...)."""
     palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
     traces = [dict(type="scatter", mode="lines+markers" if markers else "lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
                    line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=380, margin=dict(l=10, r=10, t=60, b=10),
         xaxis=dict(title=dict(text=x_title), **(DECADES if log_x else {})),
-        yaxis=dict(title=dict(text=y_title), **(DECADES if log_y else {}), **({"range": list(y_range)} if y_range else {})),
+        yaxis=dict(title=dict(text=y_title), **(({"type": "log", "exponentformat": "e"} if log_ticks == "auto" else DECADES) if log_y else {}),
+                   **({"range": list(y_range)} if y_range else {})),
         shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot")) for m in mark_x],
         legend=dict(orientation="h", y=-0.2),
     )

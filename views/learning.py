@@ -13,10 +13,16 @@ from attention_core.tasks import Run
 from views import figures, learn
 from views.charts import chart, show
 from views.page import View
-from views.registry import LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
+from views.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
 from views.text import Texts
 
 TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
+
+
+def on_task_change(view: View) -> None:
+    """A new task: its run from the end, and its own example prompt (another task's prompt is not in its alphabet)."""
+    view.set("step", LAST_STEP)
+    view.set("prompt", view.T(f"learn.prompts.{view['task']}"))
 
 
 def symbols(task: Task, ids: NDArray) -> tuple[str, ...]:
@@ -41,8 +47,9 @@ def curves(run: Run, step: int | None, T: Texts, key: str) -> None:
     mark = () if step is None else (step,)
     left, right = st.columns(2)
     with left:
+        blown_up = bool(np.nanmax(run.loss) > 100 * np.nanmin(run.loss))  # a linear axis would flatten the rest to 0
         show(figures.lines(run.steps, run.loss[None], (T("learn.loss"),), title=T("learn.loss_title"), x_title=T("learn.step"),
-                           y_title="", mark_x=mark), key=f"{key}-loss")
+                           y_title="", mark_x=mark, log_y=blown_up), key=f"{key}-loss")
     with right:
         show(figures.lines(run.steps, run.accuracy[None], (T("learn.accuracy"),), title=T("learn.accuracy_title"),
                            x_title=T("learn.step"), y_title="", mark_x=mark, y_range=(0, 1.02)), key=f"{key}-accuracy")
@@ -148,7 +155,7 @@ def decode(view: View, task_name: str) -> None:
     T = view.T
     snap, task = learn.snapshot(task_name), learn.task(task_name)
     config = snap.config
-    text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"), max_chars=200)
+    text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"))
     st.caption(T("learn.decode.alphabet", symbols=" ".join(symbols(task, range(task.vocab))), context=config.context))
     # Every control is drawn on every run, whatever the prompt: a control left out of a run loses its value.
     columns = st.columns(5)
@@ -166,7 +173,8 @@ def decode(view: View, task_name: str) -> None:
                                          required=True)
     bad = task.unknown(text)
     if bad is not None:
-        st.error(T("learn.decode.unknown", char=figures.plain(bad)), icon=":material/error:")
+        shown = figures.plain(bad) if bad.isprintable() else f"U+{ord(bad):04X}"  # a tab or a control character, named
+        st.error(T("learn.decode.unknown", char=shown), icon=":material/error:")
         return
     prompt = task.encode(text)
     if prompt.size == 0:
@@ -178,7 +186,7 @@ def decode(view: View, task_name: str) -> None:
     room = config.context - prompt.size
     new = min(wanted, room)
     if new < wanted:
-        st.caption(T("learn.decode.room", wanted=wanted, room=room, context=config.context))
+        st.caption(T("learn.decode.room" if room else "learn.decode.no_room", wanted=wanted, room=room, context=config.context))
     gen = learn.generate(snap.params, prompt, new, temperature, top_k, view.settings.seed)
     labels = symbols(task, gen.tokens)
     trace = tiny_forward(snap.params, gen.tokens)
@@ -247,12 +255,16 @@ def train(view: View, task_name: str) -> None:
     clicked = button.button(T("learn.train.start"), icon=":material/play_arrow:", type="primary", key="learn-train")
     st.caption(T("learn.train.model", d_model=config.d_model, layers=config.layers, parameters=f"{count:,}",
                  seconds=f"{learn.MAX_SECONDS:.0f}", trainings=learn.MAX_TRAININGS))
+    trained: learn.Trained | None = st.session_state.get(TRAINED)
+    if not clicked and (trained is None or trained.settings != settings):
+        status.caption(T("learn.train.press" if trained is None else "learn.train.changed"))
     if clicked:
         with status:
             bar = st.progress(0.0, text=T("learn.train.starting"))
             waiting = st.empty()
 
         def progress(done: int, total: int) -> None:
+            waiting.empty()  # a queued training has started
             bar.progress(done / total, text=T("learn.train.progress", done=done, total=total))
 
         def queued() -> None:
@@ -265,12 +277,8 @@ def train(view: View, task_name: str) -> None:
             st.warning(T("learn.train.busy"), icon=":material/hourglass_disabled:")
         else:
             st.session_state[TRAINED] = result
-    trained: learn.Trained | None = st.session_state.get(TRAINED)
-    if trained is None:
-        st.info(T("learn.train.press"), icon=":material/model_training:")
-        return
-    if trained.settings != settings:
-        st.info(T("learn.train.changed"), icon=":material/refresh:")
+    trained = st.session_state.get(TRAINED)
+    if trained is None or trained.settings != settings:
         return
     run = trained.run
     last = int(run.steps[-1])
@@ -279,18 +287,22 @@ def train(view: View, task_name: str) -> None:
                  default_accuracy=f"{snap.run.accuracy[-1]:.0%}"), icon=":material/check_circle:")
     if trained.stopped_early:
         st.warning(T("learn.train.stopped", steps=last, seconds=f"{learn.MAX_SECONDS:.0f}"), icon=":material/timer:")
-    if diverged(run):
-        st.warning(T("learn.train.diverged", start=f"{run.loss[0]:.2f}", peak=f"{np.nanmax(run.loss):.1f}", end=f"{run.loss[-1]:.2f}"),
+    trouble = instability(run)
+    if trouble:
+        st.warning(T(f"learn.train.{trouble}", start=f"{run.loss[0]:.2f}", peak=f"{np.nanmax(run.loss):.1f}", end=f"{run.loss[-1]:.2f}"),
                    icon=":material/trending_up:")
     attention_grid(run.weights[-1], run.closeness[-1], symbols(task, run.probe[:-1]), task_name, T, view, "trained")
     curves(run, None, T, "trained")
     closeness_curves(run, task_name, None, T, "trained")
 
 
-def diverged(run: Run) -> bool:
-    """The loss blew up: not finite, ended above where it started, or went past twice its start on the way."""
+def instability(run: Run) -> str | None:
+    """"diverged" when the loss is not finite or ended above where it started; "unstable" when it went past twice its
+    start on the way but ended lower; None otherwise."""
     loss = run.loss
-    return bool(not np.isfinite(loss).all() or loss[-1] > loss[0] or np.max(loss) > 2 * loss[0])
+    if not np.isfinite(loss).all() or loss[-1] > loss[0]:
+        return "diverged"
+    return "unstable" if np.max(loss) > 2 * loss[0] else None
 
 
 def parameter_shapes(config: TinyConfig) -> list[tuple[int, ...]]:
@@ -348,7 +360,7 @@ def scaling_section(view: View) -> None:
             show(figures.lines(result.steps, result.loss[d].mean(axis=1), names, title=T("learn.scaling.loss_title", d_k=int(d_k)),
                                x_title=T("learn.step"), y_title=""), key=f"scaling-loss-{d_k}")
     show(figures.lines(result.d_k, result.score_gradient[..., 0].mean(axis=-1).T, names, title=T("learn.scaling.gradient_title"),
-                       x_title="d_k", y_title="", log_x=True, log_y=True, markers=True), key="scaling-gradient")
+                       x_title="d_k", y_title="", log_x=True, log_y=True, markers=True, log_ticks="auto"), key="scaling-gradient")
     columns = st.columns(2)
     for column, d in zip(columns, (0, result.d_k.size - 1)):
         with column:
