@@ -19,7 +19,9 @@ from views.text import Texts
 AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
                "dimension": "common.labels.dimensions", "head": "common.labels.heads", "position": "common.labels.positions",
                "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources",
-               "sentence": "common.labels.sentences", "document": "common.labels.documents"}
+               "sentence": "common.labels.sentences", "document": "common.labels.documents", "block": "common.labels.blocks",
+               "query_position": "common.labels.query_positions", "key_position": "common.labels.key_positions",
+               "column_position": "common.labels.column_positions"}
 PLOTLY_CONFIG = json.dumps({"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}})
 
 

@@ -107,10 +107,10 @@ def positions_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(rotated, positions, positions, kind="signed", title=T("positions.rope.rope"), key="rope-grid", T=T, values=False,
-              rows_are="position", cols_are="position")
+              rows_are="query_position", cols_are="key_position")
     with right:
         chart(added_scores, positions, positions, kind="signed", title=T("positions.rope.sinusoidal"), key="sinusoidal-grid", T=T,
-              values=False, rows_are="position", cols_are="position")
+              values=False, rows_are="query_position", cols_are="key_position")
     st.markdown(T("positions.rope.check", rope=f"{diagonal_spread(rotated):.1e}", sinusoidal=f"{diagonal_spread(added_scores):.2f}"))
 
     st.subheader(T("positions.learned.title"))
@@ -127,10 +127,10 @@ def positions_section(view: View) -> None:
         left, right = st.columns(2)
         with left:
             chart(learned, labels, labels, kind="signed", title=T("positions.learned.learned"), key="learned-similarity", T=T,
-                  values=False, rows_are="position", cols_are="position")
+                  values=False, rows_are="position", cols_are="column_position")
         with right:
             chart(sinusoidal, labels, labels, kind="signed", title=T("positions.learned.sinusoidal"), key="sinusoidal-similarity",
-                  T=T, values=False, rows_are="position", cols_are="position")
+                  T=T, values=False, rows_are="position", cols_are="column_position")
         st.caption(T("positions.learned.caption", neighbours=f"{np.diag(learned, 1).mean():.2f}",
                      far=f"{learned[np.triu_indices(shown, 8)].mean():.2f}", table=model.position.shape[0]))
 
@@ -262,10 +262,10 @@ def fast_section(view: View) -> None:
     shown = np.where(np.arange(blocks)[None, :] < fold, statistics[0], np.nan)
     with left:
         chart(shown, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m", T=T, values=n <= 12 and blocks <= 6,
-              rows_are="query", cols_are="dimension", decimals=2)
+              rows_are="query", cols_are="block", decimals=2)
     with right:
         chart(np.where(np.arange(blocks)[None, :] < fold, statistics[1], np.nan), labels, block_labels, kind="signed",
-              title=T("positions.fast.sums"), key="online-l", T=T, values=n <= 12 and blocks <= 6, rows_are="query", cols_are="dimension",
+              title=T("positions.fast.sums"), key="online-l", T=T, values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block",
               decimals=2)
     if fold == blocks:
         st.markdown(T("positions.fast.done", difference=f"{np.abs(online.output - full).max():.1e}", held=online.held, full=n * n,
