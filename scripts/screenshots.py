@@ -34,6 +34,7 @@ PAGE_SHOTS = {  # every other page of the registry, with the parameters that sho
     "hierarchy": ("hierarchical", {}),
     "rnn": ("rnn-vs-attention", {"text": SENTENCE, "step": 3}),
     "learn": ("watch-it-learn", {"step": 660}),
+    "positions": ("positions-and-scale", {"text": "the dog bit the man"}),
     "real": ("real-model", {"text": "The animal didn't cross the street because it was too tired.", "layer": 1, "head": 3}),
 }
 FIXED = {  # name: (URL parameters, width, height): what a projector or a phone shows, without scrolling the page
