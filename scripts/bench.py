@@ -71,6 +71,12 @@ def bench_scale(repeat: int) -> list[tuple]:
     for block in (64, 256):
         ms = median_ms(lambda block=block: online_softmax_attention(q, k, v, block), repeat)
         rows.append(row(f"online softmax, 1024 tokens, blocks of {block} (holds 1024 x {block}): {ms / full:.1f}x full", ms, None, repeat))
+    previous = None
+    for n in (2048, 4096, 8192, 16384):  # the page measures up to 4096 (a class server); this machine allows 16384 (2 GiB of scores)
+        seconds, score_bytes = time_full_attention(n, repeat=2)
+        growth = "" if previous is None else f", {seconds / previous:.1f}x the time at n/2"
+        rows.append(row(f"full attention, {n} tokens: {score_bytes / 2**20:,.0f} MiB of scores{growth}", seconds * 1000, None, 2))
+        previous = seconds
     return rows
 
 
