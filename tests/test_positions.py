@@ -41,9 +41,21 @@ def test_the_rope_grid_is_constant_along_its_diagonals_and_the_sinusoidal_one_is
     assert max(np.ptp(np.diagonal(sinusoidal, o)) for o in range(-11, 12)) > 0.1
 
 
-def test_an_odd_d_k_is_explained_not_crashed():
+def test_an_odd_d_k_hides_only_rope():
     at = open_app(PAGE, text=SENTENCE, d_k="5")
-    assert "d_k must be even" in all_text(at)
+    assert "it needs an even d_k (now 5)" in all_text(at)
+    titles = figure_titles(at)
+    assert "ALiBi (linear penalty)" in titles and "RoPE (rotated q and k)" not in titles and "No positions" in titles
+
+
+def test_swapping_the_second_and_last_words_makes_the_man_bite_the_dog():
+    at = open_app(PAGE, text=SENTENCE, shuffle="swap")
+    assert list(figures(at)[1]["layout"]["xaxis"]["ticktext"]) == ["the", "man", "bit", "the", "dog"]
+
+
+def test_without_a_sentence_the_caches_memory_is_still_shown():
+    at = open_app(PAGE, section="sharing", text="")
+    assert at.table[0].value.shape[0] == 3
 
 
 def test_alibi_slopes_follow_the_heads_slider():
@@ -66,9 +78,9 @@ def test_sharing_keys_and_values_equals_repeated_multi_head_and_the_cache_table_
 
 
 def test_online_softmax_steps_block_by_block_to_the_exact_result():
-    at = open_app(PAGE, section="fast", n="10", block="3", fold="0")
-    assert "After 0 of 4 blocks" in all_text(at)
-    for fold in range(1, 5):
+    at = open_app(PAGE, section="fast", n="10", block="3", fold="1")
+    assert "After 1 of 4 blocks" in all_text(at)
+    for fold in range(2, 5):
         at.slider(key="positions.fold").set_value(fold).run()
     text = all_text(at)
     assert "All blocks folded in" in text and "Held at once: 30 scores instead of 100 (30%)" in text

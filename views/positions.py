@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import positional_encoding
+from attention_core import positional_encoding, tokenize
 from attention_core.fast import (
     allowed_pairs,
     kv_cache_bytes,
@@ -24,6 +24,7 @@ from views.charts import chart, show
 from views.inputs import explanation_or_stop
 from views.page import View
 from views.registry import CACHE_TOKENS, KV_HEADS
+from views.text import Texts
 
 SIDE_BY_SIDE = ("none", "sinusoidal", "rope", "alibi")  # the schemes compared on one head ("learned" needs a trained table)
 QUERY_HEADS = 8
@@ -35,8 +36,10 @@ PAIR_SIZES = (1024, 4096, 16384, 65536, 131072)
 
 def order_of(shuffle: str, n: int) -> NDArray:
     """The new sentence's token i is the old token order[i]."""
-    return {"reverse": np.arange(n)[::-1], "rotate": np.roll(np.arange(n), -1),
-            "swap": np.r_[n - 1, np.arange(1, n - 1), 0] if n > 1 else np.arange(n)}[shuffle]
+    swap = np.arange(n)
+    if n > 2:
+        swap[[1, n - 1]] = swap[[n - 1, 1]]  # "the dog bit the man" -> "the man bit the dog"
+    return {"reverse": np.arange(n)[::-1], "rotate": np.roll(np.arange(n), -1), "swap": swap}[shuffle]
 
 
 def mean_distance(weights: NDArray) -> float:
@@ -52,14 +55,13 @@ def positions_section(view: View) -> None:
     e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", positions=False)
     tokens, vectors, p = e.tokens, e.token_vectors, e.projections
     n, d = vectors.shape
-    if p.w_q.shape[1] % 2:
-        st.warning(T("positions.odd_d_k", d_k=p.w_q.shape[1]), icon=":material/warning:")
-        return
+    even = p.w_q.shape[1] % 2 == 0  # RoPE turns pairs of dimensions
+    schemes = SIDE_BY_SIDE if even else tuple(s for s in SIDE_BY_SIDE if s != "rope")
     causal = st.toggle(T("positions.causal"), key=view.key("causal"), help=T("positions.causal_help"))
     added = positional_encoding(n, d)
     slopes = alibi_slopes(view["slope_heads"])
     heads = {scheme: positioned_head(vectors, p.w_q, p.w_k, p.w_v, scheme, added=added, slope=float(slopes[0]), causal=causal)
-             for scheme in SIDE_BY_SIDE}
+             for scheme in schemes}
 
     st.subheader(T("positions.permutation.title"))
     if view.layout.explains:
@@ -86,8 +88,10 @@ def positions_section(view: View) -> None:
     st.subheader(T("positions.schemes.title"))
     if view.layout.explains:
         st.markdown(T("positions.schemes.intro"))
-    for first in range(0, len(SIDE_BY_SIDE), 2):
-        for column, scheme in zip(st.columns(2), SIDE_BY_SIDE[first:first + 2]):
+    if not even:
+        st.warning(T("positions.odd_d_k", d_k=p.w_q.shape[1]), icon=":material/warning:")
+    for first in range(0, len(schemes), 2):
+        for column, scheme in zip(st.columns(2), schemes[first:first + 2]):
             head = heads[scheme]
             with column:
                 chart(head.weights, tokens, tokens, kind="weights", title=T(f"positions.schemes.{scheme}"), key=f"scheme-{scheme}", T=T,
@@ -98,6 +102,17 @@ def positions_section(view: View) -> None:
     st.subheader(T("positions.rope.title"))
     if view.layout.explains:
         st.markdown(T("positions.rope.intro", first=tokens[0], second=tokens[min(1, n - 1)]))
+    if not even:
+        st.warning(T("positions.odd_d_k", d_k=p.w_q.shape[1]), icon=":material/warning:")
+    else:
+        rope_grids(vectors, p, d, T)
+    learned_section(view)
+    alibi_section(view, n, tokens, causal)
+
+
+def rope_grids(vectors: NDArray, p, d: int, T: Texts) -> None:
+    """RoPE's q.k for one pair of words at every pair of positions, beside the same with sinusoidal positions added."""
+    n = vectors.shape[0]
     q, k = vectors[0] @ p.w_q, vectors[min(1, n - 1)] @ p.w_k
     span = 12
     rotated = rope(np.tile(q, (span, 1))) @ rope(np.tile(k, (span, 1))).T / math.sqrt(q.size)  # (m, n) positions
@@ -113,6 +128,9 @@ def positions_section(view: View) -> None:
               values=False, rows_are="query_position", cols_are="key_position")
     st.markdown(T("positions.rope.check", rope=f"{diagonal_spread(rotated):.1e}", sinusoidal=f"{diagonal_spread(added_scores):.2f}"))
 
+
+def learned_section(view: View) -> None:
+    T = view.T
     st.subheader(T("positions.learned.title"))
     if view.layout.explains:
         st.markdown(T("positions.learned.intro"))
@@ -134,6 +152,9 @@ def positions_section(view: View) -> None:
         st.caption(T("positions.learned.caption", neighbours=f"{np.diag(learned, 1).mean():.2f}",
                      far=f"{learned[np.triu_indices(shown, 8)].mean():.2f}", table=model.position.shape[0]))
 
+
+def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> None:
+    T = view.T
     st.subheader(T("positions.alibi.title"))
     if view.layout.explains:
         st.markdown(T("positions.alibi.intro"))
@@ -146,7 +167,7 @@ def positions_section(view: View) -> None:
         with column:
             chart(alibi_bias(n, float(slopes[h]), causal=causal), tokens, tokens, kind="signed",
                   title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", T=T, values=n <= 8,
-                  rows_are="query", cols_are="key")
+                  rows_are="query", cols_are="key", decimals=3)
 
 
 def diagonal_spread(grid: NDArray) -> float:
@@ -164,6 +185,10 @@ def cosine_matrix(vectors: NDArray) -> NDArray:
 
 def sharing_section(view: View) -> None:
     T, settings = view.T, view.settings
+    if not tokenize(settings.text):  # the cache's memory needs no sentence
+        st.info(T("common.notices.empty"), icon=":material/edit:")
+        cache_section(view)
+        return
     e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft")
     tokens, x = e.tokens, e.x
     d = x.shape[1]
@@ -186,13 +211,19 @@ def sharing_section(view: View) -> None:
           key="kv-map", T=T, values=False, rows_are="head", cols_are="head")
     st.markdown(T("positions.sharing.check", difference=f"{np.abs(shared.outputs - full.outputs).max():.1e}", repeat=repeat,
                   kv_heads=kv_heads))
-    for first in range(0, QUERY_HEADS, 4):
-        for column, h in zip(st.columns(4), range(first, first + 4)):
+    per_row = 4 if view.layout.explains else 2  # on a projector the charts' larger text needs the room
+    for first in range(0, QUERY_HEADS, per_row):
+        for column, h in zip(st.columns(per_row), range(first, first + per_row)):
             with column:
                 chart(shared.weights[h], tokens, tokens, kind="weights",
                       title=T("positions.sharing.head", h=h + 1, g=int(shared.groups[h]) + 1), key=f"gqa-{h}", T=T, values=False,
                       rows_are="query", cols_are="key")
+    cache_section(view)
 
+
+def cache_section(view: View) -> None:
+    """The key-value cache's memory for a real model's size: multi-head, as shipped, multi-query."""
+    T = view.T
     st.subheader(T("positions.sharing.cache_title"))
     if view.layout.explains:
         st.markdown(T("positions.sharing.cache_intro"))
@@ -225,9 +256,11 @@ def readable_bytes(count: float) -> str:
 # 3. Fast attention, exactly
 
 @st.cache_resource(show_spinner=False)
-def measured_costs(seed: int) -> tuple[NDArray, NDArray]:
-    """Seconds of one full attention (d_k = 64) at each of COST_SIZES, measured once per server, and its score bytes."""
-    measured = [time_full_attention(n, seed=seed) for n in COST_SIZES]
+def measured_costs() -> tuple[NDArray, NDArray]:
+    """Seconds of one full attention (d_k = 64) at each of COST_SIZES, measured once per server (after a warm-up; the
+    best of 9 runs for the small sizes, where a busy moment would dominate), and its score bytes."""
+    time_full_attention(COST_SIZES[2])  # the first call pays for BLAS's start
+    measured = [time_full_attention(n, repeat=9 if n <= 1024 else 3) for n in COST_SIZES]
     return np.array([m[0] for m in measured]), np.array([m[1] for m in measured])
 
 
@@ -240,8 +273,10 @@ def fast_section(view: View) -> None:
     view.clamp("block", 1, n)
     block = columns[1].slider(T("positions.fast.block"), 1, n, key=view.key("block"))
     blocks = math.ceil(n / block)
-    view.clamp("fold", 0, blocks)
-    fold = columns[2].slider(T("positions.fast.fold"), 0, blocks, key=view.key("fold"), help=T("positions.fast.fold_help"))
+    view.clamp("fold", 1, blocks)
+    fold = columns[2].slider(T("positions.fast.fold"), 1, max(blocks, 2), key=view.key("fold"), help=T("positions.fast.fold_help"),
+                             disabled=blocks == 1)
+    fold = min(fold, blocks)
     rng = np.random.default_rng(settings.seed)
     q, k, v = (rng.standard_normal((n, 4)) for _ in range(3))
     online = online_softmax_attention(q, k, v, block)
@@ -252,10 +287,9 @@ def fast_section(view: View) -> None:
     seen = np.zeros((n, n), dtype=bool)
     seen[:, : min(fold * block, n)] = True
     current = np.zeros((n, n), dtype=bool)
-    if fold:
-        current[:, (fold - 1) * block: min(fold * block, n)] = True
+    current[:, (fold - 1) * block: min(fold * block, n)] = True
     chart(np.where(seen, scores, np.nan), labels, labels, kind="signed", title=T("positions.fast.scores", fold=fold, blocks=blocks),
-          key="online-scores", T=T, values=n <= 12, rows_are="query", cols_are="key", decimals=1, outline=current if fold else None)
+          key="online-scores", T=T, values=n <= 12, rows_are="query", cols_are="key", decimals=1, outline=current)
     statistics = np.stack([online.maxima[1:].T, online.sums[1:].T])  # (2, n, blocks)
     block_labels = tuple(T("positions.fast.after", b=b + 1) for b in range(blocks))
     left, right = st.columns(2)
@@ -272,15 +306,14 @@ def fast_section(view: View) -> None:
                       share=f"{online.held / (n * n):.0%}"))
     else:
         partial = online.outputs[fold] / np.where(online.sums[fold] > 0, online.sums[fold], np.nan)[:, None]
-        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks,
-                      difference="—" if fold == 0 else f"{np.nanmax(np.abs(partial - full)):.2f}"))
+        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks, difference=f"{np.nanmax(np.abs(partial - full)):.2f}"))
     if view.layout.explains:
         st.latex(T("positions.fast.formula"))
 
     st.subheader(T("positions.fast.cost_title"))
     if view.layout.explains:
         st.markdown(T("positions.fast.cost_intro"))
-    seconds, score_bytes = measured_costs(settings.seed)
+    seconds, score_bytes = measured_costs()
     left, right = st.columns(2)
     with left:
         show(figures.lines(np.array(COST_SIZES), np.stack([seconds * 1000]), (T("positions.fast.measured"),), log_x=True, log_y=True,

@@ -263,7 +263,7 @@ PAGES: tuple[Page, ...] = (
         Choice("tokens", 4096, options=CACHE_TOKENS, when=section("sharing")),
         Int("n", 12, lo=2, hi=48, when=section("fast")),
         Int("block", 4, lo=1, hi=48, when=section("fast")),
-        Int("fold", 1, lo=0, hi=48, when=section("fast")),
+        Int("fold", 1, lo=1, hi=48, when=section("fast")),
         Int("window", 64, lo=1, hi=4096, when=section("fast")),
         Int("global_tokens", 4, lo=0, hi=64, when=section("fast")),
     )),
