@@ -27,6 +27,7 @@ from attention_core.attention import (
 from attention_core.embedding import embed, positional_encoding, tokenize
 from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, ExplainOptions, Explanation, explain, textbook_example
 from attention_core.export import from_json, replay, to_json
+from attention_core.fast import allowed_pairs, kv_cache_bytes, online_softmax_attention, shared_kv_attention
 from attention_core.measures import (
     FocusRow,
     VectorPair,
@@ -45,6 +46,7 @@ from attention_core.measures import (
     weighted_sum,
 )
 from attention_core.multihead import MAX_HEADS, MultiHeadTrace, Projections, init_projections, multi_head
+from attention_core.positions import alibi_bias, alibi_slopes, positioned_head, rope
 from attention_core.rnn import RNNParameters, complexity, init_rnn, reach, rnn
 from attention_core.scaling import (
     SWEEP_D_K,
@@ -62,7 +64,7 @@ from attention_core.scaling import (
     sweep,
 )
 from attention_core.scores import SCORE_FUNCTIONS, SCORES, ScoreFunction
-from attention_core.tasks import TASKS, Task, closeness
+from attention_core.tasks import TASKS, Task, Trainer, closeness, scaling_runs
 from attention_core.tiny import (
     AdamState,
     Cache,
@@ -108,9 +110,13 @@ __all__ = [
     "Task",
     "TinyConfig",
     "TinyTrace",
+    "Trainer",
     "VectorPair",
     "adam",
     "adam_state",
+    "alibi_bias",
+    "alibi_slopes",
+    "allowed_pairs",
     "asymmetry",
     "attend",
     "attention_pool",
@@ -139,19 +145,25 @@ __all__ = [
     "init_tiny",
     "jacobian_norms",
     "jensen_shannon_bits",
+    "kv_cache_bytes",
     "logits",
     "loser_gradients",
     "loss",
     "memory_bytes",
     "multi_head",
     "multi_head_cost",
+    "online_softmax_attention",
     "polar_vector",
     "positional_encoding",
+    "positioned_head",
     "reach",
     "replay",
     "rnn",
+    "rope",
     "sample_raw_scores",
+    "scaling_runs",
     "score_histogram",
+    "shared_kv_attention",
     "similarity_matrices",
     "softmax",
     "softmax_jacobian",
