@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attention_core._checks import check_int
+from attention_core.attention import softmax
 
 
 def kv_group(head: int, heads: int, kv_heads: int) -> int:
@@ -45,12 +46,13 @@ def shared_kv_attention(x: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, ca
     groups = np.array([kv_group(h, heads, kv_heads) for h in range(heads)])
     q, k, v = x[None] @ w_q, x[None] @ w_k, x[None] @ w_v  # (H, n, d_k), (G, n, d_k), (G, n, d_k)
     scores = q @ k[groups].transpose(0, 2, 1) / math.sqrt(q.shape[-1])
-    if causal:
-        n = x.shape[0]
-        scores = np.where(np.triu(np.ones((n, n), dtype=bool), k=1), -np.inf, scores)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = e / e.sum(axis=-1, keepdims=True)
+    weights = softmax(scores, np.tril(np.ones(scores.shape[-2:], dtype=bool)) if causal else None)
     return SharedKV(q, k, v, weights, weights @ v[groups], groups)
+
+
+def full_attention(q: NDArray, k: NDArray, v: NDArray) -> NDArray:
+    """softmax(q k^T / sqrt(d_k)) v, holding the whole n x n score matrix: what online softmax must equal."""
+    return softmax(q @ k.T / math.sqrt(q.shape[1])) @ v
 
 
 def kv_cache_bytes(tokens: int, layers: int, kv_heads: int, d_k: int, bytes_per_number: int = 2, batch: int = 1) -> int:
@@ -148,8 +150,6 @@ def time_full_attention(n: int, d_k: int = 64, repeat: int = 3, seed: int = 0) -
     best = math.inf
     for _ in range(repeat):
         began = time.perf_counter()
-        s = q @ k.T / math.sqrt(d_k)
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        (e / e.sum(axis=1, keepdims=True)) @ v
+        full_attention(q, k, v)
         best = min(best, time.perf_counter() - began)
     return best, n * n * 8

@@ -18,15 +18,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attention_core._checks import check_int
+from attention_core.attention import softmax
+from attention_core.embedding import positional_encoding
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
-
-
-def softmax_rows(scores: NDArray) -> NDArray:
-    """Row-wise softmax; -inf entries get exactly 0."""
-    shifted = scores - scores.max(axis=-1, keepdims=True)
-    e = np.exp(shifted)
-    return e / e.sum(axis=-1, keepdims=True)
+SHUFFLES = ("reverse", "rotate", "swap")
 
 
 def rope_angles(n: int, d_k: int, base: float = 10_000.0, start: int = 0) -> NDArray:
@@ -100,10 +96,49 @@ def positioned_head(tokens: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, s
     scores = q @ k.T / math.sqrt(q.shape[1])
     if scheme == "alibi":
         scores = scores + alibi_bias(n, slope, causal=False)
+    allowed = np.tril(np.ones((n, n), dtype=bool)) if causal else None
     if causal:
-        scores = np.where(np.triu(np.ones((n, n), dtype=bool), k=1), -np.inf, scores)
-    weights = softmax_rows(scores)
+        scores = np.where(allowed, scores, -np.inf)
+    weights = softmax(scores, allowed)
     return PositionedHead(scheme, x, q, k, v, scores, weights, weights @ v)
+
+
+def shuffle_order(shuffle: str, n: int) -> NDArray:
+    """A shuffled sentence's order (its token i is the old token order[i]): "reverse"; "rotate" (the first word to the
+    end); "swap" the 2nd and last words ("the dog bit the man" -> "the man bit the dog")."""
+    if shuffle not in SHUFFLES:
+        raise ValueError(f"shuffle must be one of {SHUFFLES}")
+    order = np.arange(n)
+    if shuffle == "reverse":
+        return order[::-1].copy()
+    if shuffle == "rotate":
+        return np.roll(order, -1)
+    if n > 2:
+        order[[1, n - 1]] = order[[n - 1, 1]]
+    return order
+
+
+def mean_distance(weights: NDArray) -> float:
+    """How far a head looks, on average: sum_j w_ij |i - j|, averaged over the queries."""
+    n = weights.shape[0]
+    return float((weights * np.abs(np.arange(n)[:, None] - np.arange(n)[None, :])).sum(axis=1).mean())
+
+
+def rope_grid(q: NDArray, k: NDArray, span: int) -> NDArray:
+    """(span, span): (R(m) q) . (R(n) k) / sqrt(d_k) with q placed at position m (row) and k at n (column)."""
+    return rope(np.tile(q, (span, 1))) @ rope(np.tile(k, (span, 1))).T / math.sqrt(q.size)
+
+
+def sinusoidal_grid(x_q: NDArray, x_k: NDArray, w_q: NDArray, w_k: NDArray, span: int) -> NDArray:
+    """(span, span): ((x_q + PE_m) W_Q) . ((x_k + PE_n) W_K) / sqrt(d_k), the same two words with positions added."""
+    pe = positional_encoding(span, x_q.size)
+    return ((x_q + pe) @ w_q) @ ((x_k + pe) @ w_k).T / math.sqrt(w_q.shape[1])
+
+
+def diagonal_spread(grid: NDArray) -> float:
+    """The largest spread (max - min) along any diagonal m - n = const: 0 when the grid depends on m - n only."""
+    n = grid.shape[0]
+    return max(float(np.ptp(np.diagonal(grid, offset))) for offset in range(-(n - 1), n))
 
 
 def permuted(head: PositionedHead, order: NDArray) -> tuple[NDArray, NDArray]:

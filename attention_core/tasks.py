@@ -240,7 +240,7 @@ class Trainer:
 
     @property
     def task(self) -> Task:
-        return _task(self.task_name)
+        return named_task(self.task_name)
 
     def _watch(self) -> None:
         self.watched.append((self.step, *_watch(self.task, self.params, self.held_out, self.ideals)))
@@ -272,7 +272,8 @@ def advance(trainer: Trainer, steps: int) -> Trainer:
 _TASK_CACHE: dict[str, Task] = {}
 
 
-def _task(name: str) -> Task:
+def named_task(name: str) -> Task:
+    """The task ``TASKS[name]()``, made once per process."""
     if name not in _TASK_CACHE:
         _TASK_CACHE[name] = TASKS[name]()
     return _TASK_CACHE[name]
@@ -308,7 +309,8 @@ def scaling_runs(task: str, d_ks: tuple[int, ...], seeds: tuple[int, ...], steps
     for d, d_k in enumerate(d_ks):
         for s, scaled in enumerate((True, False)):
             for r, seed in enumerate(seeds):
-                config = TinyConfig(vocab=_task(task).vocab, context=_task(task).length, d_model=d_k, heads=1, layers=1, scaled=scaled)
+                config = TinyConfig(vocab=named_task(task).vocab, context=named_task(task).length, d_model=d_k, heads=1, layers=1,
+                                    scaled=scaled)
                 trainer = Trainer(task, config, every=every, lr=lr, batch=batch, seed=seed)
                 gradient = []
                 for _ in range(watches):

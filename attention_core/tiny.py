@@ -53,6 +53,14 @@ class TinyConfig:
     def divisor(self) -> float:
         return math.sqrt(self.d_k) if self.scaled else 1.0
 
+    @property
+    def parameter_count(self) -> int:
+        """Numbers in ``init_tiny``'s parameters: embeddings V d, learned positions n_max d, unembedding d V, and
+        W_Q, W_K, W_V, W_O of H d d_k each per layer."""
+        d = self.d_model
+        positions = self.context * d if self.positions == "learned" else 0
+        return 2 * self.vocab * d + positions + 4 * self.layers * self.heads * d * self.d_k
+
 
 class Params(dict):
     """Parameters (or their gradients): name -> array, with the model's config."""
@@ -299,3 +307,45 @@ def next_token_probabilities(logits: NDArray, temperature: float = 1.0, top_k: i
     if 0 < top_k < scaled.size:
         scaled = np.where(scaled >= np.sort(scaled)[-top_k], scaled, -np.inf)
     return _softmax(scaled)
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A prompt fed through the cache, then ``new`` sampled tokens: every token, every layer's attention rows."""
+
+    tokens: NDArray  # (t,) ids: prompt then generated
+    prompt: int  # how many of them were the prompt
+    rows: tuple[NDArray, ...]  # per layer (H, t, t): row i is position i's attention, from the cache (0 after i)
+    probabilities: NDArray  # (new + 1, V): the sampling distribution at each generated token (and the next one)
+    cache_bytes: NDArray  # (t,) the cache's size after each token
+    cache: Cache
+
+
+def generate(params: Params, prompt: NDArray, new: int, temperature: float, top_k: int, seed: int) -> Generation:
+    """Feed the prompt one token at a time through the key-value cache, then sample ``new`` tokens (seeded): each new
+    token computes one new row of attention per head and layer, from the cached keys and values."""
+    config = params.config
+    rng = np.random.default_rng(seed)
+    cache, tokens, layer_rows, sizes, probabilities = empty_cache(params), list(map(int, prompt)), [], [], []
+    new = max(0, min(new, config.context - len(tokens)))
+    position = 0
+    while True:
+        logits, cache, rows = decode_step(params, cache, tokens[position])
+        layer_rows.append(rows)
+        sizes.append(cache.nbytes())
+        position += 1
+        if position < len(tokens):
+            continue
+        p = next_token_probabilities(logits, temperature, top_k)
+        probabilities.append(p)
+        if len(tokens) - len(prompt) >= new:
+            break
+        tokens.append(int(rng.choice(p.size, p=p)))
+    t = len(tokens)
+    stacked = []
+    for layer in range(config.layers):
+        matrix = np.zeros((config.heads, t, t))
+        for i, rows in enumerate(layer_rows):
+            matrix[:, i, : i + 1] = rows[layer]
+        stacked.append(matrix)
+    return Generation(np.array(tokens), len(prompt), tuple(stacked), np.stack(probabilities), np.array(sizes), cache)

@@ -14,13 +14,26 @@ from hypothesis import strategies as st
 from attention_core.embedding import positional_encoding
 from attention_core.fast import (
     allowed_pairs,
+    full_attention,
     kv_cache_bytes,
     online_softmax_attention,
     shared_kv_attention,
     sliding_window_mask,
     sparse_mask,
 )
-from attention_core.positions import SCHEMES, alibi_bias, alibi_slopes, permuted, positioned_head, rope
+from attention_core.positions import (
+    SCHEMES,
+    alibi_bias,
+    alibi_slopes,
+    diagonal_spread,
+    mean_distance,
+    permuted,
+    positioned_head,
+    rope,
+    rope_grid,
+    shuffle_order,
+    sinusoidal_grid,
+)
 
 RNG = np.random.default_rng(7)
 
@@ -125,7 +138,7 @@ def test_the_caches_memory_for_known_models():
     assert kv_cache_bytes(1, 1, 1, 1, bytes_per_number=4) == 8
 
 
-def full_attention(q, k, v):
+def full_attention_by_hand(q, k, v):
     s = q @ k.T / math.sqrt(q.shape[1])
     w = np.exp(s - s.max(axis=1, keepdims=True))
     return (w / w.sum(axis=1, keepdims=True)) @ v
@@ -138,7 +151,7 @@ def test_online_softmax_is_exactly_softmax_for_any_block_size(n, d, block, scale
     q, k, v = scale * rng.standard_normal((n, d)), scale * rng.standard_normal((n, d)), rng.standard_normal((n, d))
     block = min(block, n)
     online = online_softmax_attention(q, k, v, block)
-    np.testing.assert_allclose(online.output, full_attention(q, k, v), rtol=0, atol=1e-12 * max(1.0, np.abs(v).max()))
+    np.testing.assert_allclose(online.output, full_attention_by_hand(q, k, v), rtol=0, atol=1e-12 * max(1.0, np.abs(v).max()))
     assert online.maxima.shape == (math.ceil(n / block) + 1, n) and online.held == n * block
     s = q @ k.T / math.sqrt(d)
     np.testing.assert_allclose(online.maxima[-1], s.max(axis=1), rtol=1e-13, atol=1e-13)  # BLAS may round blocks apart
@@ -152,3 +165,34 @@ def test_the_pairs_each_mask_scores_match_their_formula(n, window, global_tokens
     assert allowed_pairs("window", n, window) == sliding_window_mask(n, window).sum()
     assert allowed_pairs("sparse", n, window, global_tokens) == sparse_mask(n, window, global_tokens).sum()
     assert allowed_pairs("window", n, window) <= allowed_pairs("sparse", n, window, global_tokens) <= allowed_pairs("full", n)
+
+
+def test_shuffles_reverse_rotate_and_make_the_man_bite_the_dog():
+    words = np.array(["the", "dog", "bit", "the", "man"])
+    assert " ".join(words[shuffle_order("swap", 5)]) == "the man bit the dog"
+    assert list(shuffle_order("reverse", 4)) == [3, 2, 1, 0] and list(shuffle_order("rotate", 4)) == [1, 2, 3, 0]
+    assert list(shuffle_order("swap", 2)) == [0, 1]
+    with pytest.raises(ValueError):
+        shuffle_order("sort", 3)
+
+
+def test_mean_distance_by_hand():
+    assert mean_distance(np.eye(4)) == 0.0
+    previous = np.eye(3, k=-1)
+    previous[0, 0] = 1.0  # the first word looks at itself, the others one back
+    assert mean_distance(previous) == pytest.approx(2 / 3)
+
+
+def test_the_rope_grid_depends_on_the_distance_only_and_the_sinusoidal_grid_does_not():
+    x_q, x_k = RNG.standard_normal(8), RNG.standard_normal(8)
+    w_q, w_k = RNG.standard_normal((8, 4)), RNG.standard_normal((8, 4))
+    grid = rope_grid(x_q @ w_q, x_k @ w_k, 10)
+    assert diagonal_spread(grid) <= 1e-12
+    for m, n in ((3, 1), (7, 2), (0, 9)):
+        assert grid[m, n] == pytest.approx(rope_dot_by_complex_numbers(x_q @ w_q, x_k @ w_k, m, n) / 2.0, abs=1e-12)
+    assert diagonal_spread(sinusoidal_grid(x_q, x_k, w_q, w_k, 10)) > 1e-3
+
+
+def test_full_attention_is_softmax_attention_written_out():
+    q, k, v = (RNG.standard_normal((6, 4)) for _ in range(3))
+    np.testing.assert_allclose(full_attention(q, k, v), full_attention_by_hand(q, k, v), rtol=0, atol=1e-15)

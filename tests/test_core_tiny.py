@@ -157,3 +157,26 @@ def test_next_token_probabilities_refuse_bad_settings():
     for temperature, top_k in ((0.0, 0), (-1.0, 0), (1.0, -1)):
         with pytest.raises(ValueError):
             next_token_probabilities(np.zeros(3), temperature, top_k)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["2-layers", "unscaled-sinusoidal", "one-head"])
+def test_the_parameter_count_is_the_initialisers(config):
+    assert config.parameter_count == sum(a.size for a in init_tiny(config, 0).values())
+
+
+def test_generation_through_the_cache_gives_the_full_passes_rows_and_greedy_top_1():
+    from attention_core.tiny import generate
+
+    config = CONFIGS[0]
+    params = init_tiny(config, 4)
+    gen = generate(params, np.array([1, 2, 3]), 3, temperature=1.0, top_k=1, seed=0)
+    assert len(gen.tokens) == 6 and gen.prompt == 3
+    trace = forward(params, gen.tokens)
+    for layer in range(config.layers):
+        np.testing.assert_allclose(gen.rows[layer], trace.layers[layer].weights[0], rtol=0, atol=1e-12)
+    full = logits(params, gen.tokens)
+    assert list(gen.tokens[3:]) == [int(np.argmax(full[i])) for i in range(2, 5)]  # top-1 is the greedy choice
+    assert np.all(np.diff(gen.cache_bytes) == gen.cache_bytes[0])  # the cache grows by the same bytes every token
+    again = generate(params, np.array([1, 2, 3]), 3, temperature=2.0, top_k=0, seed=5)
+    assert np.array_equal(again.tokens, generate(params, np.array([1, 2, 3]), 3, temperature=2.0, top_k=0, seed=5).tokens)
+    assert generate(params, np.arange(config.context), 5, 1.0, 0, 0).tokens.size == config.context  # no room left

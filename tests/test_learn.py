@@ -8,6 +8,7 @@ import pytest
 from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import tiny_forward
+from attention_core.tasks import named_task
 from views import learn
 from views.registry import LEARN_SECTIONS, LEARN_TASKS
 
@@ -57,7 +58,7 @@ def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
     scores, weights = (z_values(f) for f in figures(at)[:2])
     assert np.isnan(scores[np.triu_indices(12, 1)]).all()  # -inf above the diagonal: blank cells
     assert np.all(weights[np.triu_indices(12, 1)] == 0.0)
-    full = tiny_forward(snap.params, snap.params.config and learn.task("induction").encode("KDCFAEKDCFAE")).layers[1].weights[0, 0]
+    full = tiny_forward(snap.params, named_task("induction").encode("KDCFAEKDCFAE")).layers[1].weights[0, 0]
     np.testing.assert_allclose(weights, full, rtol=0, atol=0)
     assert "their largest weight is 0." in text and "by at most" in text
     bars = figures(at)[2]["data"][0]

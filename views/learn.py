@@ -18,9 +18,8 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import TASKS, Cache, Params, Task, TinyConfig, decode_step, empty_cache
+from attention_core import Params, TinyConfig
 from attention_core.tasks import Run, Trainer
-from attention_core.tiny import next_token_probabilities
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 MAX_TRAININGS = 2  # trainings at once per server: each takes one core; the rest of the class keeps the others
@@ -41,11 +40,6 @@ class Snapshot:
     @property
     def config(self) -> TinyConfig:
         return self.params.config
-
-
-@st.cache_resource(show_spinner=False)
-def task(name: str) -> Task:
-    return TASKS[name]()
 
 
 @st.cache_resource(show_spinner=False)
@@ -88,48 +82,6 @@ def scaling() -> Scaling:
 def nearest(steps: NDArray, step: int) -> int:
     """The index of the watched step nearest to ``step``."""
     return int(np.abs(np.asarray(steps) - step).argmin())
-
-
-@dataclass(frozen=True)
-class Generation:
-    """A prompt fed through the cache, then ``new`` sampled tokens: every token, every layer's attention rows."""
-
-    tokens: NDArray  # (t,) ids: prompt then generated
-    prompt: int  # how many of them were the prompt
-    rows: tuple[NDArray, ...]  # per layer (H, t, t): row i is position i's attention, from the cache (0 after i)
-    probabilities: NDArray  # (new + 1, V): the sampling distribution at each generated token (and the next one)
-    cache_bytes: NDArray  # (t,) the cache's size after each token
-    cache: Cache
-
-
-def generate(params: Params, prompt: NDArray, new: int, temperature: float, top_k: int, seed: int) -> Generation:
-    """Feed the prompt one token at a time through the key-value cache, then sample ``new`` tokens (seeded): each new
-    token computes one new row of attention per head and layer, from the cached keys and values."""
-    config = params.config
-    rng = np.random.default_rng(seed)
-    cache, tokens, layer_rows, sizes, probabilities = empty_cache(params), list(map(int, prompt)), [], [], []
-    new = max(0, min(new, config.context - len(tokens)))
-    position = 0
-    while True:
-        logits, cache, rows = decode_step(params, cache, tokens[position])
-        layer_rows.append(rows)
-        sizes.append(cache.nbytes())
-        position += 1
-        if position < len(tokens):
-            continue
-        p = next_token_probabilities(logits, temperature, top_k)
-        probabilities.append(p)
-        if len(tokens) - len(prompt) >= new:
-            break
-        tokens.append(int(rng.choice(p.size, p=p)))
-    t = len(tokens)
-    stacked = []
-    for layer in range(config.layers):
-        matrix = np.zeros((config.heads, t, t))
-        for i, rows in enumerate(layer_rows):
-            matrix[:, i, : i + 1] = rows[layer]
-        stacked.append(matrix)
-    return Generation(np.array(tokens), len(prompt), tuple(stacked), np.stack(probabilities), np.array(sizes), cache)
 
 
 # Live training: one worker process per training (views/train_worker.py), at a lower priority than the server.

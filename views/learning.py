@@ -9,7 +9,8 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from attention_core import Task, TinyConfig, tiny_forward
-from attention_core.tasks import Run
+from attention_core.tasks import Run, named_task
+from attention_core.tiny import generate
 from views import figures, learn
 from views.charts import chart, show
 from views.page import View
@@ -93,7 +94,7 @@ def attention_grid(weights: NDArray, closeness: NDArray, labels: tuple[str, ...]
 def watch(view: View, task_name: str) -> None:
     T = view.T
     snap = learn.snapshot(task_name)
-    run, task = snap.run, learn.task(task_name)
+    run, task = snap.run, named_task(task_name)
     steps = [int(s) for s in run.steps]
     view.set("step", steps[learn.nearest(run.steps, view["step"])])
     step = st.select_slider(T("learn.watch.step"), steps, key=view.key("step"), help=T("learn.watch.step_help"))
@@ -153,7 +154,7 @@ def describe(settings: dict) -> dict[str, object]:
 
 def decode(view: View, task_name: str) -> None:
     T = view.T
-    snap, task = learn.snapshot(task_name), learn.task(task_name)
+    snap, task = learn.snapshot(task_name), named_task(task_name)
     config = snap.config
     text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"))
     st.caption(T("learn.decode.alphabet", symbols=" ".join(symbols(task, range(task.vocab))), context=config.context))
@@ -187,7 +188,7 @@ def decode(view: View, task_name: str) -> None:
     new = min(wanted, room)
     if new < wanted:
         st.caption(T("learn.decode.room" if room else "learn.decode.no_room", wanted=wanted, room=room, context=config.context))
-    gen = learn.generate(snap.params, prompt, new, temperature, top_k, view.settings.seed)
+    gen = generate(snap.params, prompt, new, temperature, top_k, view.settings.seed)
     labels = symbols(task, gen.tokens)
     trace = tiny_forward(snap.params, gen.tokens)
     scores, weights = trace.layers[layer - 1].scores[0, head - 1], trace.layers[layer - 1].weights[0, head - 1]
@@ -240,7 +241,7 @@ def decode(view: View, task_name: str) -> None:
 
 def train(view: View, task_name: str) -> None:
     T = view.T
-    snap, task = learn.snapshot(task_name), learn.task(task_name)
+    snap, task = learn.snapshot(task_name), named_task(task_name)
     columns = st.columns(5)
     heads = columns[0].select_slider(T("learn.train.heads"), TRAIN_HEADS, key=view.key("heads"))
     d_k = columns[1].select_slider(T("learn.train.d_k"), TRAIN_D_K, key=view.key("d_k"))
@@ -249,11 +250,10 @@ def train(view: View, task_name: str) -> None:
     scaled = columns[4].toggle(T("learn.train.scaled"), key=view.key("scaled"))
     config = TinyConfig(vocab=task.vocab, context=task.length, d_model=heads * d_k, heads=heads, layers=snap.config.layers,
                         scaled=scaled)
-    count = sum(int(np.prod(shape)) for shape in parameter_shapes(config))
     settings = (task_name, config, steps, lr, view.settings.seed)
     button, status = st.columns([1, 5], vertical_alignment="center")  # the progress beside the button, in sight on a projector
     clicked = button.button(T("learn.train.start"), icon=":material/play_arrow:", type="primary", key="learn-train")
-    st.caption(T("learn.train.model", d_model=config.d_model, layers=config.layers, parameters=f"{count:,}",
+    st.caption(T("learn.train.model", d_model=config.d_model, layers=config.layers, parameters=f"{config.parameter_count:,}",
                  seconds=f"{learn.MAX_SECONDS:.0f}", trainings=learn.MAX_TRAININGS))
     trained: learn.Trained | None = st.session_state.get(TRAINED)
     if not clicked and (trained is None or trained.settings != settings):
@@ -303,11 +303,6 @@ def instability(run: Run) -> str | None:
     if not np.isfinite(loss).all() or loss[-1] > loss[0]:
         return "diverged"
     return "unstable" if np.max(loss) > 2 * loss[0] else None
-
-
-def parameter_shapes(config: TinyConfig) -> list[tuple[int, ...]]:
-    d, h, d_k = config.d_model, config.heads, config.d_k
-    return [(config.vocab, d), (config.context, d), (d, config.vocab)] + [(h, d, d_k)] * 4 * config.layers
 
 
 # 4. The √d_k experiment

@@ -13,12 +13,25 @@ from numpy.typing import NDArray
 from attention_core import positional_encoding, tokenize
 from attention_core.fast import (
     allowed_pairs,
+    full_attention,
     kv_cache_bytes,
     online_softmax_attention,
     shared_kv_attention,
     time_full_attention,
 )
-from attention_core.positions import alibi_bias, alibi_slopes, permuted, positioned_head, rope
+from attention_core.positions import (
+    SHUFFLES,
+    alibi_bias,
+    alibi_slopes,
+    diagonal_spread,
+    mean_distance,
+    permuted,
+    positioned_head,
+    rope_grid,
+    shuffle_order,
+    sinusoidal_grid,
+)
+from attention_core.scores import cosine_scores
 from views import figures, real
 from views.charts import chart, show
 from views.inputs import explanation_or_stop
@@ -32,20 +45,6 @@ QUERY_HEADS = 8
 MODELS = {"llama-2-7b": (32, 32, 32, 128), "llama-2-70b": (80, 64, 8, 128), "mistral-7b": (32, 32, 8, 128), "gpt-2": (12, 12, 12, 64)}
 COST_SIZES = (128, 256, 512, 1024, 2048, 4096)  # full attention measured up to 4096 tokens: a 128 MB score matrix
 PAIR_SIZES = (1024, 4096, 16384, 65536, 131072)
-
-
-def order_of(shuffle: str, n: int) -> NDArray:
-    """The new sentence's token i is the old token order[i]."""
-    swap = np.arange(n)
-    if n > 2:
-        swap[[1, n - 1]] = swap[[n - 1, 1]]  # "the dog bit the man" -> "the man bit the dog"
-    return {"reverse": np.arange(n)[::-1], "rotate": np.roll(np.arange(n), -1), "swap": swap}[shuffle]
-
-
-def mean_distance(weights: NDArray) -> float:
-    """How far a head looks, on average: sum_j w_ij |i - j|, averaged over the queries."""
-    n = weights.shape[0]
-    return float((weights * np.abs(np.arange(n)[:, None] - np.arange(n)[None, :])).sum(axis=1).mean())
 
 
 # 1. Positions
@@ -66,9 +65,9 @@ def positions_section(view: View) -> None:
     st.subheader(T("positions.permutation.title"))
     if view.layout.explains:
         st.markdown(T("positions.permutation.intro"))
-    shuffle = st.segmented_control(T("positions.shuffle"), ("reverse", "rotate", "swap"), key=view.key("shuffle"), required=True,
+    shuffle = st.segmented_control(T("positions.shuffle"), SHUFFLES, key=view.key("shuffle"), required=True,
                                    format_func=lambda s: T(f"positions.shuffles.{s}"))
-    order = order_of(shuffle, n)
+    order = shuffle_order(shuffle, n)
     moved = tuple(tokens[i] for i in order)
     differences = {}
     for scheme in ("none", "sinusoidal"):
@@ -105,19 +104,17 @@ def positions_section(view: View) -> None:
     if not even:
         st.warning(T("positions.odd_d_k", d_k=p.w_q.shape[1]), icon=":material/warning:")
     else:
-        rope_grids(vectors, p, d, T)
+        rope_grids(vectors, p, T)
     learned_section(view)
     alibi_section(view, n, tokens, causal)
 
 
-def rope_grids(vectors: NDArray, p, d: int, T: Texts) -> None:
+def rope_grids(vectors: NDArray, p, T: Texts) -> None:
     """RoPE's q.k for one pair of words at every pair of positions, beside the same with sinusoidal positions added."""
-    n = vectors.shape[0]
-    q, k = vectors[0] @ p.w_q, vectors[min(1, n - 1)] @ p.w_k
+    first, second = vectors[0], vectors[min(1, vectors.shape[0] - 1)]
     span = 12
-    rotated = rope(np.tile(q, (span, 1))) @ rope(np.tile(k, (span, 1))).T / math.sqrt(q.size)  # (m, n) positions
-    pe = positional_encoding(span, d)
-    added_scores = ((vectors[0] + pe) @ p.w_q) @ ((vectors[min(1, n - 1)] + pe) @ p.w_k).T / math.sqrt(q.size)
+    rotated = rope_grid(first @ p.w_q, second @ p.w_k, span)
+    added_scores = sinusoidal_grid(first, second, p.w_q, p.w_k, span)
     positions = tuple(str(i) for i in range(span))
     left, right = st.columns(2)
     with left:
@@ -139,8 +136,9 @@ def learned_section(view: View) -> None:
         st.info(T("positions.learned.missing"), icon=":material/download:")
     else:
         shown = 32
-        learned = cosine_matrix(model.position[:shown])
-        sinusoidal = cosine_matrix(positional_encoding(shown, model.position.shape[1]))
+        learned = cosine_scores(model.position[:shown], model.position[:shown], {})
+        table = positional_encoding(shown, model.position.shape[1])
+        sinusoidal = cosine_scores(table, table, {})
         labels = tuple(str(i) for i in range(shown))
         left, right = st.columns(2)
         with left:
@@ -168,17 +166,6 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
             chart(alibi_bias(n, float(slopes[h]), causal=causal), tokens, tokens, kind="signed",
                   title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", T=T, values=n <= 8,
                   rows_are="query", cols_are="key", decimals=3)
-
-
-def diagonal_spread(grid: NDArray) -> float:
-    """The largest spread of values along any diagonal m - n = const (0 when the grid depends on m - n only)."""
-    n = grid.shape[0]
-    return max(float(np.ptp(np.diagonal(grid, offset))) for offset in range(-(n - 1), n))
-
-
-def cosine_matrix(vectors: NDArray) -> NDArray:
-    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-    return unit @ unit.T
 
 
 # 2. Sharing keys and values
@@ -280,9 +267,8 @@ def fast_section(view: View) -> None:
     rng = np.random.default_rng(settings.seed)
     q, k, v = (rng.standard_normal((n, 4)) for _ in range(3))
     online = online_softmax_attention(q, k, v, block)
-    scores = q @ k.T / 2.0
-    full = np.exp(scores - scores.max(axis=1, keepdims=True))
-    full = full / full.sum(axis=1, keepdims=True) @ v
+    scores = q @ k.T / math.sqrt(q.shape[1])
+    full = full_attention(q, k, v)
     labels = tuple(str(i + 1) for i in range(n))
     seen = np.zeros((n, n), dtype=bool)
     seen[:, : min(fold * block, n)] = True

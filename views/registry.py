@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import MODES, SCORES, SWEEP_D_K
+from attention_core.positions import SHUFFLES
 from attention_core.pretrained import MAX_WORD_PIECES
 from views.params import (
     Choice,
@@ -154,7 +155,6 @@ LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 
 
 POSITION_SECTIONS = ("positions", "sharing", "fast")
-SHUFFLES = ("reverse", "rotate", "swap")
 KV_HEADS = (1, 2, 4, 8)
 CACHE_MODELS = ("llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2")
 CACHE_TOKENS = (1024, 4096, 8192, 32768, 131072)
