@@ -64,6 +64,46 @@ def kv_cache_bytes(tokens: int, layers: int, kv_heads: int, d_k: int, bytes_per_
 
 
 @dataclass(frozen=True)
+class ModelShape:
+    """A published model's attention sizes: layers, query heads, key-value heads, d_k per head, its context (the
+    longest sequence it reads, in tokens) and, where it has one, its sliding window (the keys each query sees)."""
+
+    layers: int
+    heads: int
+    kv_heads: int
+    d_k: int
+    context: int
+    window: int | None = None
+
+
+# From the models' published configurations (GPT-2: n_ctx; Llama 2: Touvron et al., 2023; Mistral 7B: Jiang et al.,
+# 2023, Table 1: context_len 8192, window_size 4096)
+MODEL_SHAPES = {
+    "llama-2-7b": ModelShape(layers=32, heads=32, kv_heads=32, d_k=128, context=4096),
+    "llama-2-70b": ModelShape(layers=80, heads=64, kv_heads=8, d_k=128, context=4096),
+    "mistral-7b": ModelShape(layers=32, heads=32, kv_heads=8, d_k=128, context=8192, window=4096),
+    "gpt-2": ModelShape(layers=12, heads=12, kv_heads=12, d_k=64, context=1024),
+}
+
+
+def cached_tokens(model: ModelShape, tokens: int) -> int | None:
+    """How many tokens' keys and values the cache holds after ``tokens`` tokens: min(tokens, window) with a sliding
+    window (no query looks further back, so a rolling buffer of the last window tokens is enough), else all of
+    them; None when ``tokens`` is beyond the model's context (it never reads that many)."""
+    tokens = check_int("tokens", tokens, 0, 10**9)
+    if tokens > model.context:
+        return None
+    return tokens if model.window is None else min(tokens, model.window)
+
+
+def model_cache_bytes(model: ModelShape, tokens: int, kv_heads: int | None = None) -> int | None:
+    """The model's key-value cache after ``tokens`` tokens, with its own key-value heads or ``kv_heads``:
+    kv_cache_bytes(cached_tokens(model, tokens), layers, kv_heads, d_k), or None beyond its context."""
+    held = cached_tokens(model, tokens)
+    return None if held is None else kv_cache_bytes(held, model.layers, model.kv_heads if kv_heads is None else kv_heads, model.d_k)
+
+
+@dataclass(frozen=True)
 class OnlineSoftmax:
     """Attention computed one block of keys at a time. ``maxima`` and ``sums`` (blocks + 1, n): the running maximum
     m and running sum l of every query row after each block (column 0: before any, -inf and 0); ``outputs``

@@ -6,7 +6,7 @@ Row vectors throughout: X (n, d), Q = X W_Q (n, d_k). Four schemes beside "none"
     rope        q_m -> R(m) q_m, k_n -> R(n) k_n, R(m) rotating each pair of dimensions (2i, 2i + 1) by m * theta_i,
                 theta_i = base^(-2i / d_k) (Su et al., 2021): q_m . k_n then depends on m - n only
     alibi       scores s_mn - slope_h * (m - n) for keys n <= m (Press et al., 2022): a linear penalty per head,
-                slopes 2^(-8 (h + 1) / H)
+                slopes 2^(-8 i / H) for H a power of two (other H: see ``alibi_slopes``)
 """
 
 from __future__ import annotations
@@ -48,10 +48,22 @@ def rope(x: NDArray, base: float = 10_000.0, start: int = 0) -> NDArray:
     return out
 
 
+def alibi_power_of_two(heads: int) -> int:
+    """M, the largest power of two not above ``heads`` (M = H when H is a power of two)."""
+    return 1 << (check_int("heads", heads, 1, 64).bit_length() - 1)
+
+
 def alibi_slopes(heads: int) -> NDArray:
-    """ALiBi's slope per head, (H,): 2^(-8 (h + 1) / H) for h = 0 .. H - 1 (a geometric sequence from 2^(-8/H) to 2^-8)."""
-    heads = check_int("heads", heads, 1, 64)
-    return 2.0 ** (-8.0 * (np.arange(heads) + 1) / heads)
+    """ALiBi's slope per head, (H,), by the rule of the authors' code and of BLOOM (what trained models use).
+
+    H a power of two: 2^(-8 i / H) for heads i = 1 .. H, a geometric sequence from 2^(-8/H) down to 2^-8.
+    Otherwise, with M = alibi_power_of_two(H): the M slopes of M heads, 2^(-8 i / M) for i = 1 .. M, then every other
+    slope of 2M heads, 2^(-8 i / 2M) for i = 1, 3, 5, .., 2(H - M) - 1 (the paper's text gives 2^(-8 i / H) for any H).
+    """
+    m = alibi_power_of_two(heads)
+    own = 2.0 ** (-8.0 * np.arange(1, m + 1) / m)
+    between = 2.0 ** (-8.0 * np.arange(1, 2 * (heads - m), 2) / (2 * m))
+    return np.concatenate([own, between])
 
 
 def alibi_bias(n: int, slope: float, causal: bool = True) -> NDArray:

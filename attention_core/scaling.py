@@ -90,9 +90,11 @@ def loser_gradients(weights: NDArray) -> NDArray:  # [..., n] -> [...]
 @dataclass(frozen=True)
 class SoftmaxStats:
     """Means over samples of softmax(raw / divisor): entropy (bits), largest weight, Jacobian norm, and the
-    gradient reaching the keys that are not winning (``loser_gradient``)."""
+    gradient reaching the keys that are not winning (``loser_gradient``); ``spread`` is the standard deviation of
+    the scores softmax sees, raw / divisor."""
 
     divisor: float
+    spread: float
     entropy: float
     max_weight: float
     gradient: float
@@ -102,10 +104,54 @@ class SoftmaxStats:
 def softmax_stats(raw: NDArray, divisor: float) -> SoftmaxStats:
     """Statistics of the softmax of raw scores (samples, n_keys) divided by ``divisor``."""
     divisor = check_float("divisor", divisor, 1e-9, 1e9)
-    weights = softmax(raw / divisor)
-    return SoftmaxStats(divisor=divisor, entropy=float(entropy_bits(weights).mean()),
+    scores = raw / divisor
+    weights = softmax(scores)
+    return SoftmaxStats(divisor=divisor, spread=float(scores.std()), entropy=float(entropy_bits(weights).mean()),
                         max_weight=float(weights.max(axis=-1).mean()), gradient=float(jacobian_norms(weights).mean()),
                         loser_gradient=float(loser_gradients(weights).mean()))
+
+
+BUG_D_MODEL = 512  # the article's model: d_model = 512 split over 8 heads
+BUG_HEADS = 8
+
+
+@dataclass(frozen=True)
+class DivisorChoices:
+    """One experiment's raw scores at d_k = d_model / heads, divided three ways: ``none`` by 1, ``right`` by
+    sqrt(d_k), ``wrong`` by sqrt(d_model) (the bug). ``ratio`` = sqrt(d_model) / sqrt(d_k) = sqrt(heads): how much
+    larger q . k must grow under the bug before softmax sees the scores it sees with sqrt(d_k)."""
+
+    d_model: int
+    heads: int
+    d_k: int
+    none: SoftmaxStats
+    right: SoftmaxStats
+    wrong: SoftmaxStats
+
+    @property
+    def ratio(self) -> float:
+        return self.wrong.divisor / self.right.divisor
+
+    def ranked(self) -> tuple[str, ...]:
+        """The three names, most gradient reaching the non-winning keys (``loser_gradient``) first."""
+        return tuple(sorted(("none", "right", "wrong"), key=lambda name: -getattr(self, name).loser_gradient))
+
+    def closest_spread(self) -> str:
+        """The name whose scores reach softmax with the spread nearest 1 (what the division is meant to give)."""
+        return min(("none", "right", "wrong"), key=lambda name: abs(getattr(self, name).spread - 1.0))
+
+
+def divisor_choices(n_keys: int, samples: int, *, seed: int = 0, d_model: int = BUG_D_MODEL,
+                    heads: int = BUG_HEADS) -> DivisorChoices:
+    """Softmax statistics of the same seeded raw scores (d_k = d_model / heads) divided by 1, sqrt(d_k) and
+    sqrt(d_model)."""
+    d_model = check_int("d_model", d_model, 1, MAX_D_K)
+    heads = check_int("heads", heads, 1, d_model)
+    if d_model % heads:
+        raise ValueError(f"heads must divide d_model = {d_model}")
+    d_k = d_model // heads
+    raw = sample_raw_scores(d_k, n_keys, samples, np.random.default_rng(check_int("seed", seed, 0, 2**32 - 1)))
+    return DivisorChoices(d_model, heads, d_k, *(softmax_stats(raw, divisor) for divisor in (1.0, math.sqrt(d_k), math.sqrt(d_model))))
 
 
 @dataclass(frozen=True)

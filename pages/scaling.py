@@ -11,7 +11,18 @@ from attention_core.scaling import MEMORY_LIMIT_BYTES
 from views import figures, learning, page
 from views.charts import show
 from views.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
-from views.scaling import bug_frame, cached_sweep, comparison, download, histogram_frame, histograms, sweep_columns, textbook_frame
+from views.scaling import (
+    bug_choices,
+    bug_frame,
+    bug_statements,
+    cached_sweep,
+    comparison,
+    download,
+    histogram_frame,
+    histograms,
+    sweep_columns,
+    textbook_frame,
+)
 
 view = page.start("scaling")
 settings, T = view.settings, view.T
@@ -83,9 +94,12 @@ st.markdown(T("scaling.textbook.intro"))
 st.table(textbook_frame(T), hide_index=True)
 
 st.subheader(T("scaling.bug.title"))
-st.markdown(T("scaling.bug.intro"))
-st.table(bug_frame(n_keys, samples, settings.seed, T), hide_index=True)
+choices = bug_choices(n_keys, samples, settings.seed)
+st.markdown(T("scaling.bug.intro", d_model=choices.d_model, heads=choices.heads, d_k=choices.d_k, n_keys=n_keys,
+              right=f"{choices.right.divisor:g}", wrong=f"{choices.wrong.divisor:.1f}", ratio=f"{choices.ratio:.2f}"))
+st.table(bug_frame(choices, T), hide_index=True)
 st.caption(T("scaling.bug.uniform", n_keys=n_keys, bits=f"{math.log2(n_keys):.2f}"))
+st.markdown("\n\n".join(bug_statements(choices, n_keys, T)))
 
 st.subheader(T("scaling.temperature_section.title"))
 st.markdown(T("scaling.temperature_section.intro", temperature=f"{temperature:g}"))

@@ -13,9 +13,12 @@ from hypothesis import strategies as st
 
 from attention_core.embedding import positional_encoding
 from attention_core.fast import (
+    MODEL_SHAPES,
     allowed_pairs,
+    cached_tokens,
     full_attention,
     kv_cache_bytes,
+    model_cache_bytes,
     online_softmax_attention,
     shared_kv_attention,
     sliding_window_mask,
@@ -24,6 +27,7 @@ from attention_core.fast import (
 from attention_core.positions import (
     SCHEMES,
     alibi_bias,
+    alibi_power_of_two,
     alibi_slopes,
     diagonal_spread,
     mean_distance,
@@ -104,6 +108,38 @@ def test_alibi_slopes_and_bias_by_hand():
     assert alibi_bias(3, 0.5, causal=False).tolist() == [[0.0, -0.5, -1.0], [-0.5, 0.0, -0.5], [-1.0, -0.5, 0.0]]
 
 
+def press_get_slopes(n: int) -> list[float]:
+    """ALiBi's slopes as the authors' code computes them (ofirpress/attention_with_linear_biases, get_slopes), ported
+    line by line; BLOOM's build_alibi_tensor gives the same."""
+
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        ratio = start
+        return [start * ratio**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return get_slopes_power_of_2(closest_power_of_2) + press_get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+
+
+@pytest.mark.parametrize("heads", range(1, 65))
+def test_alibi_slopes_are_those_of_the_authors_code(heads):
+    np.testing.assert_allclose(alibi_slopes(heads), press_get_slopes(heads), rtol=1e-14)
+    if heads & (heads - 1) == 0:  # a power of two: the paper's formula 2^(-8 i / H), unchanged
+        np.testing.assert_allclose(alibi_slopes(heads), [2 ** (-8 * i / heads) for i in range(1, heads + 1)], rtol=1e-14)
+
+
+def test_alibi_slopes_for_heads_that_are_not_a_power_of_two_by_hand():
+    # 6 heads: the 4 slopes of 4 heads (2^-2, 2^-4, 2^-6, 2^-8), then the 1st and 3rd of 8 heads (2^-1, 2^-3)
+    np.testing.assert_allclose(alibi_slopes(6), [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2, 1 / 8], rtol=1e-15)
+    # 12 heads: the 8 slopes of 8 heads (2^-1 .. 2^-8), then the 1st, 3rd, 5th and 7th of 16 heads (2^-0.5 .. 2^-3.5)
+    twelve = [2.0**-k for k in range(1, 9)] + [2.0**-0.5, 2.0**-1.5, 2.0**-2.5, 2.0**-3.5]
+    np.testing.assert_allclose(alibi_slopes(12), twelve, rtol=1e-15)
+    assert not np.allclose(alibi_slopes(6), [2 ** (-8 * i / 6) for i in range(1, 7)])  # not the paper text's formula
+    assert [alibi_power_of_two(h) for h in (1, 2, 3, 6, 8, 12, 16)] == [1, 2, 2, 4, 8, 8, 16]
+
+
 def test_every_scheme_gives_rows_that_sum_to_one():
     tokens = RNG.standard_normal((5, 8))
     for scheme in SCHEMES:
@@ -136,6 +172,20 @@ def test_the_caches_memory_for_known_models():
     assert kv_cache_bytes(4096, layers=80, kv_heads=8, d_k=128) == 1.25 * 2**30  # Llama 2 70B, grouped-query (8 kv heads)
     assert kv_cache_bytes(4096, layers=80, kv_heads=64, d_k=128) == 10 * 2**30  # the same model with full multi-head
     assert kv_cache_bytes(1, 1, 1, 1, bytes_per_number=4) == 8
+
+
+def test_a_models_cache_stops_at_its_context_and_at_its_sliding_window():
+    gpt2, mistral = MODEL_SHAPES["gpt-2"], MODEL_SHAPES["mistral-7b"]
+    assert (gpt2.context, gpt2.window, mistral.context, mistral.window) == (1024, None, 8192, 4096)
+    assert (MODEL_SHAPES["llama-2-7b"].context, MODEL_SHAPES["llama-2-70b"].context) == (4096, 4096)
+    # GPT-2 small at its full 1,024 tokens: a key and a value, 12 layers x 12 heads x 64 numbers, 2 bytes each
+    assert model_cache_bytes(gpt2, 1024) == 2 * 1024 * 12 * 12 * 64 * 2 == 36 * 2**20
+    assert model_cache_bytes(gpt2, 1025) is None and cached_tokens(gpt2, 4096) is None  # beyond its context
+    # Mistral 7B keeps only its window's 4,096 tokens: 32 layers x 8 key-value heads x 128, whatever the length
+    for tokens in (4096, 5000, 8192):
+        assert model_cache_bytes(mistral, tokens) == 2 * 4096 * 32 * 8 * 128 * 2 == 512 * 2**20
+    assert model_cache_bytes(mistral, 1024) == 2 * 1024 * 32 * 8 * 128 * 2 and model_cache_bytes(mistral, 8193) is None
+    assert model_cache_bytes(mistral, 8192, kv_heads=32) == 2 * 4096 * 32 * 32 * 128 * 2  # multi-head, the same window
 
 
 def full_attention_by_hand(q, k, v):

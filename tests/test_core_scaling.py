@@ -9,6 +9,7 @@ import pytest
 from attention_core import (
     check_lab,
     direct_raw_scores,
+    divisor_choices,
     jacobian_norms,
     memory_bytes,
     sample_raw_scores,
@@ -113,3 +114,15 @@ def test_without_scaling_the_gradient_to_other_keys_falls_and_with_it_stays_leve
     assert scaled.max() / scaled.min() < 1.2  # level at every d_k
     at_64 = list(result.d_k).index(64)
     assert scaled[at_64] > 3 * raw[at_64]  # at the article's d_k = 64 scaling already matters
+
+
+def test_divisor_choices_divide_the_same_scores_three_ways():
+    c = divisor_choices(64, 2000, seed=0)
+    raw = sample_raw_scores(64, 64, 2000, np.random.default_rng(0))
+    assert (c.d_model, c.heads, c.d_k) == (512, 8, 64) and c.ratio == pytest.approx(math.sqrt(8))
+    for stats, divisor in ((c.none, 1.0), (c.right, 8.0), (c.wrong, math.sqrt(512))):
+        assert stats.divisor == divisor and stats.spread == pytest.approx((raw / divisor).std())
+        assert stats.loser_gradient == pytest.approx(loser_gradients(softmax(raw / divisor)).mean())
+    assert c.closest_spread() == "right" and c.ranked() == ("wrong", "right", "none")  # 0.0151, 0.0138, 0.0026
+    with pytest.raises(ValueError, match="heads must divide"):
+        divisor_choices(64, 2000, d_model=512, heads=7)

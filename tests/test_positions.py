@@ -7,9 +7,9 @@ import pytest
 from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain
-from attention_core.fast import kv_cache_bytes
+from attention_core.fast import MODEL_SHAPES, kv_cache_bytes
 from attention_core.positions import alibi_slopes
-from views.registry import POSITION_SECTIONS
+from views.registry import CACHE_MODELS, POSITION_SECTIONS
 
 PAGE = "positions"
 SENTENCE = "the dog bit the man"
@@ -58,6 +58,19 @@ def test_without_a_sentence_the_caches_memory_is_still_shown():
     assert at.table[0].value.shape[0] == 3
 
 
+def test_alibi_slopes_for_six_heads_are_the_authors_and_the_page_says_so():
+    at = open_app(PAGE, text=SENTENCE, slope_heads="6")
+    bars = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
+    np.testing.assert_allclose(bars["data"][0]["y"], [2**-2, 2**-4, 2**-6, 2**-8, 2**-1, 2**-3], rtol=1e-15)
+    text = all_text(at)
+    assert "authors' code and of BLOOM" in text and "head i has slope 2^(−8i/H)" in text
+    assert "6 heads, not a power of two: heads 1 to 4 have the slopes of 4 heads" in text and "for i = 1, 3," in text
+    titles = figure_titles(at)  # the steepest (head 5, 1/2) and the flattest (head 4, 1/256)
+    assert "Bias of head 5 (slope 0.5)" in titles and "Bias of head 4 (slope 0.003906)" in titles
+    at = open_app(PAGE, text=SENTENCE, slope_heads="8")
+    assert "8 heads, a power of two: head i has slope 2^(−8i/8)" in all_text(at)
+
+
 def test_alibi_slopes_follow_the_heads_slider():
     at = open_app(PAGE, text=SENTENCE)
     at.slider(key="positions.slope_heads").set_value(4).run()
@@ -75,6 +88,24 @@ def test_sharing_keys_and_values_equals_repeated_multi_head_and_the_cache_table_
     table = at.table[0].value
     assert list(table.iloc[:, 1]) == [64, 8, 1]
     assert table.iloc[1, 3] == f"{kv_cache_bytes(4096, 80, 8, 128) / 2**30:,.2f} GiB" == "1.25 GiB"
+
+
+def test_the_cache_table_marks_tokens_beyond_a_models_context_and_caps_mistral_at_its_window():
+    assert tuple(MODEL_SHAPES) == CACHE_MODELS
+    total = 3  # the column "for N tokens"
+    at = open_app(PAGE, section="sharing", text="", model="gpt-2", tokens="1024")
+    assert at.table[0].value.iloc[1, total] == f"{2 * 1024 * 12 * 12 * 64 * 2 / 2**20:,.2f} MiB" == "36.00 MiB"
+    at = open_app(PAGE, section="sharing", text="", model="gpt-2", tokens="4096")
+    assert list(at.table[0].value.iloc[:, total]) == ["beyond its context (1,024 tokens)"] * 3
+    assert "GPT-2 small reads at most 1,024 tokens" in all_text(at) and "GiB" not in at.table[0].value.to_string()
+    at = open_app(PAGE, section="sharing", text="", model="llama-2-7b", tokens="131072")
+    assert list(at.table[0].value.iloc[:, total]) == ["beyond its context (4,096 tokens)"] * 3
+    at = open_app(PAGE, section="sharing", text="", model="mistral-7b", tokens="8192")
+    window_bytes = 2 * 4096 * 32 * 8 * 128 * 2  # 4,096 tokens x 32 layers x 8 key-value heads x 128, key and value, 2 bytes
+    assert at.table[0].value.iloc[1, total] == f"{window_bytes / 2**20:,.2f} MiB" == "512.00 MiB"
+    assert "sliding window" in all_text(at) and "for 8,192 tokens it holds 4,096" in all_text(at)
+    zh = open_app(PAGE, section="sharing", text="", model="gpt-2", tokens="4096", lang="zh")
+    assert list(zh.table[0].value.iloc[:, total]) == ["超出其上下文（1,024 个词元）"] * 3
 
 
 def test_online_softmax_steps_block_by_block_to_the_exact_result():

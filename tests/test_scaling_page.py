@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from conftest import all_text, figure_titles, figures, open_app
 
-from attention_core import sweep
+from attention_core import sample_raw_scores, sweep
 
 LAB = "scaling"
 
@@ -75,3 +75,49 @@ def test_log_axes_are_labelled_by_decades():
         for axis in ("xaxis", "yaxis"):
             if spec["layout"].get(axis, {}).get("type") == "log":
                 assert spec["layout"][axis]["dtick"] == 1
+
+
+def independent_divisors(n_keys: int, samples: int, seed: int) -> dict[str, dict[str, float]]:
+    """Section 6's numbers computed again here: the same draw (d_k = 512 / 8 = 64), softmax written out, and the
+    gradient reaching the non-winning keys, mean over j != argmax of a_j (1 - a_j)."""
+    raw = sample_raw_scores(64, n_keys, samples, np.random.default_rng(seed))
+    result = {}
+    for name, divisor in (("none", 1.0), ("right", 8.0), ("wrong", 512**0.5)):
+        scores = raw / divisor
+        e = np.exp(scores - scores.max(axis=1, keepdims=True))
+        a = e / e.sum(axis=1, keepdims=True)
+        own = a * (1 - a)
+        losers = (own.sum(axis=1) - own[np.arange(samples), a.argmax(axis=1)]) / (n_keys - 1)
+        entropy = -(np.where(a > 0, a * np.log2(np.where(a > 0, a, 1)), 0)).sum(axis=1)
+        result[name] = {"spread": scores.std(), "max": a.max(axis=1).mean(), "losers": losers.mean(), "entropy": entropy.mean()}
+    return result
+
+
+@pytest.mark.parametrize("n_keys", [2, 64, 512])
+def test_the_sqrt_d_model_section_ranks_by_the_gradient_it_argues_for_and_says_what_the_numbers_show(n_keys):
+    """Section 6 judges the divisors by the gradient reaching the non-winning keys (section 4's measure, not the
+    Jacobian norm its expander calls misleading), and every claim in its text follows from the numbers."""
+    at = open_app(LAB, n_keys=str(n_keys))
+    text = all_text(at).replace("\\", "")
+    got = independent_divisors(n_keys, 2000, 0)
+    table = next(t.value for t in at.table if "mean gradient reaching the non-winning keys" in t.value.columns)
+    assert list(table["mean gradient reaching the non-winning keys"]) == [f"{got[n]['losers']:.3g}" for n in ("none", "right", "wrong")]
+    assert list(table.iloc[:, 1]) == [f"{got[n]['spread']:.3f}" for n in ("none", "right", "wrong")]
+    assert "gradient norm" not in " ".join(table.columns) and "shrink again" not in text
+    closest = min(got, key=lambda n: abs(got[n]["spread"] - 1))
+    assert closest == "right" and "closest to 1 is ÷ √d_k (" in text
+    order = sorted(got, key=lambda n: -got[n]["losers"])
+    label = {"none": "no scaling", "right": "÷ √d_k", "wrong": "÷ √d_model"}
+    ranking = text.split("Ranked by the gradient reaching the non-winning keys: ")[1].split(". ")[0]
+    assert [ranking.index(f"{label[n]} (") for n in order] == sorted(ranking.index(f"{label[n]} (") for n in order)
+    ratio = got["wrong"]["losers"] / got["right"]["losers"]
+    if ratio >= 1.05:
+        assert f"receive {ratio:.1f}× more than with ÷ √d_k" in text and "does not make the gradient vanish" in text
+    elif ratio <= 1 / 1.05:
+        assert f"receive {1 / ratio:.1f}× less than with ÷ √d_k" in text
+    else:
+        assert "receive about as much as with ÷ √d_k" in text and "does not make the gradient vanish" in text
+    assert got["none"]["losers"] < got["right"]["losers"] / 1.05 and ranking.endswith(f"no scaling ({got['none']['losers']:.3g})")
+    assert got["wrong"]["entropy"] > got["right"]["entropy"]  # "closer to uniform"
+    assert f"entropy {got['wrong']['entropy']:.2f} bits against {got['right']['entropy']:.2f}" in text
+    assert "must grow 2.83×" in text  # sqrt(512) / sqrt(64) = sqrt(8)

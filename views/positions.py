@@ -12,9 +12,12 @@ from numpy.typing import NDArray
 
 from attention_core import positional_encoding, tokenize
 from attention_core.fast import (
+    MODEL_SHAPES,
     allowed_pairs,
+    cached_tokens,
     full_attention,
     kv_cache_bytes,
+    model_cache_bytes,
     online_softmax_attention,
     shared_kv_attention,
     time_full_attention,
@@ -22,6 +25,7 @@ from attention_core.fast import (
 from attention_core.positions import (
     SHUFFLES,
     alibi_bias,
+    alibi_power_of_two,
     alibi_slopes,
     diagonal_spread,
     mean_distance,
@@ -41,8 +45,6 @@ from views.text import Texts
 
 SIDE_BY_SIDE = ("none", "sinusoidal", "rope", "alibi")  # the schemes compared on one head ("learned" needs a trained table)
 QUERY_HEADS = 8
-# name: (layers, query heads, key-value heads, d_k), from the models' published configurations
-MODELS = {"llama-2-7b": (32, 32, 32, 128), "llama-2-70b": (80, 64, 8, 128), "mistral-7b": (32, 32, 8, 128), "gpt-2": (12, 12, 12, 64)}
 COST_SIZES = (128, 256, 512, 1024, 2048, 4096)  # full attention measured up to 4096 tokens: a 128 MB score matrix
 PAIR_SIZES = (1024, 4096, 16384, 65536, 131072)
 
@@ -160,7 +162,13 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
     slopes = alibi_slopes(count)
     show(figures.bars(slopes, tuple(T("positions.alibi.head", head=h + 1) for h in range(count)), title=T("positions.alibi.slopes"),
                       y_title=T("positions.alibi.slope")), key="alibi-slopes")
-    shown_heads = sorted({0, count - 1})  # the steepest and the flattest
+    m = alibi_power_of_two(count)
+    if m == count:
+        st.caption(T("positions.alibi.rule_power", heads=count))
+    else:
+        st.caption(T("positions.alibi.rule_other", heads=count, m=m, double=2 * m, first=m + 1,
+                     odd=", ".join(str(i) for i in range(1, 2 * (count - m), 2))))
+    shown_heads = sorted({int(np.argmax(slopes)), int(np.argmin(slopes))})  # the steepest and the flattest
     for column, h in zip(st.columns(2), shown_heads):
         with column:
             chart(alibi_bias(n, float(slopes[h]), causal=causal), tokens, tokens, kind="signed",
@@ -215,18 +223,34 @@ def cache_section(view: View) -> None:
     if view.layout.explains:
         st.markdown(T("positions.sharing.cache_intro"))
     left, right = st.columns(2)
-    model = left.selectbox(T("positions.sharing.model"), tuple(MODELS), key=view.key("model"),
-                           format_func=lambda m: T(f"positions.sharing.models.{m}"))
+    model = left.selectbox(T("positions.sharing.model"), tuple(MODEL_SHAPES), key=view.key("model"),
+                           format_func=lambda m: model_label(m, T))
     tokens_count = right.select_slider(T("positions.sharing.tokens"), CACHE_TOKENS, key=view.key("tokens"), format_func=lambda t: f"{t:,}")
-    layers, heads, own_kv, head_dim = MODELS[model]
+    shape = MODEL_SHAPES[model]
     rows = []
-    for name, g in (("mha", heads), ("own", own_kv), ("mqa", 1)):
-        size = kv_cache_bytes(tokens_count, layers, g, head_dim)
+    for name, g in (("mha", shape.heads), ("own", shape.kv_heads), ("mqa", 1)):
+        size = model_cache_bytes(shape, tokens_count, g)
         rows.append({T("positions.sharing.layout"): T(f"positions.sharing.rows.{name}", g=g), T("positions.sharing.kv_heads_col"): g,
-                     T("positions.sharing.per_token"): readable_bytes(kv_cache_bytes(1, layers, g, head_dim)),
-                     T("positions.sharing.total", tokens=f"{tokens_count:,}"): readable_bytes(size)})
+                     T("positions.sharing.per_token"): readable_bytes(kv_cache_bytes(1, shape.layers, g, shape.d_k)),
+                     T("positions.sharing.total", tokens=f"{tokens_count:,}"):
+                         T("positions.sharing.beyond", context=f"{shape.context:,}") if size is None else readable_bytes(size)})
     st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption(T("positions.sharing.formula", layers=layers, head_dim=head_dim))
+    notes = [T("positions.sharing.formula", layers=shape.layers, head_dim=shape.d_k, context=f"{shape.context:,}")]
+    name, held = T(f"positions.sharing.models.{model}"), cached_tokens(shape, tokens_count)
+    if held is None:
+        notes.append(T("positions.sharing.beyond_note", model=name, context=f"{shape.context:,}", tokens=f"{tokens_count:,}"))
+    elif shape.window is not None:
+        key = "window_capped" if held < tokens_count else "window_note"
+        notes.append(T(f"positions.sharing.{key}", model=name, window=f"{shape.window:,}", tokens=f"{tokens_count:,}"))
+    st.caption("\n\n".join(notes))
+
+
+def model_label(model: str, T: Texts) -> str:
+    """The model's name with its layers, query heads and kind of sharing (MHA, GQA, MQA)."""
+    shape = MODEL_SHAPES[model]
+    kind = "mha" if shape.kv_heads == shape.heads else "mqa" if shape.kv_heads == 1 else "gqa"
+    return T("positions.sharing.model_label", name=T(f"positions.sharing.models.{model}"), layers=shape.layers, heads=shape.heads,
+             kind=T(f"positions.sharing.kinds.{kind}"))
 
 
 def kind_of(kv_heads: int) -> str:

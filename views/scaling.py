@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import Sweep, sample_raw_scores, score_histogram, softmax, softmax_stats, sweep, textbook_example
+from attention_core import DivisorChoices, Sweep, divisor_choices, sample_raw_scores, score_histogram, softmax, sweep, textbook_example
 from views.text import Texts
 
 
@@ -46,11 +46,16 @@ def sweep_columns(result: Sweep, *columns: str) -> Callable[[], pd.DataFrame]:
     return lambda: sweep_frame(result)[["d_k", *columns]]
 
 
+def relation(base: float, other: float) -> tuple[str, float]:
+    """How ``other`` compares with ``base``: "more" or "less" (by the returned factor, at least 1.05) or "same"."""
+    ratio = other / base if base > 0 else float("inf")
+    kind = "more" if ratio >= 1.05 else "less" if ratio <= 1 / 1.05 else "same"
+    return kind, ratio if kind == "more" else 1 / ratio if kind == "less" else 1.0
+
+
 def comparison(raw: float, scaled: float, key: str, T: Texts, **values: object) -> str:
     """A sentence comparing two measured numbers, its words chosen by the numbers themselves (never contradicting them)."""
-    ratio = scaled / raw if raw > 0 else float("inf")
-    kind = "more" if ratio >= 1.05 else "less" if ratio <= 1 / 1.05 else "same"
-    factor = ratio if kind == "more" else 1 / ratio if kind == "less" else 1.0
+    kind, factor = relation(raw, scaled)
     return T(f"{key}_{kind}", raw=f"{raw:.2e}", scaled=f"{scaled:.2e}", factor=f"{factor:.1f}", **values)
 
 
@@ -83,18 +88,48 @@ def textbook_frame(T: Texts) -> pd.DataFrame:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def bug_stats(n_keys: int, samples: int, seed: int) -> tuple:
-    """Softmax statistics at d_k = 64 for the divisors 1, sqrt(d_k) = 8 and sqrt(d_model) = sqrt(512), computed once."""
-    raw = sample_raw_scores(64, n_keys, samples, np.random.default_rng(seed))
-    return tuple((name, softmax_stats(raw, divisor)) for name, divisor in (("none", 1.0), ("right", 8.0), ("wrong", math.sqrt(512))))
+def bug_choices(n_keys: int, samples: int, seed: int) -> DivisorChoices:
+    """The same raw scores (d_k = 512 / 8 = 64) divided by 1, sqrt(d_k) and sqrt(d_model), computed once."""
+    return divisor_choices(n_keys, samples, seed=seed)
 
 
-def bug_frame(n_keys: int, samples: int, seed: int, T: Texts) -> pd.DataFrame:
-    """Softmax statistics at d_k = 64 for the divisors 1, sqrt(d_k) = 8 and sqrt(d_model) = sqrt(512)."""
-    rows = [(T(f"scaling.bug.{name}"), stats) for name, stats in bug_stats(n_keys, samples, seed)]
+def divisor_names(c: DivisorChoices, T: Texts) -> dict[str, str]:
+    """The table's name of each divisor, with its value."""
+    return {"none": T("scaling.bug.none"), "right": T("scaling.bug.right", value=f"{c.right.divisor:g}"),
+            "wrong": T("scaling.bug.wrong", value=f"{c.wrong.divisor:.1f}")}
+
+
+def bug_frame(c: DivisorChoices, T: Texts) -> pd.DataFrame:
+    """Spread, entropy, largest weight and the gradient reaching the non-winning keys for each divisor."""
+    names = divisor_names(c, T)
+    rows = [(names[name], getattr(c, name)) for name in ("none", "right", "wrong")]
     return pd.DataFrame({
         T("scaling.bug.divisor"): [name for name, _ in rows],
+        T("scaling.bug.spread"): [f"{s.spread:.3f}" for _, s in rows],
         T("scaling.bug.entropy"): [f"{s.entropy:.3f}" for _, s in rows],
         T("scaling.bug.max_weight"): [f"{s.max_weight:.3f}" for _, s in rows],
-        T("scaling.bug.gradient"): [f"{s.gradient:.4f}" for _, s in rows],
+        T("scaling.bug.gradient"): [f"{s.loser_gradient:.3g}" for _, s in rows],
     })
+
+
+def bug_statements(c: DivisorChoices, n_keys: int, T: Texts) -> tuple[str, ...]:
+    """What the table shows, each word chosen by its numbers: the divisor that brings the spread nearest 1, the
+    ranking by the gradient reaching the non-winning keys, whether sqrt(d_model) gives them more or less than
+    sqrt(d_k), and what the bug costs instead."""
+    names = {name: T(f"scaling.bug.short.{name}") for name in ("none", "right", "wrong")}
+    grad = {name: f"{getattr(c, name).loser_gradient:.3g}" for name in names}
+    order = c.ranked()
+    ranking = names[order[0]] + T("scaling.bug.rank_value", value=grad[order[0]])
+    for before, after in zip(order, order[1:]):
+        kind, _ = relation(getattr(c, after).loser_gradient, getattr(c, before).loser_gradient)
+        ranking += (" ≈ " if kind == "same" else " > ") + names[after] + T("scaling.bug.rank_value", value=grad[after])
+    kind, factor = relation(c.right.loser_gradient, c.wrong.loser_gradient)
+    closest = c.closest_spread()
+    return (
+        T("scaling.bug.spread_statement", closest=names[closest], spread=f"{getattr(c, closest).spread:.3f}",
+          none_max=f"{c.none.max_weight:.3f}", right_max=f"{c.right.max_weight:.3f}", wrong_max=f"{c.wrong.max_weight:.3f}",
+          uniform_max=f"{1 / n_keys:.3f}"),
+        T(f"scaling.bug.verdict_{kind}", ranking=ranking, factor=f"{factor:.1f}", wrong=grad["wrong"], right=grad["right"]),
+        T("scaling.bug.cost", wrong_bits=f"{c.wrong.entropy:.2f}", right_bits=f"{c.right.entropy:.2f}",
+          uniform_bits=f"{math.log2(n_keys):.2f}", ratio=f"{c.ratio:.2f}"),
+    )
