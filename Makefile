@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run serve test test-fast lint bench load profile snapshots hostile screenshots clean
+.PHONY: run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ profile: $(VENV)/.dev
 # The "Watch it learn" default runs (assets/snapshots/*.npz), trained again from their seeds.
 snapshots: $(VENV)/.run
 	$(PY) scripts/make_snapshots.py
+
+# The browser fuzzer for FUZZ_MINUTES (make test runs it for 2); a failing sequence is saved in tests/fuzz/regressions/.
+FUZZ_MINUTES ?= 30
+fuzz: $(VENV)/.dev chromium-check
+	FUZZ_MINUTES=$(FUZZ_MINUTES) $(PY) -m pytest -s -p no:cacheprovider tests/fuzz/test_fuzz.py
 
 hostile: $(VENV)/.dev
 	HOSTILE=full $(PY) -m pytest -n 2 tests/test_hostile.py

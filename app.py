@@ -4,9 +4,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from views import charts, sidebar, state, theme
-from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, show_link_notices
-from views.registry import PAGES
+from views import charts, shell, sidebar, state, theme
+from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, show_link_notices
+from views.registry import BY_ID, PAGES
 from views.text import Texts
 
 ROOT = Path(__file__).resolve().parent
@@ -22,6 +22,9 @@ def main(default: str | None = None) -> None:
         for page in PAGES
     ])
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
+    asked = state.interrupted_navigation(page)
+    if asked is not None:  # finish the navigation the student asked for, with the values the old page committed
+        st.switch_page(ROOT / BY_ID[asked].file)
     st.session_state[OPENED_BY_APP] = page.id
     st.session_state[FULL_RUN] = True
     state.arrive(page)
@@ -35,14 +38,18 @@ def main(default: str | None = None) -> None:
     charts.start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:
         navigation.run()
-    finally:  # also after a page stops early (empty sentence, missing model)
+    except StopException:  # the page stopped early (empty sentence, missing model): nothing more can be drawn
+        state.finished(page)
+        raise
+    finally:
         st.session_state[FULL_RUN] = False
-        show_link_notices(page, T)
-        state.publish(page)
-        with st.sidebar:
-            charts.download_matrices(T)
-            theme.copy_link(T)
-
+    show_link_notices(page, T)
+    state.publish(page)
+    with st.sidebar:
+        charts.download_matrices(T)
+        theme.copy_link(T)
+        shell.install()
+    state.finished(page)  # last: a newer click interrupts a run anywhere above, and then it never finished
 
 if __name__ == "__main__":
     main()

@@ -35,12 +35,15 @@ def serve(script: str = "app.py", timeout: float = 60.0) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[str, ...] = ()) -> Iterator[tuple[str, int]]:
-    """Like ``serve``, yielding (base URL, server process id); ``options`` are extra ``--section.name value`` flags."""
+def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[str, ...] = (),
+                  log: Path | None = None) -> Iterator[tuple[str, int]]:
+    """Like ``serve``, yielding (base URL, server process id); ``options`` are extra ``--section.name value`` flags;
+    the server's messages go to ``log`` when given."""
     port = free_port()
     command = [sys.executable, str(ROOT / "scripts" / "run.py"), script, "--server.port", str(port), "--server.address", "127.0.0.1",
                "--server.headless", "true", "--browser.gatherUsageStats", "false", *options]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    errors = open(log, "w") if log else subprocess.PIPE  # noqa: SIM115 - closed with the process below
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -51,7 +54,8 @@ def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the app did not start: {process.stderr.read().decode()[-2000:]}") from None
+                    said = log.read_text() if log else process.stderr.read().decode()
+                    raise RuntimeError(f"the app did not start: {said[-2000:]}") from None
                 time.sleep(0.2)
         yield url, process.pid
     finally:
@@ -60,6 +64,8 @@ def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        if log:
+            errors.close()
 
 
 @contextlib.contextmanager

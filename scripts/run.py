@@ -2,15 +2,22 @@
 
 Streamlit takes a pages/ folder beside the entry script for a legacy multipage app until the entry
 first calls st.navigation; the very first request of a fresh server, if it is a link to a page
-(``/scaling-lab?d_k=1024``), would then meet "Page not found". Usage: ``python scripts/run.py app.py [options]``.
+(``/scaling-lab?d_k=1024``), would then meet "Page not found". Addresses Streamlit cannot serve are redirected
+(scripts/paths.py). Usage: ``python scripts/run.py app.py [options]``.
 """
 
 import sys
+from pathlib import Path
 
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web.cli import main
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scripts import paths
+from views.registry import PAGES
+
 PagesManager.uses_pages_directory = False
+paths.install(frozenset(page.path for page in PAGES))  # two-level and unknown paths: redirected, never blank
 
 if __name__ == "__main__":
     sys.argv = ["streamlit", "run", *sys.argv[1:]]

@@ -139,7 +139,7 @@ def test_the_copy_snapshot_is_reproduced_by_training_again():
         steps = settings["steps"]
         _, again = train("copy", config, steps, every=steps // 50, lr=settings["lr"], batch=settings["batch"], seed=0)
         np.testing.assert_array_equal(again.weights.astype(np.float32), run["weights"])
-        np.testing.assert_array_equal(again.loss, run["loss"])
+        np.testing.assert_allclose(again.loss, run["loss"], rtol=1e-12)  # BLAS kernels differ by CPU in the last bit
 
 
 def test_a_trainer_advanced_in_chunks_and_pickled_between_them_trains_exactly_as_in_one_go():

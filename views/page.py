@@ -10,6 +10,9 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+# What st.stop() raises. Private; pinned with Streamlit (tests/test_state.py fails loudly if it moves).
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException  # noqa: F401 - app.py imports it from here
+
 from attention_core import tokenize
 from views import charts, messages, state
 from views.registry import LONG_EXAMPLE, MAX_TOKENS, Page, page
@@ -19,6 +22,8 @@ from views.text import Texts
 # multipage app until the entry first calls st.navigation, so the very first request of a fresh server to
 # /types would run pages/types.py on its own; ``start`` then reruns through app.py.
 PagesManager.uses_pages_directory = False
+
+
 OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
 FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False while a part (page.part) reruns alone
 
@@ -111,6 +116,9 @@ def start(page_id: str) -> View:
     slot = st.session_state[NOTICES_SLOT] = st.empty()  # drawn now, and again after the page ran (it may move a value)
     with slot.container():
         messages.show_notices(state.notices(current.page), T)
+    missing = st.session_state.pop(state.MISSING_PAGE, None)
+    if missing is not None:
+        st.warning(T("common.notices.not_found", path=messages.plain(missing)), icon=":material/link_off:")
     offer_longer_sentence(current)
     return current
 
@@ -138,6 +146,7 @@ def part(draw: Callable[..., Any], reruns_page_when: Callable[[View], object] | 
         if alone and (_shell(view.page) != shell or (reruns_page_when is not None and reruns_page_when(view) != outside)):
             st.rerun()
         if alone:
+            state.keep_values()  # as app.main does: a value whose widget this part stops drawing is kept
             charts.restart_part(mark)
         result = draw(view, *args)
         if alone:

@@ -20,7 +20,12 @@ from views.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, Page
 from views.text import Texts
 
 BY_SCOPE = {"shared": SHARED + ALWAYS} | {page.id: page.params for page in PAGES}
-WRITTEN = "url.written"  # the query parameters this session wrote last
+WRITTEN = "url.written"  # the links this session wrote, newest last: a URL among them is an echo, not a link opened
+FINISHED = "url.finished"  # the page of this session's last run that finished (the page on screen)
+NAVIGATING = "url.navigating"  # a page the student chose whose run has not finished yet
+KEPT_LINKS = 64
+NOT_FOUND = "not_found"  # scripts/paths.py sends an unknown page's address to /?not_found=<path>
+MISSING_PAGE = "url.missing_page"  # that path, until the page has said so once
 NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 
 
@@ -80,11 +85,26 @@ def translate_old_link(page: Page, params: dict[str, str]) -> dict[str, str]:
     return translated
 
 
+def written_links() -> list[dict[str, str]]:
+    return st.session_state.get(WRITTEN, [])
+
+
+def is_echo(params: dict[str, str]) -> bool:
+    """Is this URL one this session wrote itself? A rerun that a widget started carries the URL as the browser last
+    had it, which may be older than the screen (a sentence typed, then a page clicked; a slider moved twice quickly)."""
+    return params in written_links()
+
+
 def arrive(page: Page) -> None:
-    """Read the URL's values that this session did not write (a link opened) into the session, once."""
+    """Read the URL's values that this session did not write (a link opened) into the session, once.
+
+    A URL this session wrote itself (``is_echo``) is never read back: what the screen shows wins over it.
+    """
     params = st.query_params.to_dict()
-    written = st.session_state.get(WRITTEN, {})
-    incoming = {name: value for name, value in params.items() if written.get(name) != value}
+    written = written_links()[-1] if written_links() else {}
+    incoming = {} if is_echo(params) else {name: value for name, value in params.items() if written.get(name) != value}
+    if NOT_FOUND in incoming:
+        st.session_state[MISSING_PAGE] = incoming[NOT_FOUND][:200]
     if incoming and is_old_link(params):
         incoming = translate_old_link(page, incoming)
     notices = [n for n in st.session_state.get(NOTICES, []) if st.session_state.get(n[0]) == n[1]]
@@ -137,4 +157,23 @@ def publish(page: Page) -> None:
     params = link(page)
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
-    st.session_state[WRITTEN] = params
+    links = [written for written in written_links() if written != params][-KEPT_LINKS + 1:]
+    st.session_state[WRITTEN] = [*links, params]
+
+
+def finished(page: Page) -> None:
+    """The run of ``page`` ended (or stopped early): it is the page on screen."""
+    st.session_state[FINISHED] = page.id
+    st.session_state.pop(NAVIGATING, None)
+
+
+def interrupted_navigation(page: Page) -> str | None:
+    """The page a student chose whose run a widget of the old page interrupted (a sentence typed, then a page clicked:
+    the box commits on blur, after the click); None otherwise. Marks ``page`` as being navigated to."""
+    asked = st.session_state.get(NAVIGATING)
+    on_screen = st.session_state.get(FINISHED)
+    if asked and asked != page.id and page.id == on_screen and is_echo(st.query_params.to_dict()):
+        return asked  # a rerun of the page still on screen, from its own URL: neither a link nor Back
+    if page.id != on_screen:
+        st.session_state[NAVIGATING] = page.id
+    return None

@@ -1,0 +1,479 @@
+"""The browser side of the fuzzer: the actions people take on a page, waiting for it to settle, and what must hold after.
+
+One ``Visit`` is one student's browser tab on a real server (``scripts.browser.serve_process``) in Debian's
+chromium. Every action is a method with plain arguments (indexes, texts, names), so a sequence of them is data:
+``tests/fuzz/regressions/*.json`` replays such sequences, and the fuzzer saves the ones it shrinks there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+from scripts.browser import serve_process
+from views.params import Choice, Choices, Flag, Float, Int, Text
+from views.registry import PAGES, SHARED
+
+VIEWPORTS = {
+    "projector": dict(viewport={"width": 1280, "height": 720}),
+    "phone": dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2),
+}
+SETTLE_TIMEOUT_MS = 60_000
+# Texts a student may type: examples, edge cases, hostile markup, emoji, other scripts, very long.
+TEXTS = (
+    "the cat sat on the mat", "Thinking Machines", "她正在吃一个绿色的苹果", "", "   ", "a", "I 🙂 attention 🚀",
+    "<b>bold</b> <script>alert(1)</script>", "the the the the", "word " * 70, "Ünïcödé, punctuation! ok?", "12 34 56",
+)
+# Links a student may be sent or type by hand: tampered values, unknown and two-level paths.
+TAMPERED = (
+    "/?d_k=99999&heads=-3&step=abc", "/?walk=nonsense&step=99", "/types?section=zzz&tau=7", "/real-model/extra",
+    "/pages/walkthrough", "/no-such-page", "/scaling-lab?d_k=1e9&samples=-1", "/?text=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "/watch-it-learn?step=-5&task=nope", "/positions-and-scale?section=fast&n=100000&block=0",
+)
+# Buttons the fuzzer leaves alone: a live training (a minute of one core), files, the chart toolbar, the sidebar's own.
+SKIP_BUTTONS = ("train", "download", "csv", "modebar", "stSidebarCollapseButton", "stExpandSidebarButton", "stBaseButton-header")
+
+SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (document.readyState !== 'complete' || !app) return false;
+  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;  // initial, running, rerunRequested
+  if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
+  const waiting = '[data-stale=true], [data-testid=stSkeleton], [data-testid=stSkeletonElement], [data-testid=stAppSkeleton]';
+  if (document.querySelector(waiting)) return false;
+  const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart]')].filter(c => c.offsetParent !== null);
+  for (const chart of charts) { const plot = chart.querySelector('.js-plotly-plot'); if (!plot || !plot._fullLayout) return false; }
+  const main = document.querySelector('[data-testid=stMain]');
+  if (!((main !== null && main.innerText.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
+  return [location.href, main ? main.innerText.length : 0, document.querySelectorAll('*').length, charts.length].join('|');
+}"""
+
+# Every keyed widget on the page and what it shows (Streamlit marks a keyed element with the class st-key-<key>).
+CONTROLS_JS = """() => [...document.querySelectorAll('[class*="st-key-"]')].map(el => {
+  const key = [...el.classList].find(c => c.startsWith('st-key-')).slice(7);
+  const visible = el.offsetParent !== null;
+  const slider = el.querySelector('[role=slider]');
+  if (slider) return {key, kind: 'slider', now: slider.getAttribute('aria-valuenow'), text: slider.getAttribute('aria-valuetext'), visible};
+  const select = el.querySelector('[data-testid=stSelectbox], [data-testid=stMultiSelect]');
+  if (select) return {key, kind: 'select', text: select.innerText.trim(), visible};
+  const area = el.querySelector('textarea');
+  if (area) return {key, kind: 'text', value: area.value, visible};
+  const number = el.querySelector('input[type=number]');
+  if (number) return {key, kind: 'number', value: number.value, visible};
+  const text = el.querySelector('input[type=text], input:not([type])');
+  if (text) return {key, kind: 'text', value: text.value, visible};
+  const check = el.querySelector('input[type=checkbox]');
+  if (check) return {key, kind: 'flag', value: check.checked, visible};
+  const radios = [...el.querySelectorAll('input[type=radio]')];
+  if (radios.length) return {key, kind: 'radio', index: radios.findIndex(r => r.checked), visible};
+  const group = el.querySelector('[data-testid=stButtonGroup]');
+  if (group) { const buttons = [...group.querySelectorAll('button')];
+    const index = buttons.findIndex(b => b.getAttribute('aria-checked') === 'true' || /Active/.test(b.getAttribute('data-testid') || ''));
+    return {key, kind: 'segments', index, text: index >= 0 ? buttons[index].innerText.trim() : null, visible}; }
+  return null;
+}).filter(Boolean)"""
+
+# The main area as data: the title, every chart's numbers and every table's text (what a fresh context must show too).
+MAIN_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  if (!main) return null;
+  const flat = (v) => v == null ? [] : (typeof v === 'object' && v.length !== undefined)
+    ? [...v].flatMap(flat) : (typeof v === 'number' ? [Math.round(v * 1e6) / 1e6] : [String(v)]);
+  const charts = [...main.querySelectorAll('.js-plotly-plot')].map(p => ({
+    title: (p.layout && p.layout.title && (p.layout.title.text || p.layout.title)) || '',
+    data: (p.data || []).map(t => [t.type || '', flat(t.z).slice(0, 5000), flat(t.y).slice(0, 2000), flat(t.x).slice(0, 2000)]),
+  }));
+  const tables = [...main.querySelectorAll('[data-testid=stTable], [data-testid=stDataFrame]')].map(t => t.innerText.slice(0, 5000));
+  const h1 = main.querySelector('h1');
+  return {title: h1 ? h1.innerText : '', charts, tables, text: main.innerText.length};
+}"""
+
+CANDIDATES_JS = """(skip) => {
+  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && el.offsetParent !== null; };
+  const label = (el) => [el.innerText || '', el.getAttribute('aria-label') || '', el.getAttribute('data-testid') || '',
+    (el.closest('[class*="st-key-"]') || {className: ''}).className].join(' ').toLowerCase();
+  return [...document.querySelectorAll('[data-testid=stMain] button, [data-testid=stSidebar] button, [data-testid=stPopoverBody] button')]
+    .filter(b => visible(b) && !b.disabled && !skip.some(s => label(b).includes(s.toLowerCase())))
+    .map(b => { b.setAttribute('data-fuzz', 'candidate'); return label(b).slice(0, 80); });
+}"""
+
+
+def key_class(key: str) -> str:
+    """The CSS class Streamlit gives a widget with this key (``shared.d_k`` -> ``st-key-shared-d_k``)."""
+    return "st-key-" + re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip())
+
+
+@dataclass
+class Server:
+    """A real app server on a free port, its log in a file the invariants read."""
+
+    url: str
+    log: Path
+    offset: int = 0
+
+    def new_errors(self) -> str:
+        """What the server logged since the last call, when it holds a traceback or an uncaught exception."""
+        text = self.log.read_text(errors="replace")
+        fresh, self.offset = text[self.offset:], len(text)
+        return fresh if re.search(r"Traceback|Uncaught app exception|Error:", fresh) else ""
+
+
+@contextlib.contextmanager
+def server(log: Path):
+    with serve_process(log=log) as (url, _):
+        yield Server(url, log)
+
+
+class Broken(AssertionError):
+    """An invariant that did not hold after an action."""
+
+
+@dataclass
+class Visit:
+    """One student's tab: a browser context at a viewport, the actions taken so far, what they typed."""
+
+    browser: object
+    server: Server
+    viewport: str
+    steps: list = field(default_factory=list)
+    typed: tuple[str, str] | None = None  # (widget key, text) typed and not yet seen committed
+    context: object = None
+    page: object = None
+
+    def open(self, path: str) -> None:
+        self.context = self.browser.new_context(**VIEWPORTS[self.viewport])
+        self.context.set_default_timeout(SETTLE_TIMEOUT_MS)
+        self.page = self.context.new_page()
+        self.page.on("dialog", lambda dialog: dialog.dismiss())
+        self.record("open", path)
+        self.page.goto(self.server.url + path)
+        self.settle()
+
+    def close(self) -> None:
+        if self.context is not None:
+            self.context.close()
+
+    def record(self, name: str, *args) -> None:
+        self.steps.append([name, *args])
+
+    # --- Waiting ---
+
+    def settle(self) -> None:
+        """Wait until the app has finished every run it started and every chart is drawn (three checks in a row)."""
+        deadline, calm, last = time.monotonic() + SETTLE_TIMEOUT_MS / 1000, 0, None
+        self.page.wait_for_timeout(150)
+        while calm < 4:  # the same settled page (address, text, elements, charts) four times, 120 ms apart
+            if time.monotonic() > deadline:
+                raise Broken(f"the page never settled at {self.page.url}: blank, a run that never ends or a chart never drawn")
+            now = self.page.evaluate(SETTLED_JS)
+            calm = calm + 1 if now and now == last else 0
+            last = now
+            self.page.wait_for_timeout(120)
+
+    # --- Actions ---
+
+    def open_sidebar(self) -> None:
+        expand = self.page.locator("[data-testid=stExpandSidebarButton]")
+        if expand.count() and expand.first.is_visible():
+            expand.first.click()
+            self.page.locator("[data-testid=stSidebar] [data-testid=stSidebarUserContent]").wait_for()
+            self.page.wait_for_timeout(300)
+
+    def click(self, index: int) -> None:
+        """Click one of the visible, enabled buttons or segments (index modulo their number)."""
+        labels = self.page.evaluate(CANDIDATES_JS, list(SKIP_BUTTONS))
+        if not labels:
+            return self.record("click", index)
+        self.record("click", index)
+        target = self.page.locator("[data-fuzz=candidate]").nth(index % len(labels))
+        target.scroll_into_view_if_needed()
+        target.click()
+        self.settle()
+
+    def press(self, text: str) -> None:
+        """Click the button or segment that says ``text`` (regression files name what a person clicked)."""
+        self.record("press", text)
+        target = self.page.get_by_role("button", name=text, exact=True)
+        target = target if target.count() else self.page.get_by_text(text, exact=True)
+        target.first.scroll_into_view_if_needed()
+        target.first.click()
+        self.settle()
+
+    def choose(self, path: str) -> None:
+        """Choose the page at ``path`` in the sidebar's menu."""
+        self.record("choose", path)
+        self.open_sidebar()
+        links = self.page.locator("[data-testid=stSidebarNavLink]")
+        default = next(page.path for page in PAGES if page.default)
+        hrefs = [urlsplit(links.nth(i).get_attribute("href")).path.strip("/") or default for i in range(links.count())]
+        link = links.nth(hrefs.index(path))
+        link.click()
+        self.settle()
+
+    def slide(self, index: int, presses: int, right: bool) -> None:
+        """Focus a slider and press an arrow key ``presses`` times, with no wait between presses."""
+        self.record("slide", index, presses, right)
+        sliders = self.page.locator("[role=slider]:visible")
+        if not sliders.count():
+            return
+        slider = sliders.nth(index % sliders.count())
+        slider.scroll_into_view_if_needed()
+        slider.focus()
+        for _ in range(presses):
+            self.page.keyboard.press("ArrowRight" if right else "ArrowLeft")
+        self.settle()
+
+    def type(self, index: int, text: str, enter: bool) -> None:
+        """Type into a text box; press Enter, or leave it without (the next action moves the focus)."""
+        self.record("type", index, text, enter)
+        boxes = self.page.locator("[data-testid=stTextInput] input:visible, [data-testid=stTextArea] textarea:visible")
+        if not boxes.count():
+            return
+        box = boxes.nth(index % boxes.count())
+        key = box.evaluate("el => [...el.closest('[class*=\"st-key-\"]').classList].find(c => c.startsWith('st-key-')).slice(7)")
+        box.scroll_into_view_if_needed()
+        box.fill(text)
+        if enter:
+            box.press("Control+Enter" if box.evaluate("el => el.tagName") == "TEXTAREA" else "Enter")
+            self.settle()
+        self.typed = (key, text)
+
+    def select(self, index: int, option: int) -> None:
+        """Open a select box and pick one of its options."""
+        self.record("select", index, option)
+        selects = self.page.locator("[data-testid=stSelectbox]:visible [data-baseweb=select], "
+                                    "[data-testid=stMultiSelect]:visible [data-baseweb=select]")
+        if not selects.count():
+            return
+        select = selects.nth(index % selects.count())
+        select.scroll_into_view_if_needed()
+        select.click()
+        options = self.page.locator("[role=option]")
+        try:
+            options.first.wait_for(timeout=3000)
+        except Exception:
+            self.page.keyboard.press("Escape")
+            return
+        options.nth(option % options.count()).click()
+        self.page.keyboard.press("Escape")
+        self.settle()
+
+    def menu(self, index: int) -> None:
+        """Choose a page in the sidebar's menu (opening the sidebar and its "View more" first where needed)."""
+        self.record("menu", index)
+        self.open_sidebar()
+        more = self.page.locator("[data-testid=stSidebarNavViewButton]")
+        if more.count() and "more" in more.first.inner_text().lower() + more.first.inner_text():
+            more.first.click()
+        links = self.page.locator("[data-testid=stSidebarNavLink]")
+        if not links.count():
+            return
+        links.nth(index % links.count()).click()
+        self.settle()
+
+    def history(self, move: str) -> None:
+        """Browser back, forward or reload."""
+        self.record("history", move)
+        {"back": self.page.go_back, "forward": self.page.go_forward, "reload": self.page.reload}[move]()
+        self.typed = None  # a box never left loses its keystrokes in any web page
+        self.settle()
+
+    def presenter(self) -> None:
+        """Switch presenter mode on or off from the sidebar (or leave it from the walkthrough's pop-over button)."""
+        self.record("presenter")
+        self.open_sidebar()
+        toggle = self.page.locator(f".{key_class('shared.present')} label")
+        if toggle.count() and toggle.first.is_visible():
+            toggle.first.click()
+            self.settle()
+
+    def language(self) -> None:
+        """Switch to the other language."""
+        self.record("language")
+        self.open_sidebar()
+        radios = self.page.locator(f".{key_class('shared.lang')} label")
+        if radios.count() < 2:
+            return
+        checked = self.page.locator(f".{key_class('shared.lang')} input[type=radio]").evaluate_all("rs => rs.findIndex(r => r.checked)")
+        radios.nth(1 - max(checked, 0)).click()
+        self.settle()
+
+    def goto(self, path: str) -> None:
+        """A link typed or tampered with by hand."""
+        self.record("goto", path)
+        self.page.goto(self.server.url + path)
+        self.typed = None
+        self.settle()
+
+    def fresh_link(self) -> None:
+        """Open the address bar's link in a fresh context: it must show the same main area."""
+        self.record("fresh_link")
+        url = self.page.url
+        mine = self.main()
+        other = self.browser.new_context(**VIEWPORTS[self.viewport])
+        try:
+            page = other.new_page()
+            page.goto(url)
+            fresh = Visit(self.browser, self.server, self.viewport, context=other, page=page)
+            fresh.settle()
+            theirs = fresh.main()
+        finally:
+            other.close()
+        if mine != theirs:
+            raise Broken(f"the link {url} opened elsewhere shows another main area: {describe_difference(mine, theirs)}")
+
+    # --- What the page shows ---
+
+    def main(self) -> dict | None:
+        return self.page.evaluate(MAIN_JS)
+
+    def controls(self) -> dict[str, dict]:
+        return {c["key"]: c for c in self.page.evaluate(CONTROLS_JS)}
+
+    def link(self) -> tuple[str, dict[str, str]]:
+        parts = urlsplit(self.page.url)
+        return parts.path.strip("/"), dict(parse_qsl(parts.query, keep_blank_values=True))
+
+    # --- Invariants ---
+
+    def check(self, after: str) -> None:
+        """What must hold after every action."""
+        errors = self.server.new_errors()
+        if errors:
+            raise Broken(f"the server logged an error after {after}:\n{errors[-3000:]}")
+        if self.page.locator("[data-testid=stException]").count():
+            raise Broken(f"an exception is shown after {after}: {self.page.locator('[data-testid=stException]').first.inner_text()[:500]}")
+        body = self.page.inner_text("body")
+        for words in ("This app has encountered an error", "Page not found"):  # Streamlit's own, in English only
+            if words in body:
+                raise Broken(f"{words!r} after {after} at {self.page.url}")
+        main = self.main()
+        if main is None or (not main["title"] and main["text"] < 20):
+            raise Broken(f"a blank page after {after} at {self.page.url}")
+        self.check_typed(after)
+        self.check_link(after)
+
+    def check_link(self, after: str) -> None:
+        """Every value the link carries equals the value its control shows."""
+        path, values = self.link()
+        page = next((p for p in PAGES if p.path == path or (not path and p.default)), None)
+        if page is None:
+            return
+        controls = self.controls()
+        for name, text in values.items():
+            scope = page.id if any(p.name == name for p in page.params) else "shared"
+            param = next((p for p in (page.params if scope == page.id else SHARED) if p.name == name), None)
+            control = controls.get(key_class(f"{scope}.{name}")[len("st-key-"):])
+            if param is None or control is None or not control["visible"] or (self.typed and self.typed[0] == control["key"]):
+                continue  # a box still being typed in holds text not yet committed
+            shown = shown_value(param, control)
+            if shown is not None and not same(param, shown, text):
+                raise Broken(f"after {after}, the link says {name}={text!r} but its control shows {shown!r} ({page.id})")
+
+    def check_typed(self, after: str) -> None:
+        """Text the student typed is never silently replaced by another (it may only be committed)."""
+        if self.typed is None or after.startswith("type"):
+            return
+        key, text = self.typed
+        control = self.controls().get(key)
+        if control is not None and control["kind"] == "text" and control["visible"] and control["value"] != text:
+            raise Broken(f"after {after}, the box {key} shows {control['value']!r}: the student typed {text!r}")
+        if control is not None:
+            self.typed = None
+
+
+def shown_value(param, control: dict) -> object | None:
+    """The value a control shows, in the parameter's terms (None when it cannot be read without opening it)."""
+    kind = control["kind"]
+    if kind == "slider" and control["now"] is not None:
+        if isinstance(param, Choice):  # a select_slider: the slider's value is the option's index
+            return param.options[int(float(control["now"]))]
+        return float(control["now"])
+    if kind in ("text", "number"):
+        return control["value"]
+    if kind == "flag":
+        return bool(control["value"])
+    if kind == "segments" and control["index"] >= 0 and isinstance(param, Choice):
+        return param.options[control["index"]]
+    if kind in ("segments", "select") and isinstance(param, Int | Float):  # "3", or "3 · sat" (a position and its word)
+        number = re.match(r"\s*(-?\d+(\.\d+)?)", control.get("text") or "")
+        return number.group(1) if number else None
+    return None
+
+
+def same(param, shown: object, text: str) -> bool:
+    """Does the control's value equal the link's text, read as the parameter reads it?"""
+    value, _ = param.read(text)
+    if isinstance(param, Flag):
+        return bool(shown) == bool(value)
+    if isinstance(param, Int | Float):
+        try:
+            return abs(float(shown) - float(value)) < 1e-9
+        except (TypeError, ValueError):
+            return False
+    if isinstance(param, Text):
+        return str(shown) == str(value)
+    if isinstance(param, Choices):
+        return True
+    return str(shown) == str(value) or (_number(shown) is not None and _number(shown) == _number(value))
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def describe_difference(mine: dict | None, theirs: dict | None) -> str:
+    if mine is None or theirs is None:
+        return f"{mine is None=} {theirs is None=}"
+    if mine["title"] != theirs["title"]:
+        return f"title {mine['title']!r} vs {theirs['title']!r}"
+    if len(mine["charts"]) != len(theirs["charts"]):
+        return f"{len(mine['charts'])} charts vs {len(theirs['charts'])}: {[c['title'] for c in mine['charts']]} vs " \
+               f"{[c['title'] for c in theirs['charts']]}"
+    for a, b in zip(mine["charts"], theirs["charts"]):
+        if a != b:
+            return f"chart {a['title']!r} differs (vs {b['title']!r})"
+    for a, b in zip(mine["tables"], theirs["tables"]):
+        if a != b:
+            return f"a table differs: {a[:200]!r} vs {b[:200]!r}"
+    return f"{len(mine['tables'])} tables vs {len(theirs['tables'])}"
+
+
+def replay(browser, server: Server, viewport: str, steps: list) -> None:
+    """Run a saved sequence of actions, checking every invariant after each (a regression test)."""
+    visit = Visit(browser, server, viewport)
+    try:
+        for name, *args in steps:
+            getattr(visit, name)(*args)
+            visit.check(f"{name}{tuple(args)}")
+    finally:
+        visit.close()
+
+
+def save(folder: Path, viewport: str, steps: list, error: str) -> Path:
+    """A shrunk failing sequence as a regression file (the name is its content's hash)."""
+    import hashlib
+
+    text = json.dumps({"viewport": viewport, "steps": steps, "found": error.splitlines()[0][:300] if error else ""},
+                      ensure_ascii=False, indent=1)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"found-{hashlib.sha1(json.dumps(steps).encode()).hexdigest()[:10]}.json"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def start_paths() -> tuple[str, ...]:
+    """Where a visit may begin: every page of the registry, bare and with a sample link of its parameters."""
+    paths = [f"/{page.path if not page.default else ''}" for page in PAGES]
+    paths += ["/?text=the+cat+sat+on+the+mat&heads=2&step=3", "/?walk=pretrained&step=2", "/?walk=textbook&present=1",
+              "/types?section=modes&tau=0.2", "/multi-head?heads=4&text=the+cat+sat+on+the+mat", "/?lang=zh",
+              "/watch-it-learn?section=decode", "/positions-and-scale?section=fast", "/real-model?layer=3&head=4&lang=zh"]
+    return tuple(paths)
+

@@ -1,0 +1,45 @@
+"""The state mechanism where it meets Streamlit's reruns: interrupted runs write nothing, echoes of the session's own
+URL never overwrite what the screen shows, and a part that reruns alone keeps every value."""
+
+from __future__ import annotations
+
+from streamlit.runtime.scriptrunner_utils import exceptions
+
+from views.page import StopException
+
+
+def test_the_private_exception_the_app_relies_on_is_still_there():
+    """app.py tells a page that stopped early (st.stop) from one a newer click interrupted: fails loudly on upgrade."""
+    assert StopException is exceptions.StopException and issubclass(exceptions.RerunException, exceptions.ScriptControlException)
+    assert not issubclass(exceptions.RerunException, StopException)
+
+
+def test_a_widget_rerun_carrying_an_older_url_keeps_the_value_on_screen(app):
+    """The slider race: the browser's URL still says d_k=4 while the slider already moved to 6."""
+    at = app("walkthrough", text="the cat sat", step=2)
+    old = dict(at.query_params)
+    at.slider(key="shared.d_k").set_value(5).run()
+    assert at.query_params["d_k"] == "5"
+    for name, value in old.items():  # the next rerun arrives with the URL from before the first one
+        at.query_params[name] = value
+    at.slider(key="shared.d_k").set_value(6).run()
+    assert at.slider(key="shared.d_k").value == 6 and at.query_params["d_k"] == "6"
+
+
+def test_a_link_opened_by_hand_still_wins(app):
+    at = app("walkthrough", text="the cat sat", d_k=3)
+    assert at.slider(key="shared.d_k").value == 3
+    at.query_params["d_k"] = "7"  # a URL this session never wrote: someone pasted a link
+    at.run()
+    assert at.slider(key="shared.d_k").value == 7
+
+
+def test_the_article_example_then_next_twice_keeps_the_head(app):
+    """Issue 21, defect 1, as far as AppTest can follow it (the browser regression replays it with fragments)."""
+    at = app("walkthrough", text="the cat sat on the mat", heads=2, step=3)
+    at.segmented_control(key="walkthrough.walk").set_value("textbook").run()
+    for _ in range(2):
+        at.button(key="walk-next").click().run()
+        assert not at.exception
+    at.segmented_control(key="walkthrough.walk").set_value("random").run()
+    assert not at.exception and at.query_params["head"] == "1"
