@@ -3,7 +3,7 @@
 - A path of two or more levels (``/pages/walkthrough``, ``/real-model/extra``): Streamlit answers with its
   page, whose scripts are linked relative to the address (``./static/...``), so the browser fetches
   ``/pages/static/...``, gets HTML back and shows a white page. It is redirected to the one-level page it names
-  (``/walkthrough``), else to its first level.
+  (``/walkthrough``, itself served at ``/``), else to its first level.
 - An unknown page (``/no-such-page``): Streamlit opens the default page under an English-only dialog. It is
   redirected to ``/`` with ``not_found=<path>``, which the app turns into a notice in the student's language.
 
@@ -17,20 +17,22 @@ from __future__ import annotations
 from urllib.parse import quote
 
 PAGE_PATHS: frozenset[str] = frozenset()  # set by install(): the registry's paths
+DEFAULT_PATH = ""  # set by install(): the default page's path, which Streamlit serves at "/" only
 NOT_FOUND = "not_found"
 RESERVED = ("_stcore", "static", "media", "component", "app", "-", "favicon.png", "manifest.json", "robots.txt")
 
 
-def redirect_for(path: str, query: str, pages: frozenset[str]) -> str | None:
-    """Where a GET of ``path`` should go instead, or None to let Streamlit serve it."""
+def redirect_for(path: str, query: str, pages: frozenset[str], default: str = "") -> str | None:
+    """Where a GET of ``path`` should go instead, or None to let Streamlit serve it (``default``: the default page's
+    path, served at "/")."""
     parts = [part for part in path.split("/") if part]
     if not parts or any(part in RESERVED for part in parts) or "." in parts[-1]:  # the app's own files and endpoints
         return None
-    if len(parts) == 1 and parts[0] in pages:
+    if len(parts) == 1 and parts[0] in pages and parts[0] != default:
         return None
     named = next((part for part in parts if part in pages), None)
     if named is not None:
-        target = f"/{named}"
+        target = "/" if named == default else f"/{named}"
     else:
         target, extra = "/", f"{NOT_FOUND}={quote(path)}"
         query = f"{query}&{extra}" if query else extra
@@ -45,7 +47,7 @@ class PagePaths:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
-            target = redirect_for(scope["path"], scope.get("query_string", b"").decode("latin-1"), PAGE_PATHS)
+            target = redirect_for(scope["path"], scope.get("query_string", b"").decode("latin-1"), PAGE_PATHS, DEFAULT_PATH)
             if target is not None:
                 await send({"type": "http.response.start", "status": 302,
                             "headers": [(b"location", target.encode("latin-1")), (b"content-length", b"0")]})
@@ -54,12 +56,12 @@ class PagePaths:
         await self.app(scope, receive, send)
 
 
-def install(pages: frozenset[str]) -> None:
-    """Put ``PagePaths`` in front of Streamlit's middleware for ``pages`` (the registry's URL paths)."""
-    global PAGE_PATHS
+def install(pages: frozenset[str], default: str) -> None:
+    """Put ``PagePaths`` in front of Streamlit's middleware for ``pages`` (the registry's URL paths; ``default`` at "/")."""
+    global PAGE_PATHS, DEFAULT_PATH
     from starlette.middleware import Middleware
     from streamlit.web.server.starlette import starlette_app
 
-    PAGE_PATHS = frozenset(pages)
+    PAGE_PATHS, DEFAULT_PATH = frozenset(pages), default
     own = starlette_app.create_streamlit_middleware
     starlette_app.create_streamlit_middleware = lambda: [Middleware(PagePaths), *own()]

@@ -17,7 +17,7 @@ from scripts import paths
 from views.registry import PAGES
 
 PagesManager.uses_pages_directory = False
-paths.install(frozenset(page.path for page in PAGES))  # two-level and unknown paths: redirected, never blank
+paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))  # two-level and unknown paths: redirected, never blank
 
 if __name__ == "__main__":
     sys.argv = ["streamlit", "run", *sys.argv[1:]]

@@ -202,3 +202,17 @@ def test_four_heads_train_into_two_charts_a_row():
     assert sum(title.startswith("Layer 1, head") for title in titles) == 4
     heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
     assert all("texttemplate" not in f["data"][0] for f in heatmaps)  # 12 tokens in half-width charts: no numbers
+
+
+def test_train_it_yourself_forms_the_induction_head_with_the_pages_defaults():
+    """Issue 21, defect 12: the defaults (induction, 2 heads, d_k = 16, lr 0.01, 1500 steps, seed 0) learn the task."""
+    from attention_core.tasks import Trainer
+    from attention_core.tiny import TinyConfig
+    from views.registry import SHARED, page
+
+    defaults = {p.name: p.default for p in page("learn").params} | {"seed": next(p.default for p in SHARED if p.name == "seed")}
+    task, layers = named_task(defaults["task"]), learn.snapshot(defaults["task"]).config.layers
+    config = TinyConfig(vocab=task.vocab, context=task.length, d_model=defaults["heads"] * defaults["d_k"], heads=defaults["heads"],
+                        layers=layers, scaled=defaults["scaled"])
+    trainer = Trainer(defaults["task"], config, every=100, lr=defaults["lr"], batch=32, seed=defaults["seed"])
+    assert trainer.advance(defaults["steps"]).run().accuracy[-1] >= 0.95

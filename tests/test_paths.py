@@ -12,10 +12,12 @@ from scripts.paths import NOT_FOUND, redirect_for
 from views.registry import PAGES
 
 PATHS = frozenset(page.path for page in PAGES)
+DEFAULT = next(page.path for page in PAGES if page.default)
 
 
 @pytest.mark.parametrize(("path", "query", "target"), [
-    ("/pages/walkthrough", "", "/walkthrough"),
+    ("/pages/walkthrough", "", "/"),
+    ("/walkthrough", "step=3", "/?step=3"),  # the default page lives at /
     ("/real-model/extra", "lang=zh", "/real-model?lang=zh"),
     ("/a/b/c", "", f"/?{NOT_FOUND}=/a/b/c"),
     ("/no-such-page", "d_k=3", f"/?d_k=3&{NOT_FOUND}=/no-such-page"),
@@ -28,7 +30,7 @@ PATHS = frozenset(page.path for page in PAGES)
     ("/pages/static/js/index.js", "", None),
 ])
 def test_where_an_address_goes(path, query, target):
-    assert redirect_for(path, query, PATHS) == target
+    assert redirect_for(path, query, PATHS, DEFAULT) == target
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -40,7 +42,7 @@ def test_the_server_redirects_two_level_and_unknown_paths():
     """Fails loudly if Streamlit's Starlette server stops building its middleware through the function paths.py wraps."""
     opener = urllib.request.build_opener(NoRedirect)
     with serve() as url:
-        for path, location in (("/pages/walkthrough", "/walkthrough"), ("/no-such-page?lang=zh", f"/?lang=zh&{NOT_FOUND}=/no-such-page")):
+        for path, location in (("/pages/walkthrough", "/"), ("/no-such-page?lang=zh", f"/?lang=zh&{NOT_FOUND}=/no-such-page")):
             with pytest.raises(urllib.error.HTTPError) as answer:
                 opener.open(url + path)
             assert answer.value.code == 302 and answer.value.headers["location"] == location

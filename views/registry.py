@@ -250,7 +250,7 @@ PAGES: tuple[Page, ...] = (
         Choice("d_k", 16, options=TRAIN_D_K, when=section("train")),
         Flag("scaled", True, when=section("train")),
         Choice("lr", 0.01, options=TRAIN_LR, when=section("train")),
-        Choice("steps", 500, options=TRAIN_STEPS, when=section("train")),
+        Choice("steps", 1500, options=TRAIN_STEPS, when=section("train")),  # induction forms by then (tests/test_learn.py)
     )),
     Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4,
          fixed=lambda values: (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)), params=(

@@ -323,7 +323,7 @@ class Visit:
             theirs = fresh.main()
         finally:
             other.close()
-        if mine != theirs:
+        if shown(mine) != shown(theirs):  # the title, every chart's numbers, every table (not one-time notices)
             raise Broken(f"the link {url} opened elsewhere shows another main area: {describe_difference(mine, theirs)}")
 
     # --- What the page shows ---
@@ -427,6 +427,10 @@ def _number(value: object) -> float | None:
         return float(value)
     except (TypeError, ValueError):
         return None
+
+
+def shown(main: dict | None) -> dict | None:
+    return None if main is None else {name: main[name] for name in ("title", "charts", "tables")}
 
 
 def describe_difference(mine: dict | None, theirs: dict | None) -> str:
