@@ -17,7 +17,8 @@ from scripts import paths
 from views.registry import PAGES
 
 PagesManager.uses_pages_directory = False
-paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))  # two-level and unknown paths: redirected, never blank
+# Two-level and unknown paths: redirected, never blank.
+paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))
 
 if __name__ == "__main__":
     sys.argv = ["streamlit", "run", *sys.argv[1:]]
