@@ -43,3 +43,16 @@ def test_the_article_example_then_next_twice_keeps_the_head(app):
         assert not at.exception
     at.segmented_control(key="walkthrough.walk").set_value("random").run()
     assert not at.exception and at.query_params["head"] == "1"
+
+
+def test_a_page_that_needs_more_tokens_opens_with_the_long_example_in_the_students_language(app):
+    """Issue 21, item 6: no "too few tokens" notice on a page's first view; a linked or typed sentence is kept."""
+    from views.registry import LONG_EXAMPLES
+
+    for lang in ("en", "zh"):
+        at = app("types", lang=lang)
+        assert at.text_input(key="shared.text").value == LONG_EXAMPLES[lang] and not at.info, [i.value for i in at.info]
+    linked = app("types", text="Thinking Machines")
+    assert linked.text_input(key="shared.text").value == "Thinking Machines" and linked.button(key="use-long-example")
+    walk = app("walkthrough")
+    assert walk.text_input(key="shared.text").value == "Thinking Machines"  # the article's sentence where it is enough

@@ -15,7 +15,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException  # noq
 
 from attention_core import tokenize
 from views import charts, messages, state
-from views.registry import LONG_EXAMPLE, MAX_TOKENS, Page, page
+from views.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
 from views.text import Texts
 
 # pages/ holds this app's st.navigation pages. Streamlit takes a pages/ folder beside the entry for a legacy
@@ -172,13 +172,26 @@ def show_link_notices(page: Page, T: Texts) -> None:
             messages.show_notices(state.notices(page), T)
 
 
-def _use_long_example() -> None:
-    st.session_state[state.key("shared", "text")] = LONG_EXAMPLE
+def _use_long_example(example: str) -> None:
+    st.session_state[state.key("shared", "text")] = example
+
+
+def fit_default_sentence(page_: Page) -> None:
+    """A page that needs more tokens than the untouched default sentence ("Thinking Machines", 2) opens with the long
+    example of the student's language: its first view shows its point. A sentence typed or linked is never replaced.
+    Called before the sidebar draws the sentence's box."""
+    text = state.key("shared", "text")
+    default = next(p.default for p in SHARED if p.name == "text")
+    if page_.min_tokens and st.session_state.get(text) == default and not state.text_was_linked() and \
+            "text" in page_.shared_names(state.page_values(page_)):
+        st.session_state[text] = LONG_EXAMPLES[state.shared("lang")]
 
 
 def offer_longer_sentence(view: View) -> None:
     """When the sentence is too short to show the page's point (2 tokens: soft = hard = local), say so; one click fixes it."""
     n = len(tokenize(view.settings.text))
     if "text" in view.page.shared_names(state.page_values(view.page)) and 0 < n < view.page.min_tokens:
+        example = LONG_EXAMPLES[view.settings.lang]
         st.info(view.T("common.notices.short", n=n, needed=view.page.min_tokens), icon=":material/short_text:")
-        st.button(view.T("common.notices.use_example", example=LONG_EXAMPLE), on_click=_use_long_example, key="use-long-example")
+        st.button(view.T("common.notices.use_example", example=example), on_click=_use_long_example, args=(example,),
+                  key="use-long-example")

@@ -39,6 +39,7 @@ EXAMPLES = (
     "她正在吃一个绿色的苹果",
 )
 LONG_EXAMPLE = EXAMPLES[2]  # long enough that soft, hard and local differ and an RNN runs several steps
+LONG_EXAMPLES = {"en": LONG_EXAMPLE, "zh": EXAMPLES[3]}  # a page that needs more tokens opens with this, in the language
 LANGUAGES = ("en", "zh")
 
 
