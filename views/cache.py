@@ -119,9 +119,9 @@ def heatmap(
 ) -> figures.Spec:
     """``figures.heatmap`` as the JSON Plotly draws, built once per distinct input for every session.
 
-    ``arithmetic`` = (q, k) adds the q·k sums to the hover. The last 2048 distinct heatmaps are kept;
-    the key is the arrays' bytes, cheaper than ``st.cache_resource``'s signature and MD5 on every call
-    (measured with ``make profile``: a fifth of a loaded server's time went to those keys).
+    ``arithmetic`` = (q, k) adds q·k to the hover, term by term, adding up to the cells as shown. The last 2048
+    distinct heatmaps are kept; the key is the arrays' bytes, cheaper than ``st.cache_resource``'s signature and MD5 on
+    every call (measured with ``make profile``: a fifth of a loaded server's time went to those keys).
     """
     return _heatmap(Key(matrix), rows, cols, kind, title, x_title, y_title, show_values, hover_rows, hover_cols,
                     None if arithmetic is None else (Key(arithmetic[0]), Key(arithmetic[1])), decimals, column_groups,
@@ -132,7 +132,11 @@ def heatmap(
 def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: str, title: str, x_title: str, y_title: str,
              show_values: bool, hover_rows: str, hover_cols: str, arithmetic: tuple[Key, Key] | None, decimals: int,
              column_groups: int, outline: Key | None, font: int) -> figures.Spec:
-    extra = None if arithmetic is None else figures.dot_arithmetic(arithmetic[0].array, arithmetic[1].array)
+    extra = None
+    if arithmetic is not None:
+        q, k = arithmetic[0].array, arithmetic[1].array
+        shown = np.where(np.isfinite(matrix.array), matrix.array, q @ k.T)  # a hidden row's hover is blanked by heatmap
+        extra = figures.dot_arithmetic(q, k, shown, decimals)
     return figures.spec(figures.heatmap(
         matrix.array, rows, cols, kind=kind, title=title, x_title=x_title, y_title=y_title, show_values=show_values,
         hover_rows=hover_rows, hover_cols=hover_cols, hover_extra=extra, decimals=decimals, column_groups=column_groups,

@@ -90,6 +90,76 @@ def cell_text(matrix: NDArray, decimals: int) -> NDArray:
     return np.where(np.isneginf(matrix), "−∞", np.where(np.isnan(matrix), "", text))
 
 
+# --- Numbers a student can add up by hand ---
+# Every number shown is the true value rounded; where the app shows a sum term by term (a score's tooltip, the focus
+# tables), the terms get as many decimals as the sum needs: the shown terms, added by hand and rounded as the result
+# is shown, give the shown result (strictly, never a tie that could round either way). Checked with integers, exactly.
+
+
+def units(values: NDArray, decimals: int) -> NDArray:
+    """Values in units of 10^-decimals, as shown with ``decimals`` decimals (the digits ``cell_text`` prints)."""
+    return np.rint(np.asarray(values, dtype=float) * 10.0**decimals).astype(np.int64)
+
+
+def number_text(count: int, decimals: int) -> str:
+    """``count`` units of 10^-decimals as text with a true minus sign, exactly (no float formatting)."""
+    count = int(count)
+    whole, part = divmod(abs(count), 10**decimals)
+    digits = f"{whole}.{part:0{decimals}d}" if decimals else str(whole)
+    return ("−" if count < 0 and (whole or part) else "") + digits
+
+
+def numbers_text(counts: NDArray, decimals: NDArray | int) -> NDArray:
+    """``number_text`` for arrays: each count (units of 10^-decimals, ``decimals`` broadcast to its shape) as text."""
+    counts = np.asarray(counts, dtype=np.int64)
+    places = np.broadcast_to(np.asarray(decimals), counts.shape)
+    text = np.empty(counts.shape, dtype=object)
+    for p in np.unique(places):
+        at = places == p
+        whole, part = np.divmod(np.abs(counts[at]), 10 ** int(p))
+        digits = np.char.add(np.char.add(whole.astype(str), "."), np.char.zfill(part.astype(str), int(p))) if p else whole.astype(str)
+        text[at] = np.where(counts[at] < 0, np.char.add("−", digits), digits)
+    return text
+
+
+def rounds_to(total: NDArray, decimals: int, result: NDArray, shown: int) -> NDArray:
+    """True where ``total`` (units of 10^-decimals) rounds, unambiguously, to ``result`` (units of 10^-shown)."""
+    scale = 10 ** (decimals - shown)
+    return 2 * np.abs(np.asarray(total) - np.asarray(result) * scale) < scale
+
+
+def round_units(count: NDArray, by: int) -> NDArray:
+    """Integer units divided by 10^by, rounded half away from zero (as by hand)."""
+    count = np.asarray(count)
+    step = 10**by
+    return np.sign(count) * ((np.abs(count) + step // 2) // step)
+
+
+def addend_decimals(terms: NDArray, total: NDArray, shown: int, most: int = 8) -> int:
+    """The fewest decimals (more than ``shown``) at which ``terms`` (..., m), each rounded, add up by hand to ``total`` (...)
+    as shown with ``shown`` decimals, for every sum at once; ``most`` if none does."""
+    finite = np.isfinite(total)
+    result = units(np.where(finite, total, 0.0), shown)
+    terms = np.where(np.isfinite(terms), terms, 0.0)
+    for decimals in range(shown + 1, most + 1):
+        if rounds_to(units(terms, decimals).sum(axis=-1), decimals, result, shown)[finite].all():
+            return decimals
+    return most
+
+
+def quotient_decimals(numerators: NDArray, divisor: float, quotients: NDArray, shown: int, most: int = 8) -> int:
+    """The fewest decimals (at least ``shown``) for the numerators and the divisor so that each shown numerator divided by
+    the shown divisor rounds, by hand and unambiguously, to its quotient as shown with ``shown`` decimals."""
+    finite = np.isfinite(quotients) & np.isfinite(numerators)
+    result = units(np.where(finite, quotients, 0.0), shown).astype(object)
+    for decimals in range(shown, most + 1):
+        top = units(np.where(finite, numerators, 0.0), decimals).astype(object)
+        bottom = int(units(divisor, decimals))
+        if bottom > 0 and all(2 * abs(t * 10**shown - r * bottom) < bottom for t, r in zip(top[finite], result[finite])):
+            return decimals
+    return most
+
+
 def heatmap(
     matrix: NDArray,
     row_labels: tuple[str, ...],
@@ -125,7 +195,7 @@ def heatmap(
     custom = np.empty((n_rows, n_cols, 3), dtype=object)
     custom[..., 0] = rows[:, None]
     custom[..., 1] = cols[None, :]
-    custom[..., 2] = "" if hover_extra is None else hover_extra
+    custom[..., 2] = "" if hover_extra is None else np.where(np.isnan(matrix), "", hover_extra)  # a hidden row stays hidden
     text = cell_text(matrix, decimals)
     if kind == "weights":
         colour = dict(colorscale=WEIGHT_SCALE, zmin=0.0, zmax=1.0)
@@ -263,18 +333,63 @@ def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> Fi
     return {"data": [trace], "layout": layout}
 
 
-def dot_arithmetic(q: NDArray, k: NDArray, max_terms: int = 4) -> NDArray:  # [n_q, d], [n_k, d] -> [n_q, n_k] str
-    """Hover lines 'q_i · k_j = a×b + c×d + …' for every query/key pair (first terms only when d is large)."""
+MAX_TERMS = 8  # a score's tooltip lists every term of q·k up to this d_k, one per line (beyond: the first terms only)
+
+
+def dot_terms(q: NDArray, k: NDArray, scores: NDArray, decimals: int = 2, most: int = 6) -> tuple[NDArray, NDArray, NDArray]:
+    """Each term of every q_i·k_j as the tooltip shows it, and how many decimals it has: the fewest (at least
+    ``decimals`` + 1) at which the shown products of the shown operands add up by hand to the score as shown.
+
+    Returns (places (n_q, n_k), operand units (n_q, n_k, d, 2), product units (n_q, n_k, d)), all integers in units of
+    10^-places; where no precision up to ``most`` adds up (never seen), ``most``.
+    """
+    n_q, n_k, d = q.shape[0], k.shape[0], q.shape[1]
+    result = units(scores, decimals)
+    places = np.full((n_q, n_k), most)
+    operands = np.zeros((n_q, n_k, d, 2), dtype=np.int64)
+    products = np.zeros((n_q, n_k, d), dtype=np.int64)
+    todo = np.ones((n_q, n_k), dtype=bool)
+    for p in range(decimals + 1, most + 1):
+        a, b = np.broadcast_arrays(units(q, p)[:, None, :], units(k, p)[None, :, :])
+        product = round_units(a * b, p)  # a×b has 2p decimals: shown with p, rounded by hand
+        done = todo & rounds_to(product.sum(axis=-1), p, result, decimals) if p < most else todo
+        places[done] = p
+        operands[done] = np.stack([a, b], axis=-1)[done]
+        products[done] = product[done]
+        todo &= ~done
+        if not todo.any():
+            break
+    return places, operands, products
+
+
+def dot_arithmetic(q: NDArray, k: NDArray, scores: NDArray | None = None, decimals: int = 2,
+                   max_terms: int = MAX_TERMS) -> NDArray:  # [n_q, d], [n_k, d] -> [n_q, n_k] str
+    """Tooltip lines for every query/key pair: q_i·k_j term by term, each product of the operands as shown, and their sum
+    rounded to the score as shown (``scores`` at ``decimals``; q @ k.T when None). When d_k is larger than ``max_terms``
+    the first four terms only, at ``decimals`` decimals."""
     d = q.shape[1]
-    shown = min(d, max_terms)
-
-    def fmt(x: float) -> str:
-        return f"{x:.2f}".replace("-", "−")
-
+    scores = q @ k.T if scores is None else scores
     lines = np.empty((q.shape[0], k.shape[0]), dtype=object)
-    for i in range(q.shape[0]):
-        for j in range(k.shape[0]):
-            terms = " + ".join(f"{fmt(q[i, t])}×{fmt(k[j, t])}" for t in range(shown))
-            more = f" + … ({d} terms)" if d > shown else ""
-            lines[i, j] = f"<br>q<sub>{i + 1}</sub>·k<sub>{j + 1}</sub> = {terms}{more}"
-    return lines
+    if d > max_terms:
+        def fmt(x: float) -> str:
+            return f"{x:.{decimals}f}".replace("-", "−")
+
+        for i in range(q.shape[0]):
+            for j in range(k.shape[0]):
+                terms = " + ".join(f"{fmt(q[i, t])}×{fmt(k[j, t])}" for t in range(4))
+                lines[i, j] = f"<br>q<sub>{i + 1}</sub>·k<sub>{j + 1}</sub> = {terms} + … ({d} terms)"
+        return lines
+    places, operands, products = dot_terms(q, k, scores, decimals)
+    where = places[..., None]
+    a, b = (numbers_text(operands[..., side], where) for side in (0, 1))
+    a = np.where(operands[..., 0] < 0, "(" + a + ")", a)
+    a[..., 0] = numbers_text(operands[..., 0, 0], places)  # the first operand of the line needs no brackets
+    b = np.where(operands[..., 1] < 0, "(" + b + ")", b)
+    rows = a + " × " + b + " = " + numbers_text(products, where)
+    lines = rows[..., 0]
+    for t in range(1, d):
+        lines = lines + "<br>+ " + rows[..., t]
+    i, j = (n.astype(str).astype(object) for n in np.indices(places.shape) + 1)
+    head = "<br>q<sub>" + i + "</sub>·k<sub>" + j + "</sub> = Σ q<sub>" + i + "t</sub> k<sub>" + j + "t</sub>:<br>"
+    total = numbers_text(products.sum(axis=-1), places) + " ≈ " + numbers_text(units(scores, decimals), decimals)
+    return head + lines + "<br>Σ = " + total

@@ -314,6 +314,8 @@ def draw_raw(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     chart(hide_row(head.raw_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
           title=T("walkthrough.steps.raw.matrix"), key="raw", T=T, values=values, rows_are="query", cols_are="key",
           arithmetic=arithmetic)
+    if arithmetic is not None and layout.explains and head.q.shape[1] <= figures.MAX_TERMS:
+        st.caption(T("walkthrough.steps.raw.rounding"))  # why products of the rounded Q and K can miss by a hundredth
 
 
 def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
@@ -397,28 +399,37 @@ DRAW = {
 def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pa.Table, pa.Table]:
     """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed.
 
+    Every number is the true value rounded, with as many decimals as the check it invites needs: a shown score divided by
+    the shown divisor gives the shown scaled score, and a column of shown weighted values adds up to the shown output.
     Built once per distinct input for every session, as Arrow tables (what ``st.table`` sends): making and converting
     the two frames on every run was a tenth of a walkthrough rerun (``make profile``).
     """
     shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
     return _focus_tables(Key(head.raw_scores[query]), Key(head.masked_scores[query]), Key(head.weights[query]),
-                         Key(head.v[:, :shown]), Key(head.output[query, :shown]), f"{head.divisor:.4g}", key_tokens, T.lang)
+                         Key(head.v[:, :shown]), Key(head.output[query, :shown]), float(head.divisor), key_tokens, T.lang)
+
+
+FOCUS_DECIMALS = 4  # scaled scores, weights and the output in the focus tables
 
 
 @functools.lru_cache(maxsize=512)
-def _focus_tables(raw: Key, scaled: Key, weights: Key, v: Key, output: Key, divisor: str, key_tokens: tuple[str, ...],
+def _focus_tables(raw: Key, scaled: Key, weights: Key, v: Key, output: Key, divisor: float, key_tokens: tuple[str, ...],
                   lang: str) -> tuple[pa.Table, pa.Table]:
     T, a = Texts(lang), weights.array
+    places = figures.quotient_decimals(raw.array, divisor, scaled.array, FOCUS_DECIMALS)  # score ÷ divisor = scaled
+    divisor_text = figures.number_text(figures.units(divisor, places), places).rstrip("0").rstrip(".")
+    weights_text = fixed(a, FOCUS_DECIMALS)
     scores = pd.DataFrame({
         T("walkthrough.focus.position"): [str(j + 1) for j in range(len(key_tokens))],
         T("walkthrough.focus.key"): [figures.plain(token) for token in key_tokens],
-        T("walkthrough.focus.score"): fixed(raw.array),
-        T("walkthrough.focus.scaled", divisor=divisor): fixed(scaled.array),
-        T("walkthrough.focus.weight"): fixed(a),
+        T("walkthrough.focus.score"): fixed(raw.array, places),
+        T("walkthrough.focus.scaled", divisor=divisor_text): fixed(scaled.array, FOCUS_DECIMALS),
+        T("walkthrough.focus.weight"): weights_text,
     })
     weighted = a[:, None] * v.array  # (n_k, shown): a_ij v_j, first dimensions
-    rows = [f"{a_j:.4f} × v{j + 1} ({figures.plain(token)})" for j, (a_j, token) in enumerate(zip(a, key_tokens))]
-    table = pd.DataFrame(fixed(np.vstack([weighted, output.array])), columns=dims(v.array.shape[1]))
+    terms = figures.addend_decimals(weighted.T, output.array, FOCUS_DECIMALS)  # each column adds up to the output
+    rows = [f"{a_j} × v{j + 1} ({figures.plain(token)})" for j, (a_j, token) in enumerate(zip(weights_text, key_tokens))]
+    table = pd.DataFrame(np.vstack([fixed(weighted, terms), fixed(output.array[None], FOCUS_DECIMALS)]), columns=dims(v.array.shape[1]))
     table.insert(0, "", rows + [T("walkthrough.focus.sum")])
     return pa.Table.from_pandas(scores, preserve_index=False), pa.Table.from_pandas(table, preserve_index=False)
 
