@@ -94,7 +94,8 @@ MAIN_JS = """() => {
 
 CANDIDATES_JS = """(skip) => {
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && el.offsetParent !== null; };
-  const label = (el) => [el.innerText || '', el.getAttribute('aria-label') || '', el.getAttribute('data-testid') || '',
+  document.querySelectorAll('[data-fuzz]').forEach(el => el.removeAttribute('data-fuzz'));  // marks of an earlier call
+  const label = (el) => [el.innerText || '', el.getAttribute('aria-label') || '', el.getAttribute('data-testid') || '', el.className || '',
     (el.closest('[class*="st-key-"]') || {className: ''}).className].join(' ').toLowerCase();
   return [...document.querySelectorAll('[data-testid=stMain] button, [data-testid=stSidebar] button, [data-testid=stPopoverBody] button')]
     .filter(b => visible(b) && !b.disabled && !skip.some(s => label(b).includes(s.toLowerCase())))
@@ -213,6 +214,21 @@ class Visit:
         link = links.nth(hrefs.index(path))
         link.click()
         self.settle()
+
+    def help_tap(self, key: str) -> None:
+        """Tap the help "?" of a switch: its help shows, the switch stays as it was."""
+        self.record("help_tap", key)
+        if key.startswith("shared."):
+            self.open_sidebar()
+        switch = self.page.locator(f".{key_class(key)} input[type=checkbox]")
+        before = switch.is_checked()
+        self.page.locator(f".{key_class(key)} [data-testid=stTooltipHoverTarget] button").tap()
+        self.page.wait_for_timeout(600)
+        self.settle()
+        if switch.is_checked() != before:
+            raise Broken(f"tapping the help of {key} flipped the switch")
+        if not self.page.locator("[data-testid=stTooltipContent]").count():
+            raise Broken(f"tapping the help of {key} showed no help")
 
     def slide(self, index: int, presses: int, right: bool) -> None:
         """Focus a slider and press an arrow key ``presses`` times, with no wait between presses."""
