@@ -116,6 +116,7 @@ def heatmap(
     column_groups: int = 1,
     outline: NDArray | None = None,
     font: int = 13,
+    hidden_note: str = "",
 ) -> figures.Spec:
     """``figures.heatmap`` as the JSON Plotly draws, built once per distinct input for every session.
 
@@ -125,13 +126,13 @@ def heatmap(
     """
     return _heatmap(Key(matrix), rows, cols, kind, title, x_title, y_title, show_values, hover_rows, hover_cols,
                     None if arithmetic is None else (Key(arithmetic[0]), Key(arithmetic[1])), decimals, column_groups,
-                    None if outline is None else Key(outline), font)
+                    None if outline is None else Key(outline), font, hidden_note)
 
 
 @functools.lru_cache(maxsize=2048)
 def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: str, title: str, x_title: str, y_title: str,
              show_values: bool, hover_rows: str, hover_cols: str, arithmetic: tuple[Key, Key] | None, decimals: int,
-             column_groups: int, outline: Key | None, font: int) -> figures.Spec:
+             column_groups: int, outline: Key | None, font: int, hidden_note: str) -> figures.Spec:
     extra = None
     if arithmetic is not None:
         q, k = arithmetic[0].array, arithmetic[1].array
@@ -140,5 +141,5 @@ def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: st
     return figures.spec(figures.heatmap(
         matrix.array, rows, cols, kind=kind, title=title, x_title=x_title, y_title=y_title, show_values=show_values,
         hover_rows=hover_rows, hover_cols=hover_cols, hover_extra=extra, decimals=decimals, column_groups=column_groups,
-        outline=None if outline is None else outline.array, font=font,
+        outline=None if outline is None else outline.array, font=font, hidden_note=hidden_note,
     ))

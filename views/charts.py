@@ -26,8 +26,9 @@ PLOTLY_CONFIG = json.dumps({"displaylogo": False, "toImageButtonOptions": {"form
 
 
 def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
-    """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description."""
-    send(figures.spec(figure), key, alt)
+    """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description, its text
+    no smaller than this run's chart font (17 px on a projector) and readable tooltips."""
+    send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, alt)
 
 
 def send(spec: figures.Spec, key: str, alt: str | None = None) -> None:
@@ -65,7 +66,7 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
         np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
         values and figures.readable(matrix.shape),
         T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups, outline,
-        st.session_state.get(FONT, 13),
+        st.session_state.get(FONT, 13), T("common.labels.numbers_hidden"),
     )
     shape = np.shape(matrix)
     alt = T("common.labels.alt", title=title, rows=shape[0], row_kind=T(AXIS_TITLES[rows_are]), cols=shape[1],

@@ -177,6 +177,7 @@ def heatmap(
     column_groups: int = 1,
     outline: NDArray | None = None,
     font: int = 13,
+    hidden_note: str = "",
 ) -> Figure:
     """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
 
@@ -185,7 +186,10 @@ def heatmap(
     e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
     column_groups > 1 draws lines that split the columns into that many equal groups (heads).
     outline (rows, cols) bool draws a frame around each row's allowed span (a local window).
-    font: the size of cell numbers and labels in px (larger on a projector; the rows grow with it).
+    font: the size of labels in px (larger on a projector; the rows grow with it), and the largest size of cell numbers:
+    the browser sizes those to the cells (Plotly's "auto"), so a narrow phone or a half-width chart on a projector gets
+    smaller numbers instead of numbers that run together; too small to read, assets/theme.css hides them and shows
+    ``hidden_note`` (hover or tap a cell) under the cells (on a screen).
     Returns the figure as a dict of Plotly properties (``spec`` makes its JSON).
     """
     n_rows, n_cols = matrix.shape
@@ -202,7 +206,7 @@ def heatmap(
     else:
         bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
         colour = dict(colorscale=APPROVED_SCALES[kind], zmid=0.0, zmin=-bound or -1.0, zmax=bound or 1.0)
-    tick_font = font if max(n_rows, n_cols) <= 16 else font - 3
+    tick_font = font if max(n_rows, n_cols) <= 16 else smaller(font)
     # Rows of 30 px on a screen; on a projector (larger font) as tall as the text needs, and shorter for long
     # sentences so that a 12-token matrix still fits a 720-pixel-high screen.
     row_height = 30 if font <= 13 else max(font + 9, min(font + 21, 310 // n_rows))
@@ -214,14 +218,22 @@ def heatmap(
         xgap=1 if n_cols <= 48 else 0, ygap=1 if n_rows <= 48 else 0,  # a gap on cells under a pixel wide would hide them all
         hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
         "= %{text}%{customdata[2]}<extra></extra>",
-        textfont=dict(size=font), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
+        textfont=dict(size="auto"), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
+    # Under the cells, a line for the note shown when the numbers are too small to read (a screen's layout only: a
+    # projector's cells are wide enough, and its height is kept for the matrix).
+    noted = show_values and bool(hidden_note) and font <= 13
+    bottom = 10 + (smaller(font) + 8 if noted else 0)
+    height = int(min(900, max(200, top + bottom + row_height * n_rows)))
+    note = [dict(text=label(hidden_note), x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-3,
+                 showarrow=False, font=dict(size=smaller(font), color="#555555"))] if noted else []
     layout = dict(
         title=dict(text=title, font=dict(size=font + 3, **({"color": HUES[kind]} if kind in HUES else {})), x=0, xref="paper", y=1, yref="container",
                    yanchor="top", pad=dict(t=8)),
-        height=int(min(900, max(200, top + 10 + row_height * n_rows))),
-        margin=dict(l=10, r=10, t=top, b=10),
+        font=dict(size=CELL_CAP.get(font, font)), hoverlabel=hover_label(font), annotations=note,  # the note first: theme.css finds it at index 0
+        height=height,
+        margin=dict(l=10, r=10, t=top, b=bottom),
         xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font), standoff=4), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top",
                    **({"tickangle": 0} if n_cols > 48 else {})),
         yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=ticks(n_rows), ticktext=rows[ticks(n_rows)],
@@ -233,6 +245,59 @@ def heatmap(
         ] + ([] if outline is None else window_frames(outline)),
     )
     return {"data": [trace], "layout": layout}  # every property here is known to be valid: no go.Figure to build
+
+
+# Plotly's largest size for numbers in cells (the layout font, with textfont "auto"); assets/theme.css shows it as the
+# chart font (13 or 17 px) and every smaller size Plotly picks 1.25 times larger (Plotly allows 0.65 em a digit, 0.45 em do).
+CELL_CAP = {13: 10.5, 17: 14.5}
+SCREEN_FONT = 13  # views.page.SCREEN.chart_font
+
+
+def smaller(font: int) -> int:
+    """Secondary text (many tick labels, a note): 3 px smaller on a screen, never under 16 px on a projector."""
+    return font - 3 if font < 16 else max(16, font - 3)
+
+
+def hover_label(font: int) -> dict:
+    """Tooltips in dark text on white (contrast about 15:1), as large as the chart's text and at least 14 px, left-aligned
+    (a score's arithmetic is several lines)."""
+    return dict(bgcolor="#ffffff", bordercolor="#555555", align="left",
+                font=dict(size=max(14, font), color="#1f2430", family='"Source Sans", "Source Sans Pro", sans-serif'))
+
+
+def at_least(font: dict | None, size: float) -> dict:
+    """A Plotly font (or none) with its size raised to ``size`` px if smaller."""
+    font = font or {}
+    return {**font, "size": max(font.get("size", 0), size)}
+
+
+def sized(figure: Figure, font: int) -> Figure:
+    """The figure with no text smaller than ``font`` px (titles, ticks, axis titles, legends, annotations, text on bars,
+    hover labels) and its title a little larger: what every chart gets from the layout (17 px on a projector).
+    Returns a new figure."""
+
+    def grow(value: object, name: str = "") -> object:
+        if isinstance(value, dict):
+            grown = {key: grow(item, key) for key, item in value.items()}
+            return at_least(grown, font) if name.endswith("font") and isinstance(grown.get("size"), (int, float)) else grown
+        if isinstance(value, list):
+            return [grow(item, name) for item in value]
+        return value
+
+    layout = grow(figure["layout"])
+    layout["font"] = at_least(layout.get("font"), font)
+    layout["hoverlabel"] = {**hover_label(font), **layout.get("hoverlabel", {})}
+    if isinstance(layout.get("title"), dict):
+        layout["title"] = {**layout["title"], "font": at_least(layout["title"].get("font"), font + 1)}
+    if font > SCREEN_FONT:  # Streamlit's theme sizes ticks, axis titles and legends itself (14 px): larger on a projector
+        for name in {"xaxis", "yaxis"} | {key for key in layout if key.startswith(("xaxis", "yaxis"))}:
+            axis = layout[name] = {**layout.get(name, {})}
+            axis["tickfont"] = at_least(axis.get("tickfont"), font)
+            if isinstance(axis.get("title"), dict):
+                axis["title"] = {**axis["title"], "font": at_least(axis["title"].get("font"), font)}
+        layout["legend"] = {**layout.get("legend", {}), "font": at_least(layout.get("legend", {}).get("font"), font)}
+        layout["annotations"] = [{**note, "font": at_least(note.get("font"), font)} for note in layout.get("annotations", [])]
+    return {"data": [grow(trace) for trace in figure["data"]], "layout": layout}
 
 
 def ticks(n: int, most: int = 48) -> NDArray:
