@@ -1,0 +1,96 @@
+"""Charts and formulas in a real browser, on a phone (390 px, touch) and a projector (1280 x 720): no toolbar over the
+titles on a touch screen, numbers in cells that never run together, formulas that are not cut, readable tooltips."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser, serve
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+SENTENCE = "text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired"
+
+CHARTS_JS = """() => {
+  const overlaps = [], sizes = [];
+  for (const plot of document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')) {
+    const labels = [...plot.querySelectorAll('g.heatmap-label text')].filter(t => getComputedStyle(t).display !== 'none')
+      .map(t => ({box: t.getBoundingClientRect(), size: parseFloat(getComputedStyle(t).fontSize), text: t.textContent}));
+    labels.forEach(l => sizes.push(l.size));
+    for (const a of labels) for (const b of labels)  // neighbours in one row: at least 2 px apart
+      if (a !== b && Math.abs(a.box.top - b.box.top) < 1 && a.box.left < b.box.left && a.box.right + 2 > b.box.left)
+        overlaps.push([plot.layout.title.text, a.text, b.text]);
+  }
+  const toolbars = [...document.querySelectorAll('.modebar-container')].filter(m => getComputedStyle(m).display !== 'none').length;
+  const formulas = [...document.querySelectorAll('.katex-display')].map(k => ({
+    wide: k.scrollWidth - k.clientWidth, tall: k.scrollHeight - k.clientHeight}));
+  return {overlaps: overlaps.slice(0, 5), smallest: Math.min(...sizes), labels: sizes.length, toolbars, formulas,
+          plots: document.querySelectorAll('.js-plotly-plot').length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(MISSING_CHROMIUM)
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser() as instance:
+        yield instance
+
+
+def charts(page, url: str, count: int) -> dict:
+    page.goto(url)
+    page.wait_for_function(f"() => document.querySelectorAll('[data-testid=stMain] g.heatmap-label text').length >= {count}",
+                           timeout=60000)
+    plots = page.locator(".js-plotly-plot")
+    for i in range(plots.count()):  # charts below the fold are drawn when scrolled into view
+        plots.nth(i).scroll_into_view_if_needed()
+    page.wait_for_timeout(800)
+    return page.evaluate(CHARTS_JS)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phone_shows_no_toolbar_readable_numbers_and_whole_formulas(chromium, app_url, lang):
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(app_url)  # a fresh context opens the app at its root first
+        shown = charts(page, f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step=1", 3 * 48)
+        assert shown["toolbars"] == 0, shown
+        assert not shown["overlaps"] and shown["smallest"] >= 7.5, shown  # E, PE and X with d_model = 8
+        assert all(f["wide"] <= 1 and f["tall"] <= 1 for f in shown["formulas"]), shown  # the positional encoding wraps
+        shown = charts(page, f"{app_url}/multi-head?lang={lang}&{SENTENCE}&heads=2", 2 * 88)
+        assert not shown["overlaps"], shown
+        assert all(f["wide"] <= 1 and f["tall"] <= 1 for f in shown["formulas"]), shown
+    finally:
+        context.close()
+
+
+def test_a_projector_shows_whole_formulas_large_numbers_and_tooltips(chromium, app_url):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(app_url)
+        shown = charts(page, f"{app_url}/?present=1&heads=2&{SENTENCE}&step=4", 121)
+        assert all(f["wide"] <= 1 and f["tall"] <= 1 for f in shown["formulas"]), shown  # the divisor is not cut
+        assert not shown["overlaps"] and shown["smallest"] >= 16, shown
+        cells = page.locator(".js-plotly-plot .nsewdrag").first
+        box = cells.bounding_box()
+        cells.hover(position={"x": box["width"] * 0.3, "y": box["height"] * 0.3})
+        page.wait_for_selector(".hoverlayer .hovertext", timeout=10000)
+        tooltip = page.evaluate("""() => { const t = document.querySelector('.hoverlayer .hovertext');
+          return {size: parseFloat(getComputedStyle(t.querySelector('text')).fontSize), fill: getComputedStyle(t.querySelector('text')).fill,
+                  background: getComputedStyle(t.querySelector('path')).fill}; }""")
+        assert tooltip["size"] >= 16 and tooltip["background"] == "rgb(255, 255, 255)" and tooltip["fill"] == "rgb(31, 36, 48)", tooltip
+        shown = charts(page, f"{app_url}/multi-head?present=1&{SENTENCE}&heads=2", 2 * 88)
+        assert not shown["overlaps"], shown  # W_O and the output, half width each
+        shown = charts(page, f"{app_url}/real-model?present=1&{SENTENCE}", 15 * 15)
+        assert not shown["overlaps"], shown
+    finally:
+        context.close()
