@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from scripts.browser import serve_process
 from views.params import Choice, Choices, Flag, Float, Int, Text
 from views.registry import PAGES, SHARED
@@ -93,7 +95,8 @@ MAIN_JS = """() => {
 }"""
 
 CANDIDATES_JS = """(skip) => {
-  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && el.offsetParent !== null; };
+  const visible = (el) => { const r = el.getBoundingClientRect();  // on screen sideways too (a closed sidebar sits at x < 0)
+    return r.width > 0 && r.height > 0 && el.offsetParent !== null && r.right > 0 && r.left < window.innerWidth; };
   document.querySelectorAll('[data-fuzz]').forEach(el => el.removeAttribute('data-fuzz'));  // marks of an earlier call
   const label = (el) => [el.innerText || '', el.getAttribute('aria-label') || '', el.getAttribute('data-testid') || '', el.className || '',
     (el.closest('[class*="st-key-"]') || {className: ''}).className].join(' ').toLowerCase();
@@ -191,8 +194,10 @@ class Visit:
             return self.record("click", index)
         self.record("click", index)
         target = self.page.locator("[data-fuzz=candidate]").nth(index % len(labels))
-        target.scroll_into_view_if_needed()
-        target.click()
+        try:
+            target.click(timeout=10_000)
+        except PlaywrightTimeout:  # covered or moved away meanwhile (a pop-over closed): nothing a person could click
+            return
         self.settle()
 
     def press(self, text: str) -> None:
