@@ -297,6 +297,8 @@ def sized(figure: Figure, font: int) -> Figure:
                 axis["title"] = {**axis["title"], "font": at_least(axis["title"].get("font"), font)}
         layout["legend"] = {**layout.get("legend", {}), "font": at_least(layout.get("legend", {}).get("font"), font)}
         layout["annotations"] = [{**note, "font": at_least(note.get("font"), font)} for note in layout.get("annotations", [])]
+        if "t" in layout.get("margin", {}):  # the title grows with the text (14 px on a screen): so does the room above
+            layout["margin"] = {**layout["margin"], "t": round(layout["margin"]["t"] * (font + 1) / 14)}
     return {"data": [grow(trace) for trace in figure["data"]], "layout": layout}
 
 

@@ -97,7 +97,8 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
     centres = lambda count: [k * (size + 1) + (size - 1) / 2 for k in range(count)]
     trace = dict(type="heatmap", z=figures.typed(grid), colorscale=figures.WEIGHT_SCALE, zmin=0.0, zmax=1.0, hoverinfo="skip", showscale=False)
     layout = dict(
-        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=60 + 3 * grid.shape[0] + 100,
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
+        height=60 + 3 * grid.shape[0] + 100,  # the title at the top, clear of the head numbers above the tiles
         margin=dict(l=10, r=10, t=60, b=10), shapes=[frame],
         xaxis=dict(tickmode="array", tickvals=centres(heads), ticktext=[str(h + 1) for h in range(heads)], side="top",
                    showgrid=False, zeroline=False, scaleanchor="y"),
