@@ -34,7 +34,8 @@ def main(default: str | None = None) -> None:
     st.set_page_config(page_title=T("common.app_title"), page_icon=":material/visibility:", layout="wide",
                        initial_sidebar_state="collapsed" if present else "auto")
     sidebar.render(page)
-    state.publish(page)  # now, in case the page stops early (empty sentence, missing model), and again after it
+    if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;
+        state.publish(page)  # never before a new page's run ends: the browser would show its values under the old page's path
     theme.apply(present)
     charts.start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:

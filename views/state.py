@@ -168,6 +168,11 @@ def publish(page: Page) -> None:
     st.session_state[WRITTEN] = [*links, params]
 
 
+def on_screen(page: Page) -> bool:
+    """Is ``page`` the page of the last run that finished (a rerun of it, not a navigation to it)?"""
+    return st.session_state.get(FINISHED) == page.id
+
+
 def finished(page: Page) -> None:
     """The run of ``page`` ended (or stopped early): it is the page on screen."""
     st.session_state[FINISHED] = page.id

@@ -1,0 +1,106 @@
+"""Every page and section of the registry on a projector (presenter mode, 1280 x 720) and on a phone (390 px, touch).
+
+Measured in Debian's chromium, never assumed: the sidebar is closed, chart text on a projector is at least 16 px
+and the page's first figure (a chart, or word chips) starts on the first screen; a phone never scrolls sideways and shows no chart toolbar.
+Screenshots of each view go to tests/screenshots/layouts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser, serve
+from tests.fuzz.driver import VIEWPORTS, Server, Visit
+from views.params import Choice
+from views.registry import PAGES
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+SHOTS = Path(__file__).resolve().parent / "screenshots" / "layouts"
+
+
+def views() -> list[tuple[str, str]]:
+    """(page path, section) for every section of every page (section "" where a page has none)."""
+    found = []
+    for page in PAGES:
+        section = next((p for p in page.params if p.name == "section" and isinstance(p, Choice)), None)
+        found += [(page.path, name) for name in (section.options if section else ("",))]
+    return found
+
+
+MEASURE_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const sidebar = document.querySelector('[data-testid=stSidebar]');
+  const box = sidebar ? sidebar.getBoundingClientRect() : {x: -1, width: 0};
+  const texts = [...main.querySelectorAll('.js-plotly-plot text')].filter(t => t.textContent.trim() && t.getBBox().width > 0);
+  const figures = [...main.querySelectorAll('.js-plotly-plot, [data-testid=stHtml]')]  // charts, word chips
+    .filter(f => f.getBoundingClientRect().height > 30);
+  const bars = [...document.querySelectorAll('.modebar')].filter(m => getComputedStyle(m).display !== 'none' &&
+    getComputedStyle(m).visibility !== 'hidden' && m.getBoundingClientRect().width > 0 && getComputedStyle(m).opacity !== '0');
+  return {smallest: texts.length ? Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
+          firstFigure: figures.length ? Math.min(...figures.map(f => f.getBoundingClientRect().top)) + main.scrollTop : null,
+          sidebarShown: box.x + box.width > 20, width: document.documentElement.scrollWidth,
+          view: document.documentElement.clientWidth, toolbars: bars.length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def layout_server(tmp_path_factory):
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(MISSING_CHROMIUM)
+    log = tmp_path_factory.mktemp("layouts") / "server.log"
+    with serve() as url:
+        yield Server(url, log)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser() as instance:
+        yield instance
+
+
+def _open(browser, server, viewport: str, path: str, params: dict) -> Visit:
+    visit = Visit(browser, server, viewport)
+    visit.open(f"/{path}?{urlencode(params)}")
+    return visit
+
+
+# Measured and not yet met (issue 21, item 3): multi-head's heads start below the first screen; the √d_k experiment's
+# charts and three 中文 pages still draw some chart text under 16 px.
+REMAINING = {("multi-head", "", "en"), ("multi-head", "", "zh"), ("watch-it-learn", "scaling", "en"), ("why-qkv", "", "zh"),
+             ("types", "", "zh"), ("cosine", "", "zh")}
+PRESENTER = [pytest.param(*view, marks=pytest.mark.xfail(reason="not yet: issue 21 item 3")) if view in REMAINING else view
+             for view in [(path, section, "en") for path, section in views()] + [(page.path, "", "zh") for page in PAGES]]
+
+
+@pytest.mark.parametrize(("path", "section", "lang"), PRESENTER)
+def test_presenter_mode_on_every_page(chromium, layout_server, path, section, lang):
+    params = {"present": 1, "lang": lang} | ({"section": section} if section else {})
+    visit = _open(chromium, layout_server, "projector", path, params)
+    try:
+        shown = visit.page.evaluate(MEASURE_JS)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(path=str(SHOTS / f"presenter-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
+        assert not shown["sidebarShown"], shown
+        assert shown["smallest"] is None or shown["smallest"] >= 16, shown
+        assert shown["firstFigure"] is None or shown["firstFigure"] < VIEWPORTS["projector"]["viewport"]["height"] - 100, shown
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize(("path", "section"), views())
+def test_a_phone_shows_every_page(chromium, layout_server, path, section):
+    params = {"lang": "en"} | ({"section": section} if section else {})
+    visit = _open(chromium, layout_server, "phone", path, params)
+    try:
+        shown = visit.page.evaluate(MEASURE_JS)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(path=str(SHOTS / f"phone-{path or 'walkthrough'}-{section or 'page'}.png"))
+        assert shown["width"] <= shown["view"] + 1, shown
+        assert not shown["sidebarShown"], shown
+        assert shown["toolbars"] == 0, shown
+    finally:
+        visit.close()
