@@ -50,7 +50,7 @@ def main(default: str | None = None) -> None:
     with st.sidebar:
         charts.download_matrices(T)
         theme.copy_link(T)
-        shell.install()
+    shell.install()
     state.finished(page)  # last: a newer click interrupts a run anywhere above, and then it never finished
 
 if __name__ == "__main__":
