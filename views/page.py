@@ -22,8 +22,6 @@ from views.text import Texts
 # multipage app until the entry first calls st.navigation, so the very first request of a fresh server to
 # /types would run pages/types.py on its own; ``start`` then reruns through app.py.
 PagesManager.uses_pages_directory = False
-
-
 OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
 FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False while a part (page.part) reruns alone
 

@@ -27,11 +27,11 @@ KEPT_LINKS = 64
 NOT_FOUND = "not_found"  # scripts/paths.py sends an unknown page's address to /?not_found=<path>
 MISSING_PAGE = "url.missing_page"  # that path, until the page has said so once
 TEXT_LINKED = "url.text_linked"  # a link chose the sentence (page.fit_default_sentence never replaces it)
+NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 
 
 def text_was_linked() -> bool:
     return bool(st.session_state.get(TEXT_LINKED))
-NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 
 
 def key(scope: str, name: str) -> str:
@@ -169,8 +169,9 @@ def publish(page: Page) -> None:
 
 
 def on_screen(page: Page) -> bool:
-    """Is ``page`` the page of the last run that finished (a rerun of it, not a navigation to it)?"""
-    return st.session_state.get(FINISHED) == page.id
+    """Is ``page`` the page on screen: the page of the last run that finished, or the first page this session opened
+    (a link, whose path is the page's own)? False for a navigation to it from another page."""
+    return st.session_state.get(FINISHED) in (None, page.id)
 
 
 def finished(page: Page) -> None:
