@@ -1,4 +1,5 @@
-"""One real server (its log read after every action) and one Debian chromium for the fuzzer and its regressions."""
+"""One real server (its log read after every action) and one Debian chromium per test module: a sync Playwright left open
+would make every later sync Playwright in the same worker fail ("Sync API inside the asyncio loop")."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser
 from tests.fuzz.driver import server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def fuzz_server(tmp_path_factory):
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(MISSING_CHROMIUM)
@@ -18,7 +19,7 @@ def fuzz_server(tmp_path_factory):
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def fuzz_browser():
     with browser() as instance:
         yield instance
