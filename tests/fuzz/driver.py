@@ -145,6 +145,7 @@ class Visit:
     viewport: str
     steps: list = field(default_factory=list)
     typed: tuple[str, str] | None = None  # (widget key, text) typed and not yet seen committed
+    entered: bool = False  # the typed text was committed with Enter (the box may keep the focus)
     context: object = None
     page: object = None
 
@@ -261,7 +262,7 @@ class Visit:
         if enter:
             box.press("Control+Enter" if box.evaluate("el => el.tagName") == "TEXTAREA" else "Enter")
             self.settle()
-        self.typed = (key, text)
+        self.typed, self.entered = (key, text), enter
 
     def select(self, index: int, option: int) -> None:
         """Open a select box and pick one of its options."""
@@ -403,8 +404,12 @@ class Visit:
         control = self.controls().get(key)
         if control is not None and control["kind"] == "text" and control["visible"] and control["value"] != text:
             raise Broken(f"after {after}, the box {key} shows {control['value']!r}: the student typed {text!r}")
-        if control is not None:
+        if control is not None and (self.entered or not self.focused(key)):  # committed by Enter, or once the focus left
             self.typed = None
+
+    def focused(self, key: str) -> bool:
+        """Does the element with widget key ``key`` hold the keyboard focus (a box still being typed in)?"""
+        return self.page.evaluate("(name) => { const a = document.activeElement; return !!(a && a.closest && a.closest('.st-key-' + name)); }", key)
 
 
 def shown_value(param, control: dict) -> object | None:
