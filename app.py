@@ -5,7 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from views import charts, shell, sidebar, state, theme
-from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_default_sentence, show_link_notices
+from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
 from views.registry import BY_ID, PAGES
 from views.text import Texts
 
@@ -28,7 +28,7 @@ def main(default: str | None = None) -> None:
     st.session_state[OPENED_BY_APP] = page.id
     st.session_state[FULL_RUN] = True
     state.arrive(page)
-    fit_default_sentence(page)
+    fit_defaults(page)
     present = state.shared("present")
     T = Texts(state.shared("lang"))
     st.set_page_config(page_title=T("common.app_title"), page_icon=":material/visibility:", layout="wide",

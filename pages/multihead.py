@@ -19,36 +19,49 @@ st.caption(T("multihead.split_note" if split else "multihead.free_note", d_model
 e = explanation_or_stop(settings, T, heads=heads, d_k=d_k)
 tokens, n = e.tokens, len(e.tokens)
 
-st.subheader(T("multihead.cost_title"))
-st.markdown(T("multihead.cost_intro", n=n))
-st.latex(T("multihead.cost_formula"))
-cost = multi_head_cost(n, n, settings.d_model, d_k, d_k, heads)
-baseline = multi_head_cost(n, n, settings.d_model, settings.d_model, settings.d_model, 1)
-names = [T(f"multihead.parts_{part}") for part in cost]
-st.table(pd.DataFrame({T("multihead.part"): names, T("multihead.count"): [f"{cost[p]:,}" for p in cost],
-                       T("multihead.one_head", d_model=settings.d_model): [f"{baseline[p]:,}" for p in baseline]}), hide_index=True)
 
-st.subheader(T("multihead.grid_title"))
-columns = st.columns(min(heads, 2 if heads <= 4 else 4))
-for h, trace in enumerate(e.trace.heads):
-    with columns[h % len(columns)]:
-        chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,
-              values=n <= 8 and heads <= 2, rows_are="query", cols_are="key")
-chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat", T=T,
-      values=True, column_groups=heads)
-left, right = st.columns(2)
-with left:
-    chart(e.projections.w_o, dims(e.projections.w_o.shape[0]), dims(e.projections.w_o.shape[1]), kind="signed", title=T("multihead.w_o"),
-          key="w-o", T=T, values=True, rows_are="dimension")
-with right:
-    chart(e.trace.output, tokens, dims(e.trace.output.shape[1]), kind="signed", title=T("multihead.output"), key="output", T=T,
-          values=True)
+def cost() -> None:
+    st.subheader(T("multihead.cost_title"))
+    st.markdown(T("multihead.cost_intro", n=n))
+    st.latex(T("multihead.cost_formula"))
+    counts = multi_head_cost(n, n, settings.d_model, d_k, d_k, heads)
+    baseline = multi_head_cost(n, n, settings.d_model, settings.d_model, settings.d_model, 1)
+    names = [T(f"multihead.parts_{part}") for part in counts]
+    st.table(pd.DataFrame({T("multihead.part"): names, T("multihead.count"): [f"{counts[p]:,}" for p in counts],
+                           T("multihead.one_head", d_model=settings.d_model): [f"{baseline[p]:,}" for p in baseline]}), hide_index=True)
 
-st.subheader(T("multihead.diversity_title"))
-st.markdown(T("multihead.diversity_intro"))
-if heads == 1:
-    st.info(T("multihead.single"))
-else:
-    labels = tuple(T("multihead.head", number=h + 1) for h in range(heads))
-    chart(head_distances(e.trace.heads), labels, labels, kind="weights", title=T("multihead.diversity"), key="diversity", T=T,
-          values=True, rows_are="head", cols_are="head", decimals=3)
+
+def grid() -> None:
+    """Every head's weights side by side (on a projector, up to four in a row: the page's key figure on the first screen)."""
+    st.subheader(T("multihead.grid_title"))
+    per_row = min(heads, 4) if view.layout.side_by_side else min(heads, 2 if heads <= 4 else 4)
+    columns = st.columns(per_row)
+    for h, trace in enumerate(e.trace.heads):
+        with columns[h % len(columns)]:
+            chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,
+                  values=n <= 8 and heads <= 2, rows_are="query", cols_are="key")
+    chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat", T=T,
+          values=True, column_groups=heads)
+    left, right = st.columns(2)
+    with left:
+        chart(e.projections.w_o, dims(e.projections.w_o.shape[0]), dims(e.projections.w_o.shape[1]), kind="signed",
+              title=T("multihead.w_o"), key="w-o", T=T, values=True, rows_are="dimension")
+    with right:
+        chart(e.trace.output, tokens, dims(e.trace.output.shape[1]), kind="signed", title=T("multihead.output"), key="output",
+              T=T, values=True)
+
+
+def diversity() -> None:
+    st.subheader(T("multihead.diversity_title"))
+    st.markdown(T("multihead.diversity_intro"))
+    if heads == 1:
+        st.info(T("multihead.single"))
+    else:
+        labels = tuple(T("multihead.head", number=h + 1) for h in range(heads))
+        chart(head_distances(e.trace.heads), labels, labels, kind="weights", title=T("multihead.diversity"), key="diversity",
+              T=T, values=True, rows_are="head", cols_are="head", decimals=3)
+
+
+# On a screen the cost comes first, as in the article; on a projector the heads do, and the cost after them.
+for section in ((grid, diversity, cost) if view.layout.side_by_side else (cost, grid, diversity)):
+    section()

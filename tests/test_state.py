@@ -56,3 +56,14 @@ def test_a_page_that_needs_more_tokens_opens_with_the_long_example_in_the_studen
     assert linked.text_input(key="shared.text").value == "Thinking Machines" and linked.button(key="use-long-example")
     walk = app("walkthrough")
     assert walk.text_input(key="shared.text").value == "Thinking Machines"  # the article's sentence where it is enough
+
+
+def test_multi_head_opens_with_several_heads_and_never_overrides_a_choice(app):
+    """Issue 21, item 6: one head hides multi-head's point; a linked or moved head count stays as chosen."""
+    at = app("multihead")
+    assert at.slider(key="shared.heads").value == 4 and at.query_params["heads"] == "4"
+    at.slider(key="shared.heads").set_value(1).run()
+    at.run()
+    assert at.slider(key="shared.heads").value == 1 and at.query_params["heads"] == "1"  # the student's choice stays
+    assert app("multihead", heads=1).slider(key="shared.heads").value == 1  # a link's value too
+    assert app("walkthrough").query_params["heads"] == "1"  # the article's single head where it is the point

@@ -174,15 +174,21 @@ def _use_long_example(example: str) -> None:
     st.session_state[state.key("shared", "text")] = example
 
 
-def fit_default_sentence(page_: Page) -> None:
-    """A page that needs more tokens than the untouched default sentence ("Thinking Machines", 2) opens with the long
-    example of the student's language: its first view shows its point. A sentence typed or linked is never replaced.
-    Called before the sidebar draws the sentence's box."""
-    text = state.key("shared", "text")
-    default = next(p.default for p in SHARED if p.name == "text")
-    if page_.min_tokens and st.session_state.get(text) == default and not state.text_was_linked() and \
-            "text" in page_.shared_names(state.page_values(page_)):
+def fit_defaults(page_: Page) -> None:
+    """A page whose point the untouched defaults hide opens with values that show it (its first view shows its point):
+    - more tokens than the default sentence ("Thinking Machines", 2): the long example of the student's language;
+    - several heads where one head is the default (multi-head): ``page.opens_with_heads``, the first time it opens.
+    A value typed, moved or linked is never replaced. Called before the sidebar draws its controls."""
+    defaults = {p.name: p.default for p in SHARED}
+    shared = page_.shared_names(state.page_values(page_))
+    text, heads = state.key("shared", "text"), state.key("shared", "heads")
+    if page_.min_tokens and st.session_state.get(text) == defaults["text"] and not state.was_linked("text") and "text" in shared:
         st.session_state[text] = LONG_EXAMPLES[state.shared("lang")]
+    fitted = st.session_state.get(state.FITTED, frozenset())
+    if page_.opens_with_heads and page_.id not in fitted and "heads" in shared:
+        st.session_state[state.FITTED] = fitted | {page_.id}
+        if st.session_state.get(heads) == defaults["heads"] and not state.was_linked("heads"):
+            st.session_state[heads] = page_.opens_with_heads
 
 
 def offer_longer_sentence(view: View) -> None:

@@ -88,6 +88,7 @@ class Page:
     params: tuple[Param, ...] = ()
     draws: tuple[str, ...] = ()  # shared settings this page draws itself (in its body, not the sidebar)
     min_tokens: int = 0  # a shorter sentence hides what the page shows: the page offers LONG_EXAMPLE
+    opens_with_heads: int = 0  # one head hides what the page shows: it opens with this many while heads is untouched
     fixed: tuple[Fixed, ...] | Callable[[Values], tuple[Fixed, ...]] = ()
     default: bool = False
 
@@ -217,7 +218,7 @@ PAGES: tuple[Page, ...] = (
         Choice("samples", 2000, options=LAB_SAMPLES, legacy={"samples": index_code(LAB_SAMPLES)}),
         Choice("temperature", 1.0, options=LAB_TEMPERATURES, legacy={"temp": index_code(LAB_TEMPERATURES)}),
     )),
-    Page("multihead", "multi-head", ":material/view_column:", min_tokens=4,
+    Page("multihead", "multi-head", ":material/view_column:", min_tokens=4, opens_with_heads=4,
          shared=lambda values: tuple(n for n in EVERYTHING if not (n == "d_k" and values.get("split"))), draws=("heads",),
          fixed=lambda values: (Fixed("d_k_split", None),) if values.get("split") else (), params=(
         Flag("split", True, legacy={"fixed": lambda code: code}),

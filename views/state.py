@@ -26,12 +26,14 @@ NAVIGATING = "url.navigating"  # a page the student chose whose run has not fini
 KEPT_LINKS = 64
 NOT_FOUND = "not_found"  # scripts/paths.py sends an unknown page's address to /?not_found=<path>
 MISSING_PAGE = "url.missing_page"  # that path, until the page has said so once
-TEXT_LINKED = "url.text_linked"  # a link chose the sentence (page.fit_default_sentence never replaces it)
+LINKED = "url.linked"  # the names of the values a link chose (page.fit_defaults never replaces those)
+FITTED = "url.fitted"  # the pages that opened with a fitted default once (never again: a choice the student made stays)
 NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 
 
-def text_was_linked() -> bool:
-    return bool(st.session_state.get(TEXT_LINKED))
+def was_linked(name: str) -> bool:
+    """Did a link opened in this session choose the value ``name`` (``text``, ``heads``)?"""
+    return name in st.session_state.get(LINKED, ())
 
 
 def key(scope: str, name: str) -> str:
@@ -108,8 +110,8 @@ def arrive(page: Page) -> None:
     params = st.query_params.to_dict()
     written = written_links()[-1] if written_links() else {}
     incoming = {} if is_echo(params) else {name: value for name, value in params.items() if written.get(name) != value}
-    if "text" in incoming:
-        st.session_state[TEXT_LINKED] = True
+    if incoming:
+        st.session_state[LINKED] = frozenset(st.session_state.get(LINKED, ())) | set(incoming)
     if NOT_FOUND in incoming:
         st.session_state[MISSING_PAGE] = incoming[NOT_FOUND][:200]
     if incoming and is_old_link(params):
