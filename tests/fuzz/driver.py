@@ -301,7 +301,10 @@ class Visit:
         """Browser back, forward or reload."""
         self.record("history", move)
         {"back": self.page.go_back, "forward": self.page.go_forward, "reload": self.page.reload}[move]()
-        self.typed = None  # a box never left loses its keystrokes in any web page
+        if not self.page.url.startswith(self.server.url):  # Back from the first page left the app: the student returns
+            self.page.go_forward()
+        if self.typed and (move == "reload" or not self.focused(self.typed[0])):
+            self.typed = None  # the page was loaded again: a box never left loses its keystrokes in any web page
         self.settle()
 
     def presenter(self) -> None:
