@@ -32,10 +32,9 @@ def cost() -> None:
 
 
 def grid() -> None:
-    """Every head's weights side by side (on a projector, up to four in a row: the page's key figure on the first screen)."""
+    """Every head's weights side by side, two in a row up to four heads (four in a row would rotate the words into the title)."""
     st.subheader(T("multihead.grid_title"))
-    per_row = min(heads, 4) if view.layout.side_by_side else min(heads, 2 if heads <= 4 else 4)
-    columns = st.columns(per_row)
+    columns = st.columns(min(heads, 2 if heads <= 4 else 4))
     for h, trace in enumerate(e.trace.heads):
         with columns[h % len(columns)]:
             chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,

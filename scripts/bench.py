@@ -438,6 +438,72 @@ def bench_learn(repeat: int) -> list[tuple]:
     return rows
 
 
+# Every chart drawn, in the browser: the run ended, nothing stale, every heatmap has its data, the last one matches.
+DRAWN_JS = """([count, before]) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-stale=true], [data-testid=stSkeleton], [data-testid=stSkeletonElement]')) return false;
+  const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  if (plots.length !== count || plots.some(p => !p.calcdata || !p._fullLayout)) return false;
+  const z = plots[count - 1].calcdata[0][0].z;
+  const sign = [z.length, z[0].length, z[0][0], z[z.length - 1][z[0].length - 1]].join('|');
+  return sign !== before ? sign : false;
+}"""
+SIGN_JS = """() => { const plots = [...document.querySelectorAll('.js-plotly-plot')]; const z = plots[plots.length - 1].calcdata[0][0].z;
+  return [plots.length, [z.length, z[0].length, z[0][0], z[z.length - 1][z[0].length - 1]].join('|')]; }"""
+
+
+def sentence(n: int) -> str:
+    words = ("the students watched how every word of a long sentence looks at all the others " * 4).split()
+    return "+".join(words[:n])
+
+
+def drawn_ms(page, act: Callable[[], object], count: int, before: str = "") -> float:
+    """Time from ``act`` until the run ended and all ``count`` charts are drawn (the last one no longer ``before``)."""
+    start = time.perf_counter()
+    act()
+    page.wait_for_function(DRAWN_JS, arg=[count, before], timeout=60_000, polling=20)
+    return (time.perf_counter() - start) * 1000
+
+
+def bench_heavy(repeat: int) -> list[tuple]:
+    """Issue 21, item 5, in chromium at 1280 x 720 with a warm browser cache: the heaviest walkthrough views.
+
+    Each figure runs until every chart of the page is drawn, not only the first; each run uses another seed, so the
+    server computes and draws new matrices (no cached heatmap)."""
+    from scripts.browser import browser, serve
+
+    rows = []
+    with browser() as chromium, serve() as url:
+        page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        for n, heads, d_model, label in ((40, 4, 16, "40 tokens, 4 heads"), (48, 8, 64, "48 tokens, 8 heads")):
+            base = f"{url}/?text={sentence(n)}&heads={heads}&d_model={d_model}&d_k={d_model // heads}"
+            page.goto(f"{base}&step=3&seed=999")
+            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length > 0", timeout=60_000)
+            page.wait_for_timeout(1500)
+            one, _ = page.evaluate(SIGN_JS)
+            page.goto(f"{base}&all=1&seed=998")
+            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length > 3", timeout=60_000)
+            page.wait_for_timeout(3000)
+            every, _ = page.evaluate(SIGN_JS)
+            opened, shown, moved = [], [], []
+            for i in range(repeat):
+                opened.append(drawn_ms(page, lambda address=f"{base}&step=3&seed={100 + i}": page.goto(address), one))
+                toggle = page.locator(".st-key-walkthrough-all label").first
+                shown.append(drawn_ms(page, toggle.click, every))
+                page.wait_for_timeout(300)
+                _, before = page.evaluate(SIGN_JS)
+                slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+                slider.focus()
+                moved.append(drawn_ms(page, lambda s=slider: s.press("ArrowLeft"), every, before))
+            budget = 1000 if n == 40 else 2000
+            median = statistics.median
+            rows += [row(f"{label}: open a link at step 3 -> its {one} charts drawn", median(opened), budget, repeat),
+                     row(f"{label}: Show all steps -> all {every} charts drawn", median(shown), budget, repeat),
+                     row(f"{label}, all steps: d_k slider -> all {every} charts redrawn", median(moved), budget, repeat)]
+    return rows
+
+
 def print_table(rows: list[tuple]) -> None:
     header = ("what", "measured", "budget", "", "runs")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
@@ -448,9 +514,10 @@ def print_table(rows: list[tuple]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the median is printed)")
-    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "browser"], action="append")
+    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "browser", "heavy"], action="append")
     args = parser.parse_args()
-    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "browser": bench_browser}
+    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "browser": bench_browser,
+                "heavy": bench_heavy}
     rows = []
     for name in args.only or sections:
         rows += sections[name](args.repeat)

@@ -82,10 +82,7 @@ def _open(tabs: dict, browser, server, viewport: str, path: str, params: dict) -
     return tabs[viewport]
 
 
-# Measured and not yet met (issue 21, item 3): multi-head's heads start below the first screen; the √d_k experiment's
-# charts and three 中文 pages still draw some chart text under 16 px.
-REMAINING = {("multi-head", "", "en"), ("multi-head", "", "zh"), ("watch-it-learn", "scaling", "en"), ("why-qkv", "", "zh"),
-             ("types", "", "zh"), ("cosine", "", "zh")}
+REMAINING: set[tuple[str, str, str]] = set()  # views measured and not yet met (none)
 PRESENTER = [pytest.param(*view, marks=pytest.mark.xfail(reason="not yet: issue 21 item 3")) if view in REMAINING else view
              for view in [(path, section, "en") for path, section in views()] + [(page.path, "", "zh") for page in PAGES]]
 

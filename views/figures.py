@@ -221,9 +221,9 @@ def heatmap(
         textfont=dict(size="auto"), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
-    # Under the cells, a line for the note shown when the numbers are too small to read (a screen's layout only: a
-    # projector's cells are wide enough, and its height is kept for the matrix).
-    noted = show_values and bool(hidden_note) and font <= 13
+    # Under the cells, a line for the note shown when the numbers are too small to read (on a projector, under 16 px:
+    # assets/presenter.css).
+    noted = show_values and bool(hidden_note)
     bottom = 10 + (smaller(font) + 8 if noted else 0)
     height = int(min(900, max(200, top + bottom + row_height * n_rows)))
     note = [dict(text=label(hidden_note), x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-3,
@@ -340,6 +340,19 @@ def entropy_bars(entropy: NDArray, tokens: tuple[str, ...], *, title: str, x_tit
 DECADES = dict(type="log", dtick=1, exponentformat="power", showexponent="all", minor=dict(ticks="", showgrid=False))
 
 
+def one_decade(ys: NDArray) -> dict:
+    """A log axis spanning about one decade, labelled 1, 2 and 5 times a power of ten at full size ("2e-5", "5e-5", "1e-4").
+    Plotly's own labels there are bare digits ("2 3 4 ... 9") at three quarters of the axis font: too small on a projector."""
+    values = np.asarray(ys, dtype=float)
+    values = values[np.isfinite(values) & (values > 0)]
+    if not values.size:
+        return dict(type="log")
+    low, high = np.floor(np.log10(values.min())), np.ceil(np.log10(values.max()))
+    ticks = [float(m * 10.0 ** e) for e in np.arange(low, high + 1) for m in (1, 2, 5) if values.min() / 1.2 <= m * 10.0 ** e <= values.max() * 1.2]
+    return dict(type="log", tickmode="array", tickvals=ticks, ticktext=[f"{t:.0e}".replace("e-0", "e-").replace("e+0", "e") for t in ticks],
+                minor=dict(ticks="", showgrid=False))
+
+
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
           log_x: bool = False, log_y: bool = False, mark_x: tuple[float, ...] = (), markers: bool = False,
           y_range: tuple[float, float] | None = None, log_ticks: str = "decades") -> Figure:
@@ -349,12 +362,12 @@ def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_titl
     traces = [dict(type="scatter", mode="lines+markers" if markers else "lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
                    line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
     layout = dict(
-        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=380, margin=dict(l=10, r=10, t=60, b=10),
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=400, margin=dict(l=10, r=10, t=84, b=10),
         xaxis=dict(title=dict(text=x_title), **(DECADES if log_x else {})),
-        yaxis=dict(title=dict(text=y_title), **(({"type": "log", "exponentformat": "e"} if log_ticks == "auto" else DECADES) if log_y else {}),
+        yaxis=dict(title=dict(text=y_title), **((one_decade(ys) if log_ticks == "auto" else DECADES) if log_y else {}),
                    **({"range": list(y_range)} if y_range else {})),
         shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot")) for m in mark_x],
-        legend=dict(orientation="h", y=-0.2),
+        legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"),  # above the lines, under the title: below, it met the x axis's title
     )
     return {"data": traces, "layout": layout}
 
