@@ -471,9 +471,38 @@ def bench_heavy(repeat: int) -> list[tuple]:
 
     Each figure runs until every chart of the page is drawn, not only the first; each run uses another seed, so the
     server computes and draws new matrices (no cached heatmap)."""
+    import tempfile
+
     from scripts.browser import browser, serve
 
     rows = []
+    with tempfile.TemporaryDirectory() as folder, browser() as chromium:
+        bare = Path(folder) / "bare.py"
+        bare.write_text(BARE_APP)
+        with serve(str(bare)) as url:  # the floor: a bare Streamlit page (1 slider, 1 heatmap) opened with a warm cache
+            page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+            page.goto(url)
+            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 1", timeout=60_000)
+            floor_open = statistics.median(drawn_ms(page, lambda address=f"{url}/?i={i}": page.goto(address), 1) for i in range(repeat))
+            page.context.close()
+        charts = Path(folder) / "charts.py"
+        charts.write_text(BARE_APP_CHARTS.format(root=str(ROOT), charts=16, rows=40))
+        with serve(str(charts)) as url:  # the floor: a bare page with 16 of the app's heatmaps of 40 rows, slider -> redrawn
+            page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+            page.goto(url)
+            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 16", timeout=60_000)
+            page.wait_for_timeout(2000)
+            slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+            slider.focus()
+            floor_charts = []
+            for _ in range(repeat):
+                page.wait_for_timeout(300)
+                _, before = page.evaluate(SIGN_JS)
+                floor_charts.append(drawn_ms(page, lambda: slider.press("ArrowRight"), 16, before))
+            floor_charts = statistics.median(floor_charts)
+            page.context.close()
+        rows += [row("floor: bare Streamlit page (1 slider, 1 heatmap), open with a warm cache -> drawn", floor_open, None, repeat),
+                 row("floor: bare page with 16 of the app's heatmaps of 40 rows, slider -> all redrawn", floor_charts, None, repeat)]
     with browser() as chromium, serve() as url:
         page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
         for n, heads, d_model, label in ((40, 4, 16, "40 tokens, 4 heads"), (48, 8, 64, "48 tokens, 8 heads")):
@@ -498,9 +527,12 @@ def bench_heavy(repeat: int) -> list[tuple]:
                 moved.append(drawn_ms(page, lambda s=slider: s.press("ArrowLeft"), every, before))
             budget = 1000 if n == 40 else 2000
             median = statistics.median
-            rows += [row(f"{label}: open a link at step 3 -> its {one} charts drawn", median(opened), budget, repeat),
-                     row(f"{label}: Show all steps -> all {every} charts drawn", median(shown), budget, repeat),
-                     row(f"{label}, all steps: d_k slider -> all {every} charts redrawn", median(moved), budget, repeat)]
+            rows += [row(f"{label}: open a link at step 3 -> its {one} charts drawn ({median(opened) / floor_open:.1f}x the bare "
+                         "page's open)", median(opened), budget, repeat),
+                     row(f"{label}: Show all steps -> all {every} charts drawn ({median(shown) / floor_charts:.1f}x 16 bare "
+                         "heatmaps redrawn)", median(shown), budget, repeat),
+                     row(f"{label}, all steps: d_k slider -> all {every} charts redrawn ({median(moved) / floor_charts:.1f}x 16 "
+                         "bare heatmaps)", median(moved), budget, repeat)]
     return rows
 
 
