@@ -87,7 +87,7 @@ MAIN_JS = """() => {
     ? [...v].flatMap(flat) : (typeof v === 'number' ? [Math.round(v * 1e6) / 1e6] : [String(v)]);
   const charts = [...main.querySelectorAll('.js-plotly-plot')].map(p => ({
     // Streamlit's theme wraps a title in <b> each time it draws the figure again (<b><b><b>…): the same bold title
-    title: String((p.layout && p.layout.title && (p.layout.title.text || p.layout.title)) || '').replace(/<\/?b>/g, ''),
+    title: String((p.layout && p.layout.title && (p.layout.title.text || p.layout.title)) || '').replace(new RegExp('</?b>', 'g'), ''),
     data: (p.data || []).map(t => [t.type || '', flat(t.z).slice(0, 5000), flat(t.y).slice(0, 2000), flat(t.x).slice(0, 2000)]),
   }));
   const tables = [...main.querySelectorAll('[data-testid=stTable], [data-testid=stDataFrame]')].map(t => t.innerText.slice(0, 5000));
