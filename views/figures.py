@@ -221,9 +221,9 @@ def heatmap(
         textfont=dict(size="auto"), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
-    # Under the cells, a line for the note shown when the numbers are too small to read (on a projector, under 16 px:
-    # assets/presenter.css).
-    noted = show_values and bool(hidden_note)
+    # Under the cells, a line for the note shown when the numbers are too small to read (a screen's layout only: a
+    # projector keeps its height for the matrix, and presenter.css hides numbers under 16 px; the tooltips keep them).
+    noted = show_values and bool(hidden_note) and font <= 13
     bottom = 10 + (smaller(font) + 8 if noted else 0)
     height = int(min(900, max(200, top + bottom + row_height * n_rows)))
     note = [dict(text=label(hidden_note), x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-3,
