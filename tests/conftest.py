@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -54,3 +55,23 @@ def all_text(at) -> str:
 @pytest.fixture
 def app():
     return open_app
+
+
+# The browser tests' server and chromium, one per test module: a sync Playwright left open past its module would make
+# every later sync Playwright in the same xdist worker fail ("Sync API inside the asyncio loop").
+@pytest.fixture(scope="module")
+def app_url():
+    from scripts.browser import CHROMIUM, MISSING_CHROMIUM, serve
+
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(MISSING_CHROMIUM)
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from scripts.browser import browser
+
+    with browser() as instance:
+        yield instance

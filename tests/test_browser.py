@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
-from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser, serve, wait_for_heatmap
+from scripts.browser import serve, wait_for_heatmap
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOTS = Path(__file__).resolve().parent.parent / "tests" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def app_url():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(MISSING_CHROMIUM)
-    with serve() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser() as instance:
-        yield instance
 
 
 @pytest.fixture(scope="module")

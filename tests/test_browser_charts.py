@@ -3,11 +3,7 @@ titles on a touch screen, numbers in cells that never run together, formulas tha
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SENTENCE = "text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired"
@@ -30,18 +26,6 @@ CHARTS_JS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def app_url():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(MISSING_CHROMIUM)
-    with serve() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser() as instance:
-        yield instance
 
 
 def charts(page, url: str, count: int) -> dict:

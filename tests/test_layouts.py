@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scripts.browser import CHROMIUM, MISSING_CHROMIUM, browser, serve
+from scripts.browser import CHROMIUM, MISSING_CHROMIUM, serve
 from tests.fuzz.driver import VIEWPORTS, Server, Visit
 from views.params import Choice
 from views.registry import PAGES
@@ -56,10 +56,6 @@ def layout_server(tmp_path_factory):
         yield Server(url, log)
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    with browser() as instance:
-        yield instance
 
 
 @pytest.fixture(scope="module")
