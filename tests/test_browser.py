@@ -145,6 +145,8 @@ def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, pr
 def test_charts_that_did_not_change_are_not_drawn_again(app_url, page):
     """A d_k change redraws Q, K, V and what follows; the token matrices above them (E, PE, X) stay as they were drawn."""
     page.goto(f"{app_url}/?text=the+cat+sat&all=1")
+    wait_for_heatmap(page, 0, "h.rows === 3")  # E, at the top
+    page.evaluate("document.querySelector('.st-key-step-qkv').scrollIntoView()")  # charts are drawn when they come near
     wait_for_heatmap(page, 4, "h.rows === 3")  # Q, after E, PE, X and W_Q
     page.evaluate("""() => { window.__drawn = [0, 0, 0, 0, 0];
       [...document.querySelectorAll('.js-plotly-plot')].slice(0, 5).forEach((plot, i) => {

@@ -30,11 +30,14 @@ CHARTS_JS = """() => {
 
 def charts(page, url: str, count: int) -> dict:
     page.goto(url)
+    page.wait_for_function("() => document.querySelector('[data-testid=stMain] .js-plotly-plot')", timeout=60000)
+    page.wait_for_timeout(800)
+    boxes = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]")
+    for i in range(boxes.count()):  # charts below the fold are drawn when they come near the screen
+        boxes.nth(i).scroll_into_view_if_needed()
+        boxes.nth(i).locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30000)
     page.wait_for_function(f"() => document.querySelectorAll('[data-testid=stMain] g.heatmap-label text').length >= {count}",
                            timeout=60000)
-    plots = page.locator(".js-plotly-plot")
-    for i in range(plots.count()):  # charts below the fold are drawn when scrolled into view
-        plots.nth(i).scroll_into_view_if_needed()
     page.wait_for_timeout(800)
     return page.evaluate(CHARTS_JS)
 
@@ -76,5 +79,63 @@ def test_a_projector_shows_whole_formulas_large_numbers_and_tooltips(chromium, a
         assert not shown["overlaps"], shown  # W_O and the output, half width each
         shown = charts(page, f"{app_url}/real-model?present=1&{SENTENCE}", 15 * 15)
         assert not shown["overlaps"], shown
+    finally:
+        context.close()
+
+
+LAZY_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')].map(box => {
+  const plot = box.querySelector('.js-plotly-plot'), r = box.getBoundingClientRect();
+  return {top: r.top, height: r.height, waiting: !!box.querySelector('[data-waiting]'), drawn: !!(plot && plot._fullLayout),
+          cols: plot && plot.calcdata ? plot.calcdata[0][0].z[0].length : null,
+          title: plot ? String(plot.layout.title.text || '').replace(/<\\/?b>/g, '') : ''};
+})"""
+ALL_DRAWN_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
+  return app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-waiting], [data-stale=true]')
+    && [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')].every(b => b.querySelector('.js-plotly-plot')); }"""
+NEAR_DRAWN_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
+  const boxes = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')];
+  return app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]') && boxes.length > 0
+    && boxes.every(b => b.querySelector('[data-waiting]') || (b.querySelector('.js-plotly-plot') || {})._fullLayout); }"""
+
+
+def test_only_charts_near_the_screen_are_drawn_and_the_rest_catch_up_when_scrolled_to(chromium, app_url):
+    """Show all steps at 40 tokens: the charts far below wait, keeping their height (the page does not jump); a d_k moved
+    while they wait reaches them when they are scrolled to; printing draws them all."""
+    words = ("the students watched how every word of a long sentence looks at all the others " * 3).split()[:40]
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/?text={'+'.join(words)}&heads=4&d_model=16&d_k=4&step=1")
+        page.wait_for_function("() => window.__attentionCharts && document.querySelector('.js-plotly-plot')", timeout=60000)
+        page.locator(".st-key-walkthrough-all label").first.click()  # Show all steps
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=stPlotlyChart]').length >= 12", timeout=60000)
+        page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
+        page.wait_for_timeout(1000)  # the run has ended for good, with every chart on the page
+        page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
+        charts = page.evaluate(LAZY_JS)
+        assert len(charts) >= 12, charts
+        waiting = [c for c in charts if c["waiting"]]
+        assert waiting and all(c["top"] > 720 for c in waiting), charts  # nothing on screen waits
+        assert all(c["height"] >= 200 for c in waiting), waiting  # each keeps its place
+        assert all(c["drawn"] for c in charts if c["top"] < 720), charts
+        slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+        slider.focus()
+        slider.press("ArrowLeft")  # d_k 4 -> 3, while most charts wait
+        page.wait_for_function("() => document.querySelector('input[type=range][aria-valuetext=\"3\"]')", timeout=30000)
+        page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
+        page.evaluate("document.querySelector('.st-key-step-output').scrollIntoView()")
+        page.wait_for_function("""() => [...document.querySelectorAll('.st-key-step-output .js-plotly-plot')]
+          .some(p => p._fullLayout && p.calcdata && p.calcdata[0][0].z[0].length === 3)""", timeout=60000)
+        page.evaluate("document.querySelector('.st-key-step-qkv').scrollIntoView()")  # drawn before the move: redrawn now
+        page.wait_for_function("""() => { const plots = [...document.querySelectorAll('.st-key-step-qkv .js-plotly-plot')]
+            .filter(p => !p.matches('[data-waiting]'));  // near the screen: drawn, with the numbers of now
+          return plots.length >= 2 && plots.every(p => p._fullLayout && p.calcdata && p.calcdata[0][0].z[0].length === 3); }""",
+                               timeout=60000)
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        page.wait_for_function(ALL_DRAWN_JS, timeout=90000)
+        charts = page.evaluate(LAZY_JS)
+        assert not [c for c in charts if c["waiting"] or not c["drawn"]], charts
+        by_title = {c["title"]: c["cols"] for c in charts}  # every chart that waited has the d_k of now
+        assert [by_title[t] for t in ("Q: queries", "K: keys", "V: values", "Z: output")] == [3, 3, 3, 3], by_title
     finally:
         context.close()

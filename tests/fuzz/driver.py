@@ -47,8 +47,10 @@ SETTLED_JS = """() => {
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   const waiting = '[data-stale=true], [data-testid=stSkeleton], [data-testid=stSkeletonElement], [data-testid=stAppSkeleton]';
   if (document.querySelector(waiting)) return false;
+  // A chart off the screen waits until it comes near (assets/js/charts.js): drawn, or waiting, is settled.
   const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart]')].filter(c => c.offsetParent !== null);
-  for (const chart of charts) { const plot = chart.querySelector('.js-plotly-plot'); if (!plot || !plot._fullLayout) return false; }
+  for (const chart of charts) { const plot = chart.querySelector('.js-plotly-plot');
+    if (!chart.querySelector('[data-waiting]') && (!plot || !plot._fullLayout)) return false; }
   const main = document.querySelector('[data-testid=stMain]');
   if (!((main !== null && main.innerText.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
   return [location.href, main ? main.innerText.length : 0, document.querySelectorAll('*').length, charts.length].join('|');
@@ -355,6 +357,9 @@ class Visit:
     # --- What the page shows ---
 
     def main(self) -> dict | None:
+        """The main area as data, every chart drawn first (also those waiting off the screen, with any update they missed)."""
+        self.page.evaluate("() => window.__attentionCharts && window.__attentionCharts.drawAll()")
+        self.settle()
         return self.page.evaluate(MAIN_JS)
 
     def controls(self) -> dict[str, dict]:

@@ -1,0 +1,53 @@
+// Charts are drawn when they come near the screen, installed once per browser tab, before the page's first chart (views/theme.py).
+const host = window.parent;
+if (!host.__attentionCharts) {
+  // Only charts on or near the screen are drawn: Plotly takes a third of a second for a 40 x 40 heatmap on a
+  // school laptop, and "Show all steps" has sixteen. A chart waits (its height kept) until it comes within half a screen
+  // of the view, and a chart off the screen is redrawn only when it comes back. Streamlit's chart calls
+  // Plotly.react on the module it sets as window.Plotly, and chains its events after that promise. The script loads in
+  // an iframe: on a tab's very first page, charts whose drawing began before it ran are drawn at once.
+  const lazy = (Plotly) => {
+    if (!Plotly || Plotly.__attentionLazy) return;
+    Plotly.__attentionLazy = true;
+    const react = Plotly.react, purge = Plotly.purge, waiting = new Map();  // chart div -> draw it
+    // The chart's div stays hidden (display: none) until it has a height, so the box around it holds the place and is watched.
+    const box = (gd) => gd.closest("[data-testid=stPlotlyChart]") || gd;
+    // Near means within half a screen of what the main area shows: it scrolls, and a margin counts only on the root.
+    const scroller = (element) => element.closest("[data-testid=stMain]");
+    const charts = new WeakMap(), observers = new Map();  // watched box -> chart div; scrolling area -> its observer
+    const watcher = (place) => {
+      const root = scroller(place);
+      if (!observers.has(root)) observers.set(root, new IntersectionObserver((entries) => {
+        for (const entry of entries) if (entry.isIntersecting) draw(charts.get(entry.target));
+      }, {root, rootMargin: "50% 0px"}));
+      return observers.get(root);
+    };
+    const text = (trace) => JSON.stringify(trace, (key, value) => key.startsWith("_") ? undefined : value);  // Plotly adds _ keys
+    const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length
+      && a.every((trace, i) => trace === b[i] || text(trace) === text(b[i]));
+    const draw = (gd) => { const go = gd && waiting.get(gd); if (go) { waiting.delete(gd); delete gd.dataset.waiting; go(); } };
+    Plotly.react = function (gd, figure, ...rest) {
+      // The numbers it shows handed back once drawn (Streamlit keeps the figure as state, and sizes it): at once.
+      if (gd._fullLayout && figure && same(figure.data, gd.data)) return react.call(this, gd, figure, ...rest);
+      return new Promise((resolve, reject) => {
+        const place = box(gd), height = figure && figure.layout && figure.layout.height;
+        if (!gd._fullLayout && height) place.style.minHeight = `${height}px`;  // the page does not jump when it is drawn
+        const near = watcher(place);
+        waiting.set(gd, () => { near.unobserve(place); place.style.minHeight = ""; react.call(Plotly, gd, figure, ...rest).then(resolve, reject); });
+        charts.set(place, gd);
+        gd.dataset.waiting = "";  // for the tests and the benchmark: drawn when it comes near
+        near.observe(place);
+      });
+    };
+    Plotly.purge = function (gd) { for (const near of observers.values()) near.unobserve(box(gd)); waiting.delete(gd); delete gd.dataset.waiting; return purge.call(this, gd); };
+    host.__attentionCharts.drawAll = () => { for (const gd of [...waiting.keys()]) draw(gd); };
+    host.__attentionCharts.waiting = () => waiting.size;
+    host.addEventListener("beforeprint", () => host.__attentionCharts.drawAll());  // a printed page has every chart
+  };
+  host.__attentionCharts = {drawAll: () => {}, waiting: () => 0};
+  if (host.Plotly) lazy(host.Plotly);
+  else {  // Streamlit loads Plotly with the first chart
+    let plotly;
+    Object.defineProperty(host, "Plotly", {configurable: true, get: () => plotly, set: (value) => { plotly = value; lazy(value); }});
+  }
+}
