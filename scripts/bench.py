@@ -554,7 +554,8 @@ def bench_heavy(repeat: int) -> list[tuple]:
             median = statistics.median
             rows += [row(f"{label}: open a link at step 3 -> its {one} chart drawn ({median(opened) / floor_open:.1f}x the bare "
                          "page's open)", median(opened), budget, repeat),
-                     row(f"{label}: Show all steps -> the charts near the screen drawn, {every - waiting} of {every} ({median(shown) / floor_charts:.2f}x "
+                     row(f"{label}: Show all steps -> the charts near the screen drawn, {every - waiting} of {every} "
+                         f"({median(shown) / floor_charts:.2f}x "
                          "16 bare heatmaps redrawn)", median(shown), budget, repeat),
                      row(f"{label}, all steps, at Q, K, V: d_k slider -> the charts near the screen redrawn ({median(moved) / floor_charts:.2f}x 16 "
                          "bare heatmaps)", median(moved), budget, repeat),
