@@ -13,9 +13,10 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz clean
+.PHONY: system-packages run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
+	@PYTHON=$(PYTHON) bash scripts/debian-packages.sh run
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
@@ -36,10 +37,11 @@ serve: $(VENV)/.run
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { echo "make serve needs Debian's nginx: run 'sudo apt-get install -y nginx'."; exit 1; }
 	$(PY) scripts/serve.py --replicas $(REPLICAS) --port $(SERVE_PORT)
 
-chromium-check:
-	@test -x $(CHROMIUM) || { echo "Browser tests need Debian's chromium at $(CHROMIUM): run 'sudo apt-get install -y chromium' (or set CHROMIUM=/path/to/chromium)."; exit 1; }
+# Debian's chromium, fonts-noto-cjk and nginx (and python3-venv), installed when missing: see scripts/debian-packages.sh.
+system-packages:
+	@PYTHON=$(PYTHON) CHROMIUM=$(CHROMIUM) bash scripts/debian-packages.sh test
 
-test: $(VENV)/.dev chromium-check
+test: system-packages $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 --dist loadgroup
 
@@ -51,7 +53,7 @@ test-fast: $(VENV)/.dev
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 
-bench: $(VENV)/.dev chromium-check
+bench: system-packages $(VENV)/.dev
 	$(PY) scripts/bench.py
 
 # 30 students on one process; with REPLICAS=n, 100 students through nginx beside one process.
@@ -69,13 +71,13 @@ snapshots: $(VENV)/.run
 
 # The browser fuzzer for FUZZ_MINUTES (make test runs it for 2); a failing sequence is saved in tests/fuzz/regressions/.
 FUZZ_MINUTES ?= 30
-fuzz: $(VENV)/.dev chromium-check
+fuzz: system-packages $(VENV)/.dev
 	FUZZ_MINUTES=$(FUZZ_MINUTES) $(PY) -m pytest -s -p no:cacheprovider tests/fuzz/test_fuzz.py
 
 hostile: $(VENV)/.dev
 	HOSTILE=full $(PY) -m pytest -n 2 tests/test_hostile.py
 
-screenshots: $(VENV)/.dev chromium-check
+screenshots: system-packages $(VENV)/.dev
 	$(PY) scripts/screenshots.py
 
 clean:

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Debian packages a make target needs, installed when missing (called by the Makefile before anything else):
+#   run   - python3-venv (Debian ships venv's pip separately)
+#   test  - the same, and Debian's chromium (browser tests), fonts-noto-cjk (Chinese in the browser), nginx (the balancer)
+# As root it runs apt-get, with password-less sudo it runs sudo apt-get, otherwise it stops with the one command to run.
+set -euo pipefail
+python="${PYTHON:-python3}"
+need=()
+"$python" -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
+if [ "${1:-run}" = test ]; then
+  [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=(chromium)
+  fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo=(sudo)
+else
+  echo "make $1 needs these Debian packages. Run this once, then make $1 again:" >&2
+  echo "    sudo apt-get install -y ${need[*]}" >&2
+  exit 1
+fi
+echo "Installing Debian packages: ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
