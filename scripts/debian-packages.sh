@@ -9,7 +9,7 @@ need=()
 "$python" -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
 if [ "${1:-run}" = test ]; then
   [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=(chromium)
-  fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
+  fc-list : family 2>/dev/null | grep -i "noto sans cjk" >/dev/null || need+=(fonts-noto-cjk)  # no -q: fc-list would get SIGPIPE
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
