@@ -37,6 +37,7 @@ def main(default: str | None = None) -> None:
     if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;
         state.publish(page)  # never before a new page's run ends: the browser would show its values under the old page's path
     theme.apply(present)
+    shell.install_charts()  # before the first chart
     charts.start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:
         navigation.run()

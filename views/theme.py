@@ -16,17 +16,9 @@ def _css(name: str) -> str:
     return (ASSETS / f"{name}.css").read_text()
 
 
-@functools.cache
-def _script(name: str) -> str:
-    return f"<script>{(ASSETS / 'js' / f'{name}.js').read_text()}</script>"
-
-
 def apply(present: bool) -> None:
-    """Inject the app's CSS (and the presenter's when ``present``), and the script that draws a chart only once it
-    comes near the screen (assets/js/charts.js): before the page's first chart, in a container theme.css hides."""
+    """Inject the app's CSS (and the presenter's when ``present``): style only, so it takes no room on the page."""
     st.html(f"<style>{_css('theme')}{_css('presenter') if present else ''}</style>")
-    with st.container(key="chart-script"):
-        st.iframe(_script("charts"), height=1)
 
 
 COPY_LINK = """<!doctype html><style>

@@ -1,4 +1,4 @@
-// Charts are drawn when they come near the screen, installed once per browser tab, before the page's first chart (views/theme.py).
+// Charts are drawn when they come near the screen, installed once per browser tab, before the page's first chart (views/shell.py).
 const host = window.parent;
 if (!host.__attentionCharts) {
   // Only charts on or near the screen are drawn: Plotly takes a third of a second for a 40 x 40 heatmap on a
@@ -41,10 +41,9 @@ if (!host.__attentionCharts) {
     };
     Plotly.purge = function (gd) { for (const near of observers.values()) near.unobserve(box(gd)); waiting.delete(gd); delete gd.dataset.waiting; return purge.call(this, gd); };
     host.__attentionCharts.drawAll = () => { for (const gd of [...waiting.keys()]) draw(gd); };
-    host.__attentionCharts.waiting = () => waiting.size;
     host.addEventListener("beforeprint", () => host.__attentionCharts.drawAll());  // a printed page has every chart
   };
-  host.__attentionCharts = {drawAll: () => {}, waiting: () => 0};
+  host.__attentionCharts = {drawAll: () => {}};
   if (host.Plotly) lazy(host.Plotly);
   else {  // Streamlit loads Plotly with the first chart
     let plotly;
