@@ -20,7 +20,7 @@ def main(default: str | None = None) -> None:
         st.Page(ROOT / page.file, title=titles(f"{page.id}.nav"), icon=page.icon, url_path=page.path,
                 default=page.id == default if default else page.default)
         for page in PAGES
-    ])
+    ], expanded=True)  # every page in the menu: no "View 3 more", which Streamlit writes in English only
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
     asked = state.interrupted_navigation(page)
     if asked is not None:  # finish the navigation the student asked for, with the values the old page committed

@@ -84,8 +84,11 @@ def browser() -> Iterator[object]:
 
 
 HEATMAP_JS = """(index) => {
-  const plots = [...document.querySelectorAll('.js-plotly-plot')];
-  const plot = plots[index];
+  const plots = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];
+  const box = plots[index];
+  const plot = box && box.querySelector('.js-plotly-plot');
+  // Charts are drawn when they come near the screen: bring a waiting one there.
+  if (box && (!(plot && plot.calcdata) || box.querySelector('[data-waiting]'))) box.scrollIntoView({block: 'center'});
   if (!plot || !plot.calcdata) return null;
   const z = plot.calcdata[0][0].z;
   const title = (plot.layout.title && plot.layout.title.text) || '';

@@ -217,6 +217,28 @@ def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(projector, ap
     page.get_by_text("Step 2 of 6").wait_for(timeout=30000)
 
 
+def test_quick_presses_of_next_and_previous_are_each_a_step(projector, app_url):
+    """A clicker sends → faster than a 40-word page reruns, and a hand clicks Next twice at once: Streamlit would
+    merge the presses of one run into one; every press is a step, in order, and the link ends on the last."""
+    page = projector
+    words = " ".join(f"w{i}" for i in range(40))
+    page.goto(f"{app_url}/?{urlencode({'text': words, 'heads': 4, 'step': 1, 'present': 1})}")
+    page.get_by_text("Step 1 of 7").wait_for(timeout=45000)
+    page.wait_for_function("() => window.__attentionSteps", timeout=45000)  # the page's scripts have loaded
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(150)
+    page.keyboard.press("ArrowLeft")
+    page.get_by_text("Step 4 of 7").wait_for(timeout=45000)
+    box = page.locator(".st-key-walk-next button").bounding_box()
+    for _ in range(2):  # two clicks in a row, as fast as a hand
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.get_by_text("Step 6 of 7").wait_for(timeout=45000)
+    page.wait_for_function("() => window.__attentionSteps.waiting() === 0 && location.search.includes('step=6')", timeout=45000)
+    page.wait_for_timeout(1500)  # nothing more arrives: no press was counted twice
+    assert "Step 6 of 7" in page.inner_text("[data-testid=stMain]")
+
+
 def test_presenter_choices_pop_over(projector, app_url):
     """The walk and the head stay reachable on the projector (a pop-over next to Next), and so does the way out."""
     page = projector

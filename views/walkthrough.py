@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
-from views import cache, figures, real, state
+from views import cache, figures, real, shell, state
 from views.cache import Key
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
@@ -210,27 +210,11 @@ def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
     return (steps[step - 1],)
 
 
-ARROW_KEYS = """<script>
-const host = window.parent;
-if (!host.__attentionArrowKeys) {
-  host.__attentionArrowKeys = true;
-  host.document.addEventListener("keydown", (event) => {
-    // Not while typing or on a slider; a toggle or a radio keeps focus after a click (presenter mode just switched on).
-    const typing = event.target.closest && event.target.closest(
-      "input:not([type=checkbox]):not([type=radio]), textarea, [contenteditable=true], [role=slider]");
-    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
-    const key = {ArrowLeft: "walk-previous", ArrowRight: "walk-next"}[event.key];
-    const button = key && host.document.querySelector(`.st-key-${key} button:not([disabled])`);
-    if (button) { event.preventDefault(); button.click(); }
-  });
-}
-</script>"""
-
-
 def arrow_keys() -> None:
-    """← and → press Previous and Next (not while typing or on a slider): a teacher steps with a clicker or the keyboard."""
+    """← and → press Previous and Next (not while typing or on a slider), and a press made while the page runs
+    waits its turn (assets/js/steps.js): a teacher steps with a clicker or the keyboard and no press is lost."""
     with st.container(key="arrow-keys"):  # hidden by assets/theme.css: it takes no room, and its script still runs
-        st.iframe(ARROW_KEYS, height=1)
+        st.iframe(shell.script("steps"), height=1)
 
 
 def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:

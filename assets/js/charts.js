@@ -1,5 +1,5 @@
 // Charts are drawn when they come near the screen, installed once per browser tab, before the page's first chart (views/shell.py).
-const host = window.parent;
+const host = window;
 if (!host.__attentionCharts) {
   // Only charts on or near the screen are drawn: Plotly takes a third of a second for a 40 x 40 heatmap on a
   // school laptop, and "Show all steps" has sixteen. A chart waits (its height kept) until it comes within half a screen

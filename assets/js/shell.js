@@ -1,5 +1,5 @@
 // Three fixes to how Streamlit's page behaves in a class, installed once per browser tab (views/shell.py).
-const host = window.parent, doc = host.document;
+const host = window, doc = document;
 if (!host.__attentionShell) {
   host.__attentionShell = true;
   const NAV = "[data-testid=stSidebarNavLink]";

@@ -1,0 +1,50 @@
+// The walkthrough's Previous and Next: ← and → press them, and no press is lost (views/walkthrough.arrow_keys).
+// Streamlit merges the presses of one button that reach the server before a run uses them into one press, so a
+// teacher's quick clicks (or a clicker's) would step fewer times than pressed. A press waits here until the last
+// one passed on has been drawn (the link's step changed: the part writes it when its run ends), then goes on.
+const host = window;
+if (!host.__attentionSteps) {
+  const KEYS = {ArrowLeft: -1, ArrowRight: 1};
+  const BUTTONS = {"-1": ".st-key-walk-previous button", "1": ".st-key-walk-next button"};
+  const PATIENCE = 10000;  // ms: a press whose step never arrives (the run failed) holds the rest no longer
+  let waiting = 0;  // presses not passed on yet: + Next, − Previous
+  let sent = null;  // the last press passed on: {step: the link's step then, at: when}
+  const step = () => new URLSearchParams(location.search).get("step");
+  const busy = () => sent !== null && step() === sent.step && performance.now() - sent.at < PATIENCE;
+  const pass = (by, click) => {
+    const button = document.querySelector(`${BUTTONS[by]}:not([disabled])`);
+    if (!button) { waiting = 0; return; }  // the first or the last step: presses beyond it are dropped
+    sent = {step: step(), at: performance.now()};
+    if (click) { button.dataset.passing = ""; button.click(); delete button.dataset.passing; }
+  };
+  const next = () => {  // pass one waiting press on when the last one has been drawn, and come back for the rest
+    if (!waiting) return;
+    if (busy()) { setTimeout(next, 50); return; }
+    const by = Math.sign(waiting);
+    waiting -= by;
+    pass(by, true);
+    if (waiting) setTimeout(next, 50);
+  };
+  host.__attentionSteps = {waiting: () => waiting};
+  document.addEventListener("keydown", (event) => {
+    // Not while typing or on a slider; a toggle or a radio keeps focus after a click (presenter mode just switched on).
+    const typing = event.target.closest && event.target.closest(
+      "input:not([type=checkbox]):not([type=radio]), textarea, [contenteditable=true], [role=slider]");
+    const by = KEYS[event.key];
+    if (typing || !by || event.altKey || event.ctrlKey || event.metaKey || !document.querySelector(BUTTONS[by])) return;
+    event.preventDefault();
+    waiting += by;
+    next();
+  });
+  // A click on Previous or Next waits its turn too (capture: before Streamlit sees it).
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest(`${BUTTONS["-1"]}, ${BUTTONS["1"]}`);
+    if (!button || "passing" in button.dataset || button.disabled) return;
+    const by = button.closest(".st-key-walk-next") ? 1 : -1;
+    if (!waiting && !busy()) { pass(by, false); return; }  // Streamlit handles this one now
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    waiting += by;
+    next();
+  }, true);
+}
