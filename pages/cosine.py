@@ -5,7 +5,8 @@ import streamlit as st
 
 from attention_core import similarity_matrices, softmax_over_scales, stretch_sweep, vector_pair
 from attention_core.scores import DEFAULT_COSINE_DIVISOR
-from views import figures, page
+from attention_plot import figures
+from views import page
 from views.charts import chart, show
 from views.inputs import explanation_or_stop
 

@@ -3,7 +3,8 @@
 import streamlit as st
 
 from attention_core import split_sentences
-from views import cache, figures, page
+from attention_plot import figures
+from views import cache, page
 from views.charts import chart, dims, show
 from views.hierarchy import document_html
 from views.registry import MAX_TOKENS

@@ -4,7 +4,8 @@ import numpy as np
 import streamlit as st
 
 from attention_core import complexity, reach
-from views import cache, figures, page
+from attention_plot import figures
+from views import cache, page
 from views.charts import chart, dims, show
 from views.inputs import explanation_or_stop
 from views.registry import RNN_D

@@ -8,7 +8,8 @@ import streamlit as st
 
 from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
-from views import figures, learning, page
+from attention_plot import figures
+from views import learning, page
 from views.charts import show
 from views.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
 from views.scaling import (

@@ -174,7 +174,7 @@ BARE_APP_CHARTS = """import sys
 sys.path.insert(0, {root!r})
 import numpy as np
 import streamlit as st
-from views import figures
+from attention_plot import figures
 from views.charts import send
 d_k = st.slider("d_k (size of each query and key)", 1, 64, 4)
 tokens = tuple(f"w{{i}}" for i in range({rows}))

@@ -26,13 +26,13 @@ from scripts.load import LINK, classroom  # noqa: E402
 # Parts of a rerun, recognised by a frame on the stack (the first entry that matches, from the top, wins).
 PARTS = (
     ("Plotly: figure -> dict -> JSON, in st.plotly_chart", ("plotly_chart.py", "plotly_chart")),
-    ("Plotly figures built (cache misses)", ("(views/figures.py", "")),
+    ("Plotly figures built (cache misses)", ("(attention_plot/figures.py", "")),
     ("the core's NumPy (cache misses)", ("(attention_core/", "")),
     ("st.cache_* keys: signatures, hashing arguments", ("caching/cache_utils.py", "_make_value_key")),
     ("element ids hashed (widgets)", ("elements/lib/utils.py", "compute_and_register_element_id")),
     ("elements handed to the event loop", ("script_runner.py", "_enqueue_forward_msg")),
     ("pandas tables", ("(pandas/", "")),
-    ("texts: TOML lookups, formatting", ("(views/text.py", "")),
+    ("texts: TOML lookups, formatting", ("(attention_plot/text.py", "")),
     ("threadpoolctl: BLAS threads limited", ("(threadpoolctl.py", "")),
     ("session state, link, notices", ("(views/state.py", "")),
     ("other app code (app.py, pages/, views/)", ("(views/", "")),

@@ -10,7 +10,7 @@ import pytest
 from conftest import figures, open_app
 
 from attention_core import explain
-from views import figures as builders
+from attention_plot import figures as builders
 
 SENTENCES = ("the cat sat on the mat", "The animal didn't cross the street because it was too tired", "她正在吃一个绿色的苹果")
 TERM = re.compile(r"^(?:\+ )?\(?(−?\d+\.\d+)\)? × \(?(−?\d+\.\d+)\)? = (−?\d+\.\d+)$")

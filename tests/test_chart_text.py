@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from conftest import figures, open_app
 
-from views import figures as builders
+from attention_plot import figures as builders
 
 PROJECTOR_FONT = 17
 

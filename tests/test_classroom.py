@@ -7,9 +7,9 @@ import pytest
 from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain, from_json
-from views.figures import APPROVED_SCALES
+from attention_plot.figures import APPROVED_SCALES
+from attention_plot.text import catalogue
 from views.registry import PAGES as REGISTRY
-from views.text import catalogue
 
 PAGES = [page.id for page in REGISTRY]
 SENTENCE = "the cat sat on the mat"

@@ -8,10 +8,10 @@ import json
 import pytest
 from conftest import ROOT, open_app
 
+from attention_plot.text import LANGUAGES, catalogue
 from views import state
 from views.params import Choice, Choices, Flag, Float, Int, Param, Text
 from views.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, SHARED_BY_NAME
-from views.text import LANGUAGES, catalogue
 
 SENTENCE = "the cat sat on the mat"
 WALKS = ("random", "textbook", "pretrained")
@@ -178,8 +178,8 @@ def test_every_value_survives_its_own_link(param):
 
 
 def test_the_lesson_path_computes_every_answer_and_opens_real_views():
+    from attention_plot.text import Texts
     from views.lesson import STOPS, answer_values
-    from views.text import Texts
 
     assert 40 <= sum(stop.minutes for stop in STOPS) <= 50
     assert [stop.page for stop in STOPS][:3] == ["walkthrough", "walkthrough", "why_qkv"]  # the article's order

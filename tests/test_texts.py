@@ -5,7 +5,7 @@ import string
 import pytest
 from conftest import all_text, open_app
 
-from views.text import LANGUAGES, Texts, catalogue
+from attention_plot.text import LANGUAGES, Texts, catalogue
 
 
 def placeholders(text: object) -> set[str]:

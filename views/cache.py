@@ -28,7 +28,7 @@ from attention_core import (
     rnn,
     textbook_example,
 )
-from views import figures
+from attention_plot import figures
 
 
 class Key:

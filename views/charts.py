@@ -12,17 +12,13 @@ from streamlit.elements.lib.layout_utils import LayoutConfig
 from streamlit.elements.lib.utils import compute_and_register_element_id
 from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 
-from views import cache, figures
+from attention_plot import figures, plot
+from attention_plot.text import Texts
+from views import cache
 from views.messages import SHOWN as SHOWN_MESSAGES
-from views.text import Texts
 
-AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
-               "dimension": "common.labels.dimensions", "head": "common.labels.heads", "position": "common.labels.positions",
-               "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources",
-               "sentence": "common.labels.sentences", "document": "common.labels.documents", "block": "common.labels.blocks",
-               "query_position": "common.labels.query_positions", "key_position": "common.labels.key_positions",
-               "column_position": "common.labels.column_positions"}
 PLOTLY_CONFIG = json.dumps({"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}})
+
 
 
 def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
@@ -62,16 +58,11 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
           arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2, column_groups: int = 1,
           outline: NDArray | None = None) -> None:
     """Draw one cached heatmap; numbers in cells only when asked for and readable."""
-    spec = cache.heatmap(
-        np.asarray(matrix), rows, cols, kind, title, T(AXIS_TITLES[cols_are]), T(AXIS_TITLES[rows_are]),
-        values and figures.readable(matrix.shape),
-        T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), arithmetic, decimals, column_groups, outline,
-        st.session_state.get(FONT, 13), T("common.labels.numbers_hidden"),
-    )
-    shape = np.shape(matrix)
-    alt = T("common.labels.alt", title=title, rows=shape[0], row_kind=T(AXIS_TITLES[rows_are]), cols=shape[1],
-            col_kind=T(AXIS_TITLES[cols_are]))
-    send(spec, key, alt=alt)
+    text = plot.labels(T, title, np.shape(matrix), rows_are, cols_are)
+    spec = cache.heatmap(np.asarray(matrix), rows, cols, kind, title, text.x_title, text.y_title, values and figures.readable(matrix.shape),
+                         text.hover_rows, text.hover_cols, arithmetic, decimals, column_groups, outline, st.session_state.get(FONT, 13),
+                         text.hidden_note)
+    send(spec, key, alt=text.alt)
     shown_matrices().append((title, np.asarray(matrix), rows, cols))
 
 

@@ -9,9 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import AttentionTrace, dot_scores_of, focus_row
-from views import figures
+from attention_plot import figures
+from attention_plot.text import Texts
 from views.charts import fixed
-from views.text import Texts
 
 MAX_EDITABLE_D_K = 16
 

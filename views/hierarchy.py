@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from attention_core import HierarchicalTrace
-from views.figures import label
+from attention_plot.figures import label
 
 STYLE = (
     "<style>.han{font-size:1.1rem;line-height:2.4}.han-row{display:flex;gap:12px;align-items:baseline;margin:4px 0}"

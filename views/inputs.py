@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core import Explanation, tokenize
+from attention_plot.text import Texts
 from views import cache, messages
 from views.page import Settings
-from views.text import Texts
 
 
 def explanation_or_stop(settings: Settings, T: Texts, **overrides: object) -> Explanation:

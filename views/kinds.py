@@ -9,9 +9,9 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, entropy_bits
-from views import figures
+from attention_plot import figures
+from attention_plot.text import Texts
 from views.charts import chart, show
-from views.text import Texts
 
 
 def weights_with_entropy(weights: NDArray, tokens: tuple[str, ...], key_tokens: tuple[str, ...], *, title: str, key: str,

@@ -11,11 +11,12 @@ from numpy.typing import NDArray
 from attention_core import Task, TinyConfig, tiny_forward
 from attention_core.tasks import Run, named_task
 from attention_core.tiny import generate
-from views import figures, learn
+from attention_plot import figures
+from attention_plot.text import Texts
+from views import learn
 from views.charts import chart, show
 from views.page import View
 from views.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
-from views.text import Texts
 
 TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
 

@@ -11,7 +11,8 @@ import streamlit as st
 
 from attention_core import asymmetry, explain, softmax, textbook_example
 from attention_core.pretrained import head_summary
-from views import figures, real
+from attention_plot import figures
+from views import real
 from views.page import View
 from views.registry import BY_ID, LONG_EXAMPLE, MAX_TOKENS
 

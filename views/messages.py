@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from views.figures import plain
+from attention_plot.figures import plain
+from attention_plot.text import Texts
 from views.params import Notice
-from views.text import Texts
 
 
 def show_notices(notices: list[Notice], T: Texts) -> None:

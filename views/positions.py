@@ -36,12 +36,13 @@ from attention_core.positions import (
     sinusoidal_grid,
 )
 from attention_core.scores import cosine_scores
-from views import figures, real
+from attention_plot import figures
+from attention_plot.text import Texts
+from views import real
 from views.charts import chart, show
 from views.inputs import explanation_or_stop
 from views.page import View
 from views.registry import CACHE_TOKENS, KV_HEADS
-from views.text import Texts
 
 SIDE_BY_SIDE = ("none", "sinusoidal", "rope", "alibi")  # the schemes compared on one head ("learned" needs a trained table)
 QUERY_HEADS = 8

@@ -7,9 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder
-from views import figures
-from views.figures import label
-from views.text import Texts
+from attention_plot import figures
+from attention_plot.figures import label
+from attention_plot.text import Texts
 
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
 SUMMARY = ("previous", "next", "self", "cls", "sep")

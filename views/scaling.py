@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import DivisorChoices, Sweep, divisor_choices, sample_raw_scores, score_histogram, softmax, sweep, textbook_example
-from views.text import Texts
+from attention_plot.text import Texts
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -16,7 +16,7 @@ import json
 
 import streamlit as st
 
-from views.text import ASSETS
+from views.theme import ASSETS
 
 
 @functools.cache

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from attention_plot.text import Texts
 from views import state
 from views.params import Param
 from views.registry import EXAMPLES, MAX_TOKENS, SHARED_BY_NAME, Page
-from views.text import Texts
 
 
 def _use_example() -> None:

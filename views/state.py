@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_plot.text import Texts
 from views.params import Choices, Notice, Param, Text
 from views.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, Page
-from views.text import Texts
 
 BY_SCOPE = {"shared": SHARED + ALWAYS} | {page.id: page.params for page in PAGES}
 WRITTEN = "url.written"  # the links this session wrote, newest last: a URL among them is an echo, not a link opened

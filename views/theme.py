@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import html
 import json
+from pathlib import Path
 
 import streamlit as st
 
-from views.text import ASSETS, Texts
+from attention_plot.text import Texts
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"  # the app's CSS, scripts and texts
 
 
 @functools.cache

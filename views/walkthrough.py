@@ -18,13 +18,14 @@ from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
-from views import cache, figures, real, shell, state
+from attention_plot import figures
+from attention_plot.text import Texts
+from views import cache, real, shell, state
 from views.cache import Key
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
 from views.inputs import explanation_or_stop
 from views.page import Layout, View
-from views.text import Texts
 
 STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
 WALKS = ("random", "textbook", "pretrained")

@@ -1,4 +1,8 @@
-"""Student-facing text, loaded from assets/text/<lang>/*.toml (never written in code)."""
+"""Student-facing text, loaded from assets/text/<lang>/*.toml (never written in code).
+
+The app and the notebook's plots read the same files: ``text`` beside this module is assets/text in the
+repository (a link) and a copy of it in an installed package.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import functools
 import tomllib
 from pathlib import Path
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+TEXT = Path(__file__).resolve().parent / "text"
 LANGUAGES = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
 
@@ -26,7 +30,7 @@ def _flatten(table: dict, prefix: str) -> dict[str, str]:
 def catalogue(lang: str) -> dict[str, object]:
     """Every text of one language, keyed ``file.section.key`` (file = the toml file's stem)."""
     texts: dict[str, object] = {}
-    for path in sorted((ASSETS / "text" / lang).glob("*.toml")):
+    for path in sorted((TEXT / lang).glob("*.toml")):
         with path.open("rb") as handle:
             texts.update(_flatten(tomllib.load(handle), path.stem))
     return texts
