@@ -5,7 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from attention_plot.text import Texts
-from views import charts, shell, sidebar, state, theme
+from views import charts, sidebar, state, theme
 from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
 from views.registry import BY_ID, PAGES
 
@@ -37,7 +37,6 @@ def main(default: str | None = None) -> None:
     if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;
         state.publish(page)  # never before a new page's run ends: the browser would show its values under the old page's path
     theme.apply(present)
-    shell.install_charts()  # before the first chart
     charts.start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:
         navigation.run()
@@ -51,7 +50,6 @@ def main(default: str | None = None) -> None:
     with st.sidebar:
         charts.download_matrices(T)
         theme.copy_link(T)
-    shell.install()
     state.finished(page)  # last: a newer click interrupts a run anywhere above, and then it never finished
 
 if __name__ == "__main__":

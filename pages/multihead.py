@@ -38,7 +38,7 @@ def grid() -> None:
     for h, trace in enumerate(e.trace.heads):
         with columns[h % len(columns)]:
             chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,
-                  values=n <= 8 and heads <= 2, rows_are="query", cols_are="key")
+                  values=True, rows_are="query", cols_are="key")  # too small to read: hidden, with a note (theme.css)
     chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat", T=T,
           values=True, column_groups=heads)
     left, right = st.columns(2)

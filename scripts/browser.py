@@ -98,6 +98,16 @@ HEATMAP_JS = """(index) => {
 }"""
 
 
+def draw_charts(page, timeout_ms: int = 45000) -> int:
+    """Scroll to each chart of the main area in turn until it is drawn (charts are drawn near the screen); return how many."""
+    boxes = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]")
+    boxes.first.wait_for(state="attached", timeout=timeout_ms)
+    for i in range(boxes.count()):
+        boxes.nth(i).scroll_into_view_if_needed()
+        boxes.nth(i).locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=timeout_ms)
+    return boxes.count()
+
+
 def heatmap(page, index: int = 0) -> dict | None:
     """Rows, columns, tick labels and title of the index-th heatmap as the browser drew it."""
     return page.evaluate(HEATMAP_JS, index)

@@ -10,10 +10,15 @@
 The query string is kept. ``install()`` adds this as an ASGI middleware in front of Streamlit's own
 (``scripts/run.py`` calls it); it wraps one private function of Streamlit's Starlette server, pinned with
 Streamlit in requirements.txt and checked by tests/test_paths.py.
+
+``PageScripts``, behind Streamlit's own middleware, puts the page's scripts (assets/js: shell.js, charts.js, steps.js)
+into the head of the page Streamlit serves, so they run before Streamlit's own code: before its first chart is drawn,
+and never inside an iframe that Streamlit may remove (a listener or timer made there would never fire again).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 PAGE_PATHS: frozenset[str] = frozenset()  # set by install(): the registry's paths
@@ -56,12 +61,59 @@ class PagePaths:
         await self.app(scope, receive, send)
 
 
+SCRIPTS = ("shell", "charts", "steps")
+JS = Path(__file__).resolve().parent.parent / "assets" / "js"
+
+
+def page_scripts() -> bytes:
+    """The <script> elements for the page's head: each script in its own scope."""
+    code = "".join(f"<script id=\"attention-{name}\">(() => {{\n{(JS / f'{name}.js').read_text()}\n}})();</script>" for name in SCRIPTS)
+    return code.encode()
+
+
+class PageScripts:
+    """ASGI middleware: the page's scripts in the head of every HTML page Streamlit serves (its index.html)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.scripts = page_scripts()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        start, body = None, []
+
+        async def held(message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                kind = dict(message.get("headers", [])).get(b"content-type", b"")
+                if not kind.startswith(b"text/html"):
+                    await send(message)
+                    return
+                start = message
+                return
+            if start is None:
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            page = b"".join(body).replace(b"</head>", self.scripts + b"</head>", 1)
+            headers = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
+            await send({**start, "headers": [*headers, (b"content-length", str(len(page)).encode())]})
+            await send({"type": "http.response.body", "body": page})
+
+        await self.app(scope, receive, held)
+
+
 def install(pages: frozenset[str], default: str) -> None:
-    """Put ``PagePaths`` in front of Streamlit's middleware for ``pages`` (the registry's URL paths; ``default`` at "/")."""
+    """Put ``PagePaths`` in front of Streamlit's middleware for ``pages`` (the registry's URL paths; ``default`` at "/"),
+    and ``PageScripts`` behind it (inside its gzip)."""
     global PAGE_PATHS, DEFAULT_PATH
     from starlette.middleware import Middleware
     from streamlit.web.server.starlette import starlette_app
 
     PAGE_PATHS, DEFAULT_PATH = frozenset(pages), default
     own = starlette_app.create_streamlit_middleware
-    starlette_app.create_streamlit_middleware = lambda: [Middleware(PagePaths), *own()]
+    starlette_app.create_streamlit_middleware = lambda: [Middleware(PagePaths), *own(), Middleware(PageScripts)]

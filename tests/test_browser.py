@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scripts.browser import serve, wait_for_heatmap
+from scripts.browser import draw_charts, serve, wait_for_heatmap
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOTS = Path(__file__).resolve().parent.parent / "tests" / "screenshots"
@@ -266,10 +266,7 @@ def test_phone_width_has_no_sideways_scrolling(chromium, app_url, lang):
     try:
         for step in (1, 2, 5):
             page.goto(f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step={step}")
-            plots = page.locator(".js-plotly-plot")
-            plots.first.wait_for(timeout=45000)
-            for i in range(plots.count()):  # charts below the fold are drawn when scrolled into view
-                plots.nth(i).scroll_into_view_if_needed()
+            draw_charts(page)  # charts below the fold are drawn when scrolled to
             page.wait_for_timeout(800)
             size = page.evaluate(SCROLL_JS)
             assert size["width"] <= size["viewWidth"] + 1, (step, size)

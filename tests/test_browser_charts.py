@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from scripts.browser import draw_charts
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SENTENCE = "text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired"
 
@@ -30,12 +32,8 @@ CHARTS_JS = """() => {
 
 def charts(page, url: str, count: int) -> dict:
     page.goto(url)
-    page.wait_for_function("() => document.querySelector('[data-testid=stMain] .js-plotly-plot')", timeout=60000)
     page.wait_for_timeout(800)
-    boxes = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]")
-    for i in range(boxes.count()):  # charts below the fold are drawn when they come near the screen
-        boxes.nth(i).scroll_into_view_if_needed()
-        boxes.nth(i).locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30000)
+    draw_charts(page, 60000)  # charts below the fold are drawn when they come near the screen
     page.wait_for_function(f"() => document.querySelectorAll('[data-testid=stMain] g.heatmap-label text').length >= {count}",
                            timeout=60000)
     page.wait_for_timeout(800)

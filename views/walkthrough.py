@@ -20,7 +20,7 @@ from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import cache, real, shell, state
+from views import cache, real, state
 from views.cache import Key
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
@@ -209,13 +209,6 @@ def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
     where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=title)}**")
     forward.button(T("walkthrough.next"), key="walk-next", on_click=_move, args=(view, 1), disabled=step == len(steps), width="stretch")
     return (steps[step - 1],)
-
-
-def arrow_keys() -> None:
-    """← and → press Previous and Next (not while typing or on a slider), and a press made while the page runs
-    waits its turn (assets/js/steps.js): a teacher steps with a clicker or the keyboard and no press is lost."""
-    with st.container(key="arrow-keys"):  # hidden by assets/theme.css: it takes no room, and its script still runs
-        st.iframe(shell.script("steps"), height=1)
 
 
 def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:

@@ -1,4 +1,4 @@
-// Three fixes to how Streamlit's page behaves in a class, installed once per browser tab (views/shell.py).
+// Three fixes to how Streamlit's page behaves in a class, in the head of every page (scripts/paths.PageScripts).
 const host = window, doc = document;
 if (!host.__attentionShell) {
   host.__attentionShell = true;
