@@ -261,20 +261,20 @@ def bench_browser(repeat: int) -> list[tuple]:
         steps.write_text(BARE_STEPS)
         for name, charts, rows in (("slider_chart", 1, 6), ("slider_charts40", 13, 40)):
             chart.write_text(BARE_APP_CHARTS.format(root=str(ROOT), charts=charts, rows=rows))
-            with serve(str(chart)) as url:
+            with serve(str(chart), env=BARE) as url:
                 context = chromium.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 first_heatmap_ms(chromium, url, charts - 1, f"h.rows === {rows}", page)
                 floors[name] = redraw_ms(page, charts - 1, repeat)
                 context.close()
-        with serve(str(bare)) as url:
+        with serve(str(bare), env=BARE) as url:
             floors["cold"] = [first_heatmap_ms(chromium, url, 0, "h.rows === 6") for _ in range(repeat + 1)][1:]
             context = chromium.new_context(viewport={"width": 1280, "height": 720})
             page = context.new_page()
             first_heatmap_ms(chromium, url, 0, "h.rows === 6", page)
             floors["slider"] = redraw_ms(page, 0, repeat)
             context.close()
-        with serve(str(steps)) as url:
+        with serve(str(steps), env=BARE) as url:
             context = chromium.new_context(viewport={"width": 1280, "height": 720})
             page = context.new_page()
             first_heatmap_ms(chromium, url, 0, "h.rows === 6", page)
@@ -459,6 +459,9 @@ STATE_JS = """() => [document.querySelector('[data-testid=stApp]').getAttribute(
   !!b.querySelector('[data-waiting]'), !!b.querySelector('.js-plotly-plot')])]"""
 COUNT_JS = "() => document.querySelectorAll('[data-testid=stPlotlyChart]').length"
 SIGN_JS = "() => (" + DRAWN_JS + ")([document.querySelectorAll('[data-testid=stPlotlyChart]').length, ''])"
+BARE = {"ATTENTION_PAGE_SCRIPTS": "0"}  # a floor is Streamlit's own page, without the app's scripts (scripts/paths.py)
+
+
 def sentence(n: int) -> str:
     words = ("the students watched how every word of a long sentence looks at all the others " * 4).split()
     return "+".join(words[:n])
@@ -499,7 +502,7 @@ def bench_heavy(repeat: int) -> list[tuple]:
     with tempfile.TemporaryDirectory() as folder, browser() as chromium:
         bare = Path(folder) / "bare.py"
         bare.write_text(BARE_APP)
-        with serve(str(bare)) as url:  # the floor: a bare Streamlit page (1 slider, 1 heatmap) opened with a warm cache
+        with serve(str(bare), env=BARE) as url:  # the floor: a bare Streamlit page (1 slider, 1 heatmap) opened with a warm cache
             page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
             page.goto(url)
             page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 1", timeout=60_000)
@@ -507,7 +510,7 @@ def bench_heavy(repeat: int) -> list[tuple]:
             page.context.close()
         charts = Path(folder) / "charts.py"
         charts.write_text(BARE_APP_CHARTS.format(root=str(ROOT), charts=16, rows=40))
-        with serve(str(charts)) as url:  # the floor: a bare page with 16 of the app's heatmaps of 40 rows, slider -> redrawn
+        with serve(str(charts), env=BARE) as url:  # the floor: a bare page with 16 of the app's heatmaps, slider -> redrawn
             page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
             page.goto(url)
             page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 16", timeout=60_000)

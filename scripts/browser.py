@@ -28,22 +28,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(script: str = "app.py", timeout: float = 60.0) -> Iterator[str]:
-    """Run ``streamlit run script`` on 127.0.0.1 and a free port; yield its base URL."""
-    with serve_process(script, timeout) as (url, _):
+def serve(script: str = "app.py", timeout: float = 60.0, env: dict | None = None) -> Iterator[str]:
+    """Run ``streamlit run script`` on 127.0.0.1 and a free port (``env``: extra environment); yield its base URL."""
+    with serve_process(script, timeout, env=env) as (url, _):
         yield url
 
 
 @contextlib.contextmanager
 def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[str, ...] = (),
-                  log: Path | None = None) -> Iterator[tuple[str, int]]:
+                  log: Path | None = None, env: dict | None = None) -> Iterator[tuple[str, int]]:
     """Like ``serve``, yielding (base URL, server process id); ``options`` are extra ``--section.name value`` flags;
     the server's messages go to ``log`` when given."""
     port = free_port()
     command = [sys.executable, str(ROOT / "scripts" / "run.py"), script, "--server.port", str(port), "--server.address", "127.0.0.1",
                "--server.headless", "true", "--browser.gatherUsageStats", "false", *options]
     errors = open(log, "w") if log else subprocess.PIPE  # noqa: SIM115 - closed with the process below
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout

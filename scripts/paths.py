@@ -18,6 +18,7 @@ and never inside an iframe that Streamlit may remove (a listener or timer made t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import quote
 
@@ -88,7 +89,7 @@ class PageScripts:
             nonlocal start
             if message["type"] == "http.response.start":
                 kind = dict(message.get("headers", [])).get(b"content-type", b"")
-                if not kind.startswith(b"text/html"):
+                if message.get("status") != 200 or not kind.startswith(b"text/html"):
                     await send(message)
                     return
                 start = message
@@ -100,7 +101,8 @@ class PageScripts:
             if message.get("more_body", False):
                 return
             page = b"".join(body).replace(b"</head>", self.scripts + b"</head>", 1)
-            headers = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
+            # Not Streamlit's file's validators: a browser revalidating them would keep a page with older scripts.
+            headers = [(k, v) for k, v in start.get("headers", []) if k not in (b"content-length", b"etag", b"last-modified")]
             await send({**start, "headers": [*headers, (b"content-length", str(len(page)).encode())]})
             await send({"type": "http.response.body", "body": page})
 
@@ -116,4 +118,5 @@ def install(pages: frozenset[str], default: str) -> None:
 
     PAGE_PATHS, DEFAULT_PATH = frozenset(pages), default
     own = starlette_app.create_streamlit_middleware
-    starlette_app.create_streamlit_middleware = lambda: [Middleware(PagePaths), *own(), Middleware(PageScripts)]
+    scripts = [Middleware(PageScripts)] if os.environ.get("ATTENTION_PAGE_SCRIPTS", "1") != "0" else []  # 0: a bare floor (bench)
+    starlette_app.create_streamlit_middleware = lambda: [Middleware(PagePaths), *own(), *scripts]

@@ -56,3 +56,18 @@ def test_an_unknown_page_says_so_in_the_students_language(app):
     assert NOT_FOUND not in at.query_params
     at.run()  # said once
     assert not any("没有" in w.value for w in at.warning)
+
+
+def test_the_page_scripts_are_in_the_head_of_every_page_streamlit_serves():
+    """On the real server: Streamlit's page carries shell.js, charts.js and steps.js in its head (they run while the page
+    is parsed; Streamlit's own module script only after), and no validator of Streamlit's file (a revalidated page would
+    keep older scripts); other answers are untouched."""
+    with serve() as url:
+        with urllib.request.urlopen(f"{url}/multi-head?lang=zh") as response:
+            page, headers = response.read().decode(), response.headers
+        head = page[: page.index("</head>")]
+        for name in ("shell", "charts", "steps"):
+            assert f'<script id="attention-{name}">' in head
+        assert "etag" not in {k.lower() for k in headers} and int(headers["content-length"]) == len(page.encode())
+        with urllib.request.urlopen(f"{url}/_stcore/health") as response:
+            assert response.read() == b"ok"

@@ -28,11 +28,13 @@ if (!host.__attentionCharts) {
     // Plotly never wraps a title: one wider than its chart is cut at the edge (a half-width chart on a projector, a
     // phone). Once drawn, such a title is broken onto lines at spaces (or between characters, for Chinese), the room
     // above the plot grows by a line each, and the chart keeps that title while its text and width stay the same.
-    const wrapped = new WeakMap();  // chart div -> {text, width, lines, top}
+    // Plotly centres a title of several lines on its anchor, so the first line would rise above the chart: the pad
+    // at the top grows by half a line for each line added.
+    const wrapped = new WeakMap();  // chart div -> {text, width, lines, top, pad}
     const fitted = (gd, figure) => {
       const known = wrapped.get(gd), layout = figure && figure.layout, title = layout && layout.title;
       if (!known || !title || title.text !== known.text || layout.width !== known.width) return figure;
-      return {...figure, layout: {...layout, title: {...title, text: known.lines}, margin: {...layout.margin, t: known.top}}};
+      return {...figure, layout: {...layout, title: {...title, text: known.lines, pad: {...title.pad, t: known.pad}}, margin: {...layout.margin, t: known.top}}};
     };
     const fit = (gd) => {
       const node = gd.querySelector(".g-gtitle .gtitle"), layout = gd.layout || {}, title = layout.title;
@@ -49,8 +51,9 @@ if (!host.__attentionCharts) {
         if (line && (line + glue + piece).replace(/<[^>]*>/g, "").length > most) lines.push(piece); else lines[lines.length - 1] = line ? line + glue + piece : piece;
       }
       const size = (title.font && title.font.size) || 14, top = ((layout.margin && layout.margin.t) || 80) + Math.round(size * 1.25) * (lines.length - 1);
-      wrapped.set(gd, {text: title.text, width: layout.width, lines: lines.join("<br>"), top});
-      Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top});
+      const pad = ((title.pad && title.pad.t) || 0) + Math.round(size * 0.65) * (lines.length - 1);
+      wrapped.set(gd, {text: title.text, width: layout.width, lines: lines.join("<br>"), top, pad});
+      Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad});
     };
     const drawn = (gd, figure, rest) => react.call(Plotly, gd, fitted(gd, figure), ...rest).then((result) => { fit(gd); return result; });
     Plotly.react = function (gd, figure, ...rest) {
