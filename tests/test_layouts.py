@@ -40,7 +40,10 @@ MEASURE_JS = """() => {
     .filter(f => f.getBoundingClientRect().height > 30);
   const bars = [...document.querySelectorAll('.modebar')].filter(m => getComputedStyle(m).display !== 'none' &&
     getComputedStyle(m).visibility !== 'hidden' && m.getBoundingClientRect().width > 0 && getComputedStyle(m).opacity !== '0');
-  return {smallest: texts.length ? Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
+  const cut = [...main.querySelectorAll('.js-plotly-plot')].filter(gd => gd.querySelector('.g-gtitle .gtitle')).filter(gd => {
+    const chart = gd.getBoundingClientRect(), title = gd.querySelector('.g-gtitle .gtitle').getBoundingClientRect();
+    return title.right > chart.right + 1 || title.top < chart.top - 1; }).map(gd => gd.layout.title.text);
+  return {titlesCut: cut, smallest: texts.length ? Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
           firstFigure: figures.length ? Math.min(...figures.map(f => f.getBoundingClientRect().top)) + main.scrollTop : null,
           sidebarShown: box.x + box.width > 20, width: document.documentElement.scrollWidth,
           view: document.documentElement.clientWidth, toolbars: bars.length};
@@ -91,6 +94,7 @@ def test_presenter_mode_on_every_page(chromium, layout_server, tabs, path, secti
     SHOTS.mkdir(parents=True, exist_ok=True)
     visit.page.screenshot(path=str(SHOTS / f"presenter-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
     assert not shown["sidebarShown"], shown
+    assert not shown["titlesCut"], shown  # a title wider than its chart is wrapped (assets/js/charts.js)
     assert shown["smallest"] is None or shown["smallest"] >= 16, shown
     assert shown["firstFigure"] is None or shown["firstFigure"] < VIEWPORTS["projector"]["viewport"]["height"] - 100, shown
 
@@ -103,5 +107,6 @@ def test_a_phone_shows_every_page(chromium, layout_server, tabs, path, section):
     SHOTS.mkdir(parents=True, exist_ok=True)
     visit.page.screenshot(path=str(SHOTS / f"phone-{path or 'walkthrough'}-{section or 'page'}.png"))
     assert shown["width"] <= shown["view"] + 1, shown
+    assert not shown["titlesCut"], shown
     assert not shown["sidebarShown"], shown
     assert shown["toolbars"] == 0, shown

@@ -44,7 +44,8 @@ if (!host.__attentionCharts) {
       const plain = title.text.replace(/<[^>]*>/g, "");
       const fits = Math.floor(plain.length * room / width), even = Math.ceil(plain.length / Math.ceil(width / room));
       const most = Math.max(4, Math.min(fits, even + 6));  // characters on a line: lines of about equal length
-      const pieces = title.text.includes(" ") ? title.text.split(" ") : [...title.text];
+      // Without spaces (Chinese): one character at a time, each with the tags around it (<b> never split).
+      const pieces = title.text.includes(" ") ? title.text.split(" ") : title.text.match(/(?:<[^>]*>)*[^<](?:<\/[^>]*>)*/gu);
       const glue = title.text.includes(" ") ? " " : "", lines = [""];
       for (const piece of pieces) {
         const line = lines[lines.length - 1];
