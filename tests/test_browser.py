@@ -361,3 +361,15 @@ def test_the_shuffled_sentence_is_drawn_with_the_shuffled_words(app_url, page):
     shuffled = wait_for_heatmap(page, 1, "h.rows === 5")
     assert shuffled["x"] == ["the", "man", "bit", "the", "dog"]
     page.screenshot(path=str(SHOTS / "positions-permutation.png"))
+
+
+def test_the_menu_lists_every_page_in_chinese_with_no_english_view_more(projector, app_url):
+    """Streamlit folds a long menu under "View 3 more", in English only: the app's menu shows every page instead."""
+    from views.registry import PAGES
+
+    projector.goto(f"{app_url}/?lang=zh")
+    links = projector.locator("[data-testid=stSidebarNavLink]")
+    links.first.wait_for(timeout=45000)
+    assert links.count() == len(PAGES)
+    assert projector.locator("[data-testid=stSidebarNavViewButton]").count() == 0
+    assert "View" not in projector.inner_text("[data-testid=stSidebarNav]")

@@ -288,12 +288,9 @@ class Visit:
         self.settle()
 
     def menu(self, index: int) -> None:
-        """Choose a page in the sidebar's menu (opening the sidebar and its "View more" first where needed)."""
+        """Choose a page in the sidebar's menu (opening the sidebar first where needed; the menu lists every page)."""
         self.record("menu", index)
         self.open_sidebar()
-        more = self.page.locator("[data-testid=stSidebarNavViewButton]")
-        if more.count() and "more" in more.first.inner_text().lower() + more.first.inner_text():
-            more.first.click()
         links = self.page.locator("[data-testid=stSidebarNavLink]")
         if not links.count():
             return
