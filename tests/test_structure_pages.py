@@ -82,7 +82,9 @@ def test_hierarchical_page_levels_and_limits():
 
 def test_rnn_page_step_slider_and_d():
     at = open_app(RNN, text=SENTENCE)
+    assert "RNN hidden state h₁ (the only one computed so far)" in figure_titles(at)  # step 1: not "h₁ … h₁"
     at.slider(key="rnn.step").set_value(3).run()
+    assert "RNN hidden states h₁ … h₃ (computed so far)" in figure_titles(at)
     reach = z_values(figures(at)[0])
     np.testing.assert_array_equal(reach[:3], np.tril(np.ones((3, 6))))
     assert not reach[3:].any()
