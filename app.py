@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent
 def main(default: str | None = None) -> None:
     """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
     state.keep_values()
-    titles = Texts(st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", "en")))
+    titles = Texts(st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language())))
     navigation = st.navigation([
         st.Page(ROOT / page.file, title=titles(f"{page.id}.nav"), icon=page.icon, url_path=page.path,
                 default=page.id == default if default else page.default)
@@ -31,7 +31,7 @@ def main(default: str | None = None) -> None:
     fit_defaults(page)
     present = state.shared("present")
     T = Texts(state.shared("lang"))
-    st.set_page_config(page_title=T("common.app_title"), page_icon=":material/visibility:", layout="wide",
+    st.set_page_config(page_title=T("common.app_title"), page_icon=str(ROOT / "assets" / "icon.png"), layout="wide",
                        initial_sidebar_state="collapsed" if present else "auto")
     sidebar.render(page)
     if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;
@@ -48,7 +48,8 @@ def main(default: str | None = None) -> None:
     show_link_notices(page, T)
     state.publish(page)
     with st.sidebar:
-        charts.download_matrices(T)
+        if not st.session_state.pop(charts.CSV_IN_PAGE, False):  # the walkthrough's steps draw their own
+            charts.download_matrices(T, charts.csv_name(page.path, state.page_values(page).get("section")))
         theme.copy_link(T)
     state.finished(page)  # last: a newer click interrupts a run anywhere above, and then it never finished
 

@@ -19,18 +19,40 @@ from plotly.io.json import to_json_plotly
 # One meaning, one colour (Okabe-Ito hues, safe for colour-blind readers).
 HUES = {"q": "#0072B2", "k": "#E69F00", "v": "#009E73"}
 NEUTRAL_NEGATIVE = "#6b6b6b"
+# V's negative end: grey and V's green look alike to a deuteranope (CAM02-UCS distance 2.4 at ±half the range, under
+# colorspacious's simulation); purple keeps the sign apart (13.5), tests/test_colours.py.
+NEGATIVE = {"q": NEUTRAL_NEGATIVE, "k": NEUTRAL_NEGATIVE, "v": "#7a4f9a"}
+# Raw (unscaled) and scaled scores keep one colour on every chart: vermillion and blue (Okabe-Ito).
+RAW_COLOUR, SCALED_COLOUR = "#D55E00", "#0072B2"
 # Diverging scales centred at 0: ColorBrewer RdBu for signed matrices; grey <-> hue for Q, K, V.
 SIGNED_SCALE = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0.5, "#f7f7f7"], [0.75, "#f4a582"], [1.0, "#b2182b"]]
 # Sequential from 0 for weights in [0, 1]: ColorBrewer Blues.
 WEIGHT_SCALE = [[0.0, "#f7fbff"], [0.25, "#c6dbef"], [0.5, "#6baed6"], [0.75, "#2171b5"], [1.0, "#08306b"]]
 
 
-def hue_scale(hue: str) -> list[list]:
-    """A diverging scale: grey for negative, white at 0, ``hue`` for positive."""
-    return [[0.0, NEUTRAL_NEGATIVE], [0.5, "#ffffff"], [1.0, hue]]
+def hue_scale(hue: str, negative: str = NEUTRAL_NEGATIVE) -> list[list]:
+    """A diverging scale: ``negative`` (grey) for negative, white at 0, ``hue`` for positive."""
+    return [[0.0, negative], [0.5, "#ffffff"], [1.0, hue]]
 
 
-APPROVED_SCALES = {"signed": SIGNED_SCALE, "weights": WEIGHT_SCALE} | {name: hue_scale(h) for name, h in HUES.items()}
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (channels 0..255): 0 for black, 1 for white."""
+    linear = [(c / 255) / 12.92 if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG 2 contrast ratio (L1 + 0.05) / (L2 + 0.05) of two sRGB colours, from 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink(background: tuple[float, float, float]) -> str:
+    """Black or white text, whichever contrasts more with ``background``: at least 4.58:1 on any colour."""
+    return "#000000" if contrast(background, (0, 0, 0)) >= contrast(background, (255, 255, 255)) else "#ffffff"
+
+
+APPROVED_SCALES = {"signed": SIGNED_SCALE, "weights": WEIGHT_SCALE} | {name: hue_scale(h, NEGATIVE[name]) for name, h in HUES.items()}
 MAX_CELLS_WITH_VALUES = (20, 16)  # rows, columns: larger matrices are unreadable with numbers in cells
 
 
@@ -355,10 +377,11 @@ def one_decade(ys: NDArray) -> dict:
 
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
           log_x: bool = False, log_y: bool = False, mark_x: tuple[float, ...] = (), markers: bool = False,
-          y_range: tuple[float, float] | None = None, log_ticks: str = "decades") -> Figure:
+          y_range: tuple[float, float] | None = None, log_ticks: str = "decades", colours: tuple[str, ...] = ()) -> Figure:
     """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks and a fixed y range.
-    ``log_ticks="auto"`` labels a log y axis that spans about one decade with Plotly's own ticks (2e-5, 5e-5, ...)."""
-    palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    ``log_ticks="auto"`` labels a log y axis that spans about one decade with Plotly's own ticks (2e-5, 5e-5, ...).
+    ``colours``: one per line, for a quantity that has its colour on the page (raw and scaled scores)."""
+    palette = list(colours) or ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
     traces = [dict(type="scatter", mode="lines+markers" if markers else "lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
                    line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
     layout = dict(

@@ -12,6 +12,7 @@ axis names and tooltips, in English or Chinese (``lang="zh"``).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -43,11 +44,50 @@ class Labels(NamedTuple):
     alt: str
 
 
-def labels(T: Texts, title: str, shape: tuple[int, int], rows_are: str, cols_are: str) -> Labels:
-    """The texts of a heatmap of ``shape`` (rows, cols) whose rows are ``rows_are`` and columns ``cols_are``."""
+ROWS_NAMED = 8  # a weights heatmap of at most this many rows names each row's largest weight in its text alternative
+TABLE_CELLS = 400  # assets/js/charts.js reads a heatmap of at most this many cells to a screen reader as a table
+
+
+def labels(T: Texts, title: str, shape: tuple[int, int], rows_are: str, cols_are: str, values: NDArray | None = None,
+           row_labels: tuple[str, ...] = (), col_labels: tuple[str, ...] = (), kind: str = "signed") -> Labels:
+    """The texts of a heatmap of ``shape`` (rows, cols) whose rows are ``rows_are`` and columns ``cols_are``; with its
+    ``values`` and labels, the text alternative also names its largest and smallest cells (``key_numbers``)."""
     rows, cols = T(AXIS_TITLES[rows_are]), T(AXIS_TITLES[cols_are])
-    return Labels(cols, rows, T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), T("common.labels.numbers_hidden"),
-                  T("common.labels.alt", title=title, rows=shape[0], row_kind=rows, cols=shape[1], col_kind=cols))
+    alt = T("common.labels.alt", title=untagged(title), rows=shape[0], row_kind=rows, cols=shape[1], col_kind=cols)
+    if values is not None and len(row_labels) and len(col_labels):
+        alt += " " + key_numbers(T, np.asarray(values, dtype=float), row_labels, col_labels, kind)
+        alt += " " + T("common.labels.alt_table" if shape[0] * shape[1] <= TABLE_CELLS else "common.labels.alt_csv")
+    return Labels(cols, rows, T(f"common.labels.{rows_are}"), T(f"common.labels.{cols_are}"), T("common.labels.numbers_hidden"), alt)
+
+
+def untagged(text: str) -> str:
+    """A chart title without Plotly's tags (<b>, <sub>, <br>), as a screen reader should hear it."""
+    return re.sub(r"<br\s*/?>", " ", re.sub(r"<(?!br)[^>]*>", "", text)).strip()
+
+
+def number(value: float, decimals: int = 2) -> str:
+    """A number as the cells print it: fixed decimals and a true minus sign."""
+    return f"{value:.{decimals}f}".replace("-", "−")
+
+
+def key_numbers(T: Texts, values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], kind: str) -> str:
+    """A sentence naming the largest and the smallest finite cells of ``values`` (rows, cols) by their labels, e.g.
+    "Each row sums to 1; “cat” puts the most weight on “the” (0.56); …" for attention weights."""
+    finite = np.where(np.isfinite(values), values, np.nan)
+    if not np.isfinite(finite).any():
+        return ""
+    high = np.unravel_index(np.nanargmax(finite), finite.shape)
+    low = np.unravel_index(np.nanargmin(finite), finite.shape)
+    name = lambda labels, i: f"“{labels[i]}”"
+    words = dict(high=number(finite[high]), high_row=name(rows, high[0]), high_col=name(cols, high[1]),
+                 low=number(finite[low]), low_row=name(rows, low[0]), low_col=name(cols, low[1]))
+    shown = np.isfinite(finite).any(axis=1)  # a row hidden while the class predicts stays hidden
+    sums_to_one = kind == "weights" and np.allclose(np.nansum(finite[shown], axis=1), 1.0, atol=1e-6)
+    if sums_to_one and shown.sum() <= ROWS_NAMED:
+        rows_said = [T("common.labels.alt_weight_row", row=name(rows, i), col=name(cols, int(np.nanargmax(finite[i]))),
+                       value=number(np.nanmax(finite[i]))) for i in np.flatnonzero(shown)]
+        return T("common.labels.alt_weights_rows", rows=T("common.labels.alt_separator").join(rows_said))
+    return T("common.labels.alt_weights" if sums_to_one else "common.labels.alt_extremes", **words)
 
 
 def positions(n: int) -> tuple[str, ...]:
@@ -60,7 +100,7 @@ def matrix(values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kin
     """Any matrix (rows, cols) as the app's heatmap. kind: "signed", "weights" (0..1), "q", "k" or "v";
     ``arithmetic`` = (q, k) lists q·k term by term in each cell's tooltip (raw scores)."""
     values = np.asarray(values, dtype=float)
-    text = labels(Texts(lang), title, values.shape, rows_are, cols_are)
+    text = labels(Texts(lang), title, values.shape, rows_are, cols_are, values, tuple(rows), tuple(cols), kind)
     extra = None if arithmetic is None else figures.dot_arithmetic(*arithmetic, values)
     figure = figures.heatmap(values, tuple(rows), tuple(cols), kind=kind, title=title, x_title=text.x_title, y_title=text.y_title,
                              show_values=numbers and figures.readable(values.shape), hover_rows=text.hover_rows,
@@ -127,3 +167,39 @@ def step(source: Explanation | AttentionTrace, name: str, *, head: int = 1, matr
     arithmetic = (trace.q, trace.k) if name == "raw" and trace.score in ("dot", "scaled_dot") else None
     return matrix(values, queries, cols, kind=kind, title=T(title), rows_are=rows_are, cols_are=cols_are, lang=lang,
                   arithmetic=arithmetic)
+
+
+def _short(value: float) -> str:
+    return number(value, 3) if abs(value) < 100 else f"{value:,.0f}"
+
+
+def _finite(values: object) -> NDArray:
+    values = np.asarray(np.ravel(np.asarray(values, dtype=object)), dtype=float)  # None (a gap in a line) -> nan
+    return values[np.isfinite(values)]
+
+
+def describe(figure: dict, T: Texts) -> str:
+    """A chart's text alternative from its own data: the title, and for lines where each starts and ends, for bars the
+    highest and the lowest (a heatmap's comes from ``labels``)."""
+    layout, traces = figure.get("layout", {}), figure.get("data", [])
+    title = untagged(str((layout.get("title") or {}).get("text", "")))
+    bars = [t for t in traces if t.get("type") == "bar"]
+    lines = [t for t in traces if t.get("type") == "scatter" and "lines" in str(t.get("mode", "lines")) and len(np.ravel(t.get("y", []))) > 1]
+    if bars:
+        bar = bars[0]
+        values = np.asarray(np.asarray(bar["x"] if bar.get("orientation") == "h" else bar["y"], dtype=object), dtype=float)
+        names = bar.get("customdata")
+        if names is None:
+            names = [_short(float(x)) for x in np.ravel(bar["y" if bar.get("orientation") == "h" else "x"])]
+        high, low = int(np.nanargmax(values)), int(np.nanargmin(values))
+        return T("common.labels.alt_bars", title=title, count=len(values), high_name=untagged(str(names[high])), high=_short(values[high]),
+                 low_name=untagged(str(names[low])), low=_short(values[low]))
+    if lines:
+        x = _finite(lines[0]["x"])
+        x_title = untagged(str(((layout.get("xaxis") or {}).get("title") or {}).get("text", "")))
+        ends = [(t, _finite(t["y"])) for t in lines[:8]]
+        said = "; ".join(T("common.labels.alt_line", name=untagged(str(t.get("name", ""))), first=_short(y[0]), last=_short(y[-1]))
+                         for t, y in ends if y.size)
+        return T("common.labels.alt_lines", title=title, x_title=x_title, x0=_short(float(x[0])), x1=_short(float(x[-1])), lines=said)
+    names = [untagged(str(a.get("text", ""))) for a in layout.get("annotations", []) if a.get("text")]
+    return T("common.labels.alt_chart", title=title, names=", ".join(names) or title)

@@ -6,6 +6,7 @@ import streamlit as st
 from attention_core import tokenize
 from attention_core.embedding import contains_cjk
 from attention_core.pretrained import MAX_WORD_PIECES, overview
+from attention_plot import plot
 from views import page, real
 from views.charts import chart, show
 from views.classroom import predict_then_reveal
@@ -49,11 +50,12 @@ with left:
           values=True, rows_are="query", cols_are="key")
 with right:
     show(real.head_view(np.nan_to_num(shown), tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")),
-         key="head-view")
+         key="head-view", alt=f"{T('real.head_view')}. {T('real.head_view_note')} {plot.key_numbers(T, shown, tokens, tokens, 'weights')}")
     st.caption(T("real.head_view_note"))
 
 grid = overview(trace, hide=hide)
-show(real.overview_figure(grid, layer - 1, head - 1, title=T("real.overview")), key="overview")
+show(real.overview_figure(grid, layer - 1, head - 1, title=T("real.overview")), key="overview",
+     alt=f"{T('real.overview')}. {T('real.overview_note')}")
 st.caption(T("real.overview_note"))
 
 st.subheader(T("real.summary_title"))

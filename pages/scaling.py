@@ -43,11 +43,12 @@ st.caption(T("scaling.method"))
 lab = {"n_keys": n_keys, "samples": samples, "seed": settings.seed, "temperature": temperature}
 result = cached_sweep(n_keys, samples, settings.seed, temperature)
 names = (T("scaling.saturation.raw"), T("scaling.saturation.scaled"))
+RAW_SCALED = (figures.RAW_COLOUR, figures.SCALED_COLOUR)  # the histograms' colours: one quantity, one colour
 
 st.subheader(T("scaling.distribution.title"))
 st.markdown(T("scaling.distribution.intro", samples=samples, n_keys=n_keys, d_k=d_k))
 hist = histograms(d_k, n_keys, samples, settings.seed)
-for column, (kind, colour, theory) in zip(st.columns(2), (("raw", "#D55E00", math.sqrt(d_k)), ("scaled", "#0072B2", 1.0))):
+for column, (kind, colour, theory) in zip(st.columns(2), (("raw", figures.RAW_COLOUR, math.sqrt(d_k)), ("scaled", figures.SCALED_COLOUR, 1.0))):
     edges, counts, std = hist[kind]
     with column:
         show(figures.histogram(edges, counts, title=T(f"scaling.{kind}"), x_title=T("scaling.distribution.value"),
@@ -71,7 +72,7 @@ for column, measure in zip(st.columns(2), ("entropy", "max_weight")):
     with column:
         ys = np.stack([getattr(result, f"raw_{measure}"), getattr(result, f"scaled_{measure}")])
         show(figures.lines(result.d_k, ys, names, title=T(f"scaling.saturation.{measure}"), x_title="d_k", y_title="",
-                           log_x=True, mark_x=(d_k,), markers=True), key=f"saturation-{measure}")
+                           log_x=True, mark_x=(d_k,), markers=True, colours=RAW_SCALED), key=f"saturation-{measure}")
 at = SWEEP_D_K.index(d_k)
 st.markdown(T("scaling.saturation.statement", d_k=d_k, raw_max=f"{result.raw_max_weight[at]:.2f}",
               scaled_max=f"{result.scaled_max_weight[at]:.2f}", raw_bits=f"{result.raw_entropy[at]:.2f}",
@@ -81,13 +82,14 @@ download(sweep_columns(result, "entropy_raw_bits", "entropy_scaled_bits", "max_w
 st.subheader(T("scaling.gradients.title"))
 st.markdown(T("scaling.gradients.intro"))
 show(figures.lines(result.d_k, np.stack([result.raw_loser_gradient, result.scaled_loser_gradient]), names,
-                   title=T("scaling.gradients.losers"), x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True),
+                   title=T("scaling.gradients.losers"), x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True,
+                   colours=RAW_SCALED),
      key="gradients")
 st.markdown(f"**{comparison(result.raw_loser_gradient[at], result.scaled_loser_gradient[at], 'scaling.gradients.statement', T, d_k=d_k)}**")
 with st.expander(T("scaling.gradients.norm_title")):
     st.markdown(T("scaling.gradients.norm_intro", n_keys=n_keys, uniform=f"{1 / math.sqrt(n_keys):.3f}"))
     show(figures.lines(result.d_k, np.stack([result.raw_gradient, result.scaled_gradient]), names, title=T("scaling.gradients.norm"),
-                       x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True), key="gradient-norms")
+                       x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True, colours=RAW_SCALED), key="gradient-norms")
 download(sweep_columns(result, "loser_gradient_raw", "loser_gradient_scaled", "gradient_norm_raw", "gradient_norm_scaled"), lab, "gradients", T)
 
 st.subheader(T("scaling.textbook.title"))

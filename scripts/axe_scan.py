@@ -11,6 +11,8 @@ tests/test_accessibility.py runs the same scan (``scan``) and fails on the first
 from __future__ import annotations
 
 import argparse
+import functools
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,6 +29,7 @@ from views.registry import PAGES  # noqa: E402
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 IMPACTS = ("critical", "serious", "moderate", "minor")
 LAYOUTS = {"screen": {}, "presenter": {"present": 1}}
+AXE = Axe()  # axe-core 4.x as the pinned axe-playwright-python ships it (axe.min.js in the package)
 
 
 def views(only: str | None = None) -> list[tuple[str, str, str, str]]:
@@ -49,10 +52,60 @@ def violations(page) -> list[dict]:
     """axe-core's violations on the page as drawn now (every chart drawn first): id, impact, help, the elements."""
     page.evaluate("() => window.__attentionCharts && window.__attentionCharts.drawAll()")
     page.wait_for_timeout(300)
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    # Not inside a chart's SVG (half of axe's time on a page of heatmaps; axe measures no contrast in SVG text): its box
+    # (a named figure), toolbar and table of numbers are checked.
+    results = AXE.run(page, context={"exclude": [[".main-svg"]]},
+                      options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "nodes": [" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"]) for n in v["nodes"]]}
+             "nodes": [" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"]) for n in v["nodes"]],
+             "why": [f"{n['html'][:160]} :: {n.get('failureSummary', '')[:300]}" for n in v["nodes"]]}
             for v in results.response["violations"]]
+
+
+# Text a student reads or hears that is English on a Chinese page: every attribute a screen reader speaks, and every visible
+# text outside formulas, code, the sentence's own tokens (chips, chart ticks, the numbers' tables) and boxes typed in.
+ENGLISH_JS = """() => {
+  const latin = /[A-Za-z]{3,}/, found = new Set();
+  const own = ".katex, code, pre, .token-chips, .han, .xtick, .ytick, .legendtext, .annotation, div.attention-numbers, input, textarea";
+  for (const el of document.querySelectorAll("body *")) {
+    for (const name of ["aria-label", "title", "placeholder", "alt", "aria-roledescription", "data-title"]) {
+      const value = el.getAttribute(name);
+      if (value && latin.test(value) && !el.closest(own)) found.add(`${name}=${value}`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim(), el = walker.currentNode.parentElement;
+    // Not read: hidden from screen readers, or inside a button or link named by its aria-label.
+    if (!text || !latin.test(text) || !el || el.closest(own)) continue;
+    if (el.closest("script, style, [aria-hidden=true], button[aria-label], a[aria-label]")) continue;
+    if (!el.checkVisibility || el.checkVisibility({visibilityProperty: true})) found.add(`text=${text}`);
+  }
+  return [...found];
+}"""
+
+
+LATIN = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
+
+
+@functools.cache
+def english_allowed() -> frozenset[str]:
+    """Latin words a Chinese page may show: those the Chinese texts use themselves (softmax, d_model, MiniLM, RoPE, the
+    article's "Thinking Machines"), and the words of the built-in English corpus (the real model reads English)."""
+    from attention_plot.text import catalogue
+
+    words = {w for text in catalogue("zh").values() for w in LATIN.findall(str(text))}
+    words |= set(LATIN.findall((ROOT / "assets" / "corpus" / "attention.txt").read_text()))
+    words |= {"KiB", "MiB", "GiB"}  # binary units, as Chinese texts write them too
+    return frozenset(w.lower() for w in words)
+
+
+def english_left(page) -> list[str]:
+    """What is still English on a Chinese page as drawn now (``ENGLISH_JS``): each text or attribute with a Latin word
+    that is not in ``english_allowed``."""
+    allowed = english_allowed()
+    return [said for said in page.evaluate(ENGLISH_JS)
+            if any(w.lower() not in allowed for w in LATIN.findall(said.split("=", 1)[1]))]
 
 
 def scan(visit, views_: list[tuple[str, str, str, str]]):
@@ -68,6 +121,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="one page's id or path")
+    parser.add_argument("--why", action="store_true", help="print each element's HTML and axe's reason")
     args = parser.parse_args()
     log = Path("/tmp/axe-scan-server.log")
     totals: Counter = Counter()
@@ -85,6 +139,8 @@ def main() -> None:
     print(f"| all | {' | '.join(str(totals[i]) for i in IMPACTS)} |\n")
     for view, v in details:
         print(f"- {' '.join(view)}: {v['id']} ({v['impact']}): {v['help']}: {', '.join(v['nodes'][:4])}")
+        if args.why:
+            print("\n".join(f"    {why}" for why in v["why"][:6]))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ and never inside an iframe that Streamlit may remove (a listener or timer made t
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from urllib.parse import quote
@@ -66,9 +67,23 @@ SCRIPTS = ("shell", "charts", "steps")
 JS = Path(__file__).resolve().parent.parent / "assets" / "js"
 
 
+NAMED_BY_SCRIPTS = ("walkthrough.choices",)  # texts of the pages that shell.js also gives a button as its name
+
+
+def browser_texts() -> dict[str, dict[str, str]]:
+    """The texts the browser draws (assets/text/*/browser.toml) in each language, by key without "browser.":
+    ``{"en": {"plotly.zoom_in": "Zoom in", ...}, "zh": {"plotly.zoom_in": "放大", ...}}``."""
+    from attention_plot.text import LANGUAGES, catalogue
+
+    return {lang: {key.removeprefix("browser."): text for key, text in catalogue(lang).items()
+                   if key.startswith("browser.") or key in NAMED_BY_SCRIPTS} for lang in LANGUAGES}
+
+
 def page_scripts() -> bytes:
-    """The <script> elements for the page's head: each script in its own scope."""
-    code = "".join(f"<script id=\"attention-{name}\">(() => {{\n{(JS / f'{name}.js').read_text()}\n}})();</script>" for name in SCRIPTS)
+    """The <script> elements for the page's head: the browser's texts, then each script in its own scope."""
+    texts = json.dumps(browser_texts(), ensure_ascii=False).replace("</", "<\\/")
+    code = f"<script id=\"attention-texts\">window.__attentionTexts = {texts};</script>"
+    code += "".join(f"<script id=\"attention-{name}\">(() => {{\n{(JS / f'{name}.js').read_text()}\n}})();</script>" for name in SCRIPTS)
     return code.encode()
 
 

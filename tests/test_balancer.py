@@ -71,8 +71,9 @@ def test_the_teachers_link_downloads_and_steps_through_the_balancer(front):
             page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
         for _ in range(4):
             with page.expect_download() as download:
-                page.locator(".st-key-csv-all button").first.click()
+                page.locator(".st-key-csv-steps button").first.click()
             assert Path(download.value.path()).read_text().startswith("# attention weights")
+            assert download.value.suggested_filename == "attention-walkthrough-softmax.csv"
         other = chromium.new_context(viewport={"width": 1280, "height": 720})
         again = other.new_page()
         again.goto(link)

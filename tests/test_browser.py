@@ -126,9 +126,10 @@ def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, pr
     page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view").click()
     assert page.evaluate("navigator.clipboard.readText()") == page.url  # the link of step 4, not of the page first drawn
     with page.expect_download() as download:
-        page.locator(".st-key-csv-all button").first.click()
+        page.locator(".st-key-csv-steps button").first.click()
     titles = [line for line in Path(download.value.path()).read_text().splitlines() if line.startswith("# ")]
     assert titles == ["# scaled scores"], titles  # the step shown now, not every step passed through
+    assert download.value.suggested_filename == "attention-walkthrough-scaled.csv"  # named after the step, not the first drawn
     page.get_by_text("the article's example (112, 96)").click()  # the walk's choice changes the sidebar: a full rerun
     page.wait_for_function("() => location.search.includes('walk=textbook')", timeout=30000)
     page.get_by_role("slider", name="d_k (size of each query and key)").wait_for(state="detached", timeout=30000)

@@ -8,7 +8,7 @@ from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import explain, from_json
 from attention_plot.figures import APPROVED_SCALES
-from attention_plot.text import catalogue
+from attention_plot.text import Texts, catalogue
 from views.registry import PAGES as REGISTRY
 
 PAGES = [page.id for page in REGISTRY]
@@ -50,13 +50,15 @@ def test_every_chart_has_a_description_and_its_matrix_in_the_csv():
     at = open_app(text=SENTENCE, all="1")
     charts = at.get("plotly_chart")
     assert all(chart.proto.alt for chart in charts)
-    assert any("csv-all" in b.proto.id for b in at.get("download_button"))
+    assert any("csv-steps" in b.proto.id for b in at.get("download_button"))
+    assert not any("csv-all" in b.proto.id for b in at.get("download_button"))  # one CSV button: the steps' own
     from views.charts import MATRICES, all_matrices_csv
 
     matrices = at.session_state[MATRICES]
     assert len(matrices) == len(charts)
     text = all_matrices_csv(matrices)
     assert text.count("# ") == len(charts) and "# raw scores" in text and "1:the,2:cat,3:sat" in text
+    assert "行,1:the" in all_matrices_csv(matrices, Texts("zh")("common.labels.row"))  # the first column's name in Chinese
 
 
 def test_link_to_this_view_is_shown():

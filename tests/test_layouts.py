@@ -1,7 +1,10 @@
-"""Every page and section of the registry on a projector (presenter mode, 1280 x 720) and on a phone (390 px, touch).
+"""Every page and section of the registry on a projector (presenter mode, 1280 x 720) and on a phone (390 px, touch), in
+English and in Chinese.
 
 Measured in Debian's chromium, never assumed: the sidebar is closed, chart text on a projector is at least 16 px
 and the page's first figure (a chart, or word chips) starts on the first screen; a phone never scrolls sideways and shows no chart toolbar.
+On every view axe-core (WCAG 2.0-2.2 A and AA rules, scripts/axe_scan.py) finds nothing serious or critical, and a Chinese
+view says nothing a student reads or hears in English (its attributes and visible text; scripts/axe_scan.english_left).
 Screenshots of each view go to tests/screenshots/layouts/ for a person to look at.
 """
 
@@ -13,6 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from scripts.axe_scan import english_left, violations
 from scripts.browser import CHROMIUM, MISSING_CHROMIUM, serve
 from tests.fuzz.driver import VIEWPORTS, Server, Visit
 from views.params import Choice
@@ -81,12 +85,20 @@ def _open(tabs: dict, browser, server, viewport: str, path: str, params: dict) -
     return tabs[viewport]
 
 
-REMAINING: set[tuple[str, str, str]] = set()  # views measured and not yet met (none)
-PRESENTER = [pytest.param(*view, marks=pytest.mark.xfail(reason="not yet: issue 21 item 3")) if view in REMAINING else view
-             for view in [(path, section, "en") for path, section in views()] + [(page.path, "", "zh") for page in PAGES]]
+EVERY_VIEW = [(path, section, lang) for lang in ("en", "zh") for path, section in views()]
 
 
-@pytest.mark.parametrize(("path", "section", "lang"), PRESENTER)
+def usable_by_everyone(page, lang: str) -> None:
+    """axe-core's first serious or critical violation fails, naming the element; in Chinese, the first English text too."""
+    for found in violations(page):
+        if found["impact"] in ("serious", "critical"):
+            pytest.fail(f"axe-core: {found['id']} ({found['impact']}): {found['help']}: {found['nodes'][0]}\n{found['why'][0]}")
+    if lang == "zh":
+        left = english_left(page)
+        assert not left, f"English on a Chinese page: {left[:5]}"
+
+
+@pytest.mark.parametrize(("path", "section", "lang"), EVERY_VIEW)
 def test_presenter_mode_on_every_page(chromium, layout_server, tabs, path, section, lang):
     params = {"present": 1, "lang": lang} | ({"section": section} if section else {})
     visit = _open(tabs, chromium, layout_server, "projector", path, params)
@@ -97,16 +109,18 @@ def test_presenter_mode_on_every_page(chromium, layout_server, tabs, path, secti
     assert not shown["titlesCut"], shown  # a title wider than its chart is wrapped (assets/js/charts.js)
     assert shown["smallest"] is None or shown["smallest"] >= 16, shown
     assert shown["firstFigure"] is None or shown["firstFigure"] < VIEWPORTS["projector"]["viewport"]["height"] - 100, shown
+    usable_by_everyone(visit.page, lang)
 
 
-@pytest.mark.parametrize(("path", "section"), views())
-def test_a_phone_shows_every_page(chromium, layout_server, tabs, path, section):
-    params = {"lang": "en"} | ({"section": section} if section else {})
+@pytest.mark.parametrize(("path", "section", "lang"), EVERY_VIEW)
+def test_a_phone_shows_every_page(chromium, layout_server, tabs, path, section, lang):
+    params = {"lang": lang} | ({"section": section} if section else {})
     visit = _open(tabs, chromium, layout_server, "phone", path, params)
     shown = visit.page.evaluate(MEASURE_JS)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    visit.page.screenshot(path=str(SHOTS / f"phone-{path or 'walkthrough'}-{section or 'page'}.png"))
+    visit.page.screenshot(path=str(SHOTS / f"phone-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
     assert shown["width"] <= shown["view"] + 1, shown
     assert not shown["titlesCut"], shown
     assert not shown["sidebarShown"], shown
     assert shown["toolbars"] == 0, shown
+    usable_by_everyone(visit.page, lang)

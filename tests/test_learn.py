@@ -54,7 +54,7 @@ def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
     at = open_app(PAGE, section="decode", task="induction", prompt="KDCFAEKDC", generate="3", top_k="1")
     snap = learn.snapshot("induction")
     text = all_text(at)
-    assert "KDCFAEKDC** → **FAE**" in text  # greedy (top-1) generation copies the earlier run
+    assert "KDCFAEKDC` → **`FAE`**" in text  # greedy (top-1) generation copies the earlier run
     scores, weights = (z_values(f) for f in figures(at)[:2])
     assert np.isnan(scores[np.triu_indices(12, 1)]).all()  # -inf above the diagonal: blank cells
     assert np.all(weights[np.triu_indices(12, 1)] == 0.0)
@@ -68,15 +68,15 @@ def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
 def test_generation_is_reproduced_by_the_same_link_and_follows_the_seed():
     first = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="1")
     again = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="1")
-    line = [m.value for m in first.markdown if m.value.startswith("**the␣query␣**")]
-    assert line and line == [m.value for m in again.markdown if m.value.startswith("**the␣query␣**")]
+    line = [m.value for m in first.markdown if m.value.startswith("`the␣query␣`")]
+    assert line and line == [m.value for m in again.markdown if m.value.startswith("`the␣query␣`")]
     other = open_app(PAGE, section="decode", task="text", prompt="the query ", generate="8", temperature="5", seed="7")
-    assert line != [m.value for m in other.markdown if m.value.startswith("**the␣query␣**")]
+    assert line != [m.value for m in other.markdown if m.value.startswith("`the␣query␣`")]
 
 
 def test_the_text_model_continues_its_own_sentence_at_the_default_temperature():
     at = open_app(PAGE, section="decode", task="text")
-    assert "**the␣key␣** → **answer**" in all_text(at)  # six tokens, sampled at temperature 0.5
+    assert "`the␣key␣` → **`answer`**" in all_text(at)  # six tokens, sampled at temperature 0.5
 
 
 @pytest.mark.parametrize("prompt, message", [
@@ -140,7 +140,7 @@ def test_fixing_a_bad_prompt_brings_the_decoder_back_with_every_control_as_it_wa
     assert not at.exception and not at.error
     assert at.select_slider(key="learn.temperature").value == 2.0 and at.slider(key="learn.top_k").value == 3
     assert at.slider(key="learn.generate").value == 4 and at.segmented_control(key="learn.layer").value == 1
-    assert "**ABCAB** → **" in all_text(at)
+    assert "`ABCAB` → **`" in all_text(at)
 
 
 def test_a_one_layer_task_and_back_keeps_the_decoders_layer_and_head():

@@ -17,14 +17,25 @@ from attention_plot.text import Texts
 from views import cache
 from views.messages import SHOWN as SHOWN_MESSAGES
 
-PLOTLY_CONFIG = json.dumps({"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}})
+# The toolbar keeps download, zoom in and out and reset: each button is a stop for the Tab key; dragging still zooms.
+TOOLBAR_LEFT_OUT = ["zoom2d", "pan2d", "select2d", "lasso2d", "autoScale2d", "toggleSpikelines", "hoverClosestCartesian",
+                    "hoverCompareCartesian"]
+PLOTLY_CONFIGS = {lang: json.dumps({"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2},
+                                    "modeBarButtonsToRemove": TOOLBAR_LEFT_OUT, "locale": locale})
+                  for lang, locale in (("en", "en"), ("zh", "zh-CN"))}
+
+
+def plotly_config() -> str:
+    """The charts' Plotly config in this session's language (its toolbar's tooltips: assets/text/*/browser.toml)."""
+    return PLOTLY_CONFIGS.get(st.session_state.get("shared.lang", "en"), PLOTLY_CONFIGS["en"])
 
 
 
 def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
     """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description, its text
     no smaller than this run's chart font (17 px on a projector) and readable tooltips."""
-    send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, alt)
+    described = alt or plot.describe(figure, Texts(st.session_state.get("shared.lang", "en")))
+    send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, described)
 
 
 def send(spec: figures.Spec, key: str, alt: str | None = None) -> None:
@@ -34,18 +45,20 @@ def send(spec: figures.Spec, key: str, alt: str | None = None) -> None:
     server's time (``make profile``); a cached heatmap's JSON is reused here as it is. Same element, same
     Streamlit theme; written against the pinned Streamlit (requirements.txt) and checked by the browser tests.
     """
-    proto = PlotlyChart(spec=spec.json, config=PLOTLY_CONFIG, theme="streamlit")
+    config = plotly_config()
+    proto = PlotlyChart(spec=spec.json, config=config, theme="streamlit")
     if alt:
         proto.alt = alt
     proto.id = compute_and_register_element_id("plotly_chart", user_key=key, key_as_main_identity=False, dg=st._main,
-                                               plotly_spec=spec.json, plotly_config=PLOTLY_CONFIG, theme="streamlit", alt=alt)
+                                               plotly_spec=spec.json, plotly_config=config, theme="streamlit", alt=alt)
     st._main._enqueue("plotly_chart", proto, layout_config=LayoutConfig(width="stretch", height=spec.height))
 
 
-def matrix_csv(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...]) -> str:
-    """A matrix as CSV with its row and column labels (positions keep repeated tokens apart)."""
+def matrix_csv(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], row_header: str = "row") -> str:
+    """A matrix as CSV with its row and column labels (positions keep repeated tokens apart); ``row_header`` names the
+    first column in the student's language."""
     frame = pd.DataFrame(np.asarray(matrix), columns=[f"{j + 1}:{c}" for j, c in enumerate(cols)])
-    frame.insert(0, "row", [f"{i + 1}:{r}" for i, r in enumerate(rows)])
+    frame.insert(0, row_header, [f"{i + 1}:{r}" for i, r in enumerate(rows)])
     return frame.to_csv(index=False)
 
 
@@ -58,7 +71,7 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
           arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2, column_groups: int = 1,
           outline: NDArray | None = None) -> None:
     """Draw one cached heatmap; numbers in cells only when asked for and readable."""
-    text = plot.labels(T, title, np.shape(matrix), rows_are, cols_are)
+    text = plot.labels(T, title, np.shape(matrix), rows_are, cols_are, matrix, rows, cols, kind)
     spec = cache.heatmap(np.asarray(matrix), rows, cols, kind, title, text.x_title, text.y_title, values and figures.readable(matrix.shape),
                          text.hover_rows, text.hover_cols, arithmetic, decimals, column_groups, outline, st.session_state.get(FONT, 13),
                          text.hidden_note)
@@ -91,18 +104,30 @@ def restart_part(mark: int) -> None:
     st.session_state.pop(SHOWN_MESSAGES, None)
 
 
-def all_matrices_csv(matrices: list) -> str:
+def all_matrices_csv(matrices: list, row_header: str = "row") -> str:
     """Every matrix of the page as CSV blocks, each headed by a '# title' line and separated by a blank line."""
-    return "\n".join(f"# {title}\n{matrix_csv(matrix, rows, cols)}" for title, matrix, rows, cols in matrices)
+    return "\n".join(f"# {title}\n{matrix_csv(matrix, rows, cols, row_header)}" for title, matrix, rows, cols in matrices)
 
 
-def download_matrices(T: Texts) -> None:
-    """One button that downloads every matrix shown on the page as CSV (built only when clicked, from the list
-    itself: a part of the page that reran alone has replaced its own matrices in it)."""
+CSV_IN_PAGE = "csv_button_drawn_in_the_page"
+
+
+def csv_name(*parts: object) -> str:
+    """The download's file name from what it holds, e.g. ``attention-walkthrough-softmax.csv``."""
+    words = "-".join(str(part) for part in parts if part not in (None, ""))
+    return "attention-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in words).strip("-") + ".csv"
+
+
+def download_matrices(T: Texts, name: str, key: str = "csv-all", in_page: bool = False) -> None:
+    """One button that downloads every matrix shown on the page as CSV, in the file ``name`` (built only when clicked,
+    from the list itself: a part of the page that reran alone has replaced its own matrices in it). ``in_page``: a part
+    draws it (its name follows the part's step) and the sidebar's is left out."""
     matrices = shown_matrices()
+    if in_page:
+        st.session_state[CSV_IN_PAGE] = True
     if matrices:
-        st.download_button(T("common.labels.csv"), lambda: all_matrices_csv(matrices), file_name="attention-matrices.csv",
-                           mime="text/csv", key="csv-all", on_click="ignore", icon=":material/download:", help=T("common.labels.csv_help"))
+        st.download_button(T("common.labels.csv"), lambda: all_matrices_csv(matrices, T("common.labels.row")), file_name=name,
+                           mime="text/csv", key=key, on_click="ignore", icon=":material/download:", help=T("common.labels.csv_help"))
 
 
 def fixed(values: NDArray, decimals: int = 4) -> NDArray:

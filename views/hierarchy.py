@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from attention_core import HierarchicalTrace
-from attention_plot.figures import label
+from attention_plot.figures import ink, label
 
 STYLE = (
     "<style>.han{font-size:1.1rem;line-height:2.4}.han-row{display:flex;gap:12px;align-items:baseline;margin:4px 0}"
     ".han-sentence-weight{min-width:5.5em;font-variant-numeric:tabular-nums;padding:0 6px;border-radius:4px}"
     ".han-word{display:inline-block;padding:0 4px;margin:1px;border-radius:4px;text-align:center}"
-    ".han-word small{display:block;font-size:.7rem;line-height:1;opacity:.9}</style>"
+    ".han-word small{display:block;font-size:.7rem;line-height:1}</style>"
 )
 
 
@@ -17,11 +17,11 @@ LIGHT, DARK = (247, 251, 255), (8, 48, 107)  # the ends of the weights' colour s
 
 
 def shade(weight: float) -> str:
-    """An opaque light-to-dark blue background for a weight in [0, 1], with text that stays readable on it
-    (in the light and the dark theme alike)."""
+    """An opaque light-to-dark blue background for a weight in [0, 1], with black or white text, whichever contrasts
+    more with it (at least 4.58:1, in the light and the dark theme alike)."""
     t = max(0.0, min(1.0, weight))
     r, g, b = (round(lo + (hi - lo) * t) for lo, hi in zip(LIGHT, DARK))
-    return f"background:rgb({r},{g},{b});color:{'#fff' if t > 0.45 else '#111'}"
+    return f"background:rgb({r},{g},{b});color:{ink((r, g, b))}"
 
 
 def document_html(trace: HierarchicalTrace, sentence_label: str) -> str:

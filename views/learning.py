@@ -341,6 +341,9 @@ def scaling_summary(T: Texts) -> str:
              ratio=f"{start[largest, 0] / start[largest, 1]:.1f}", small_d_k=int(result.d_k[0]), small_ratio=f"{smallest_ratio:.1f}")
 
 
+SCALED_RAW = (figures.SCALED_COLOUR, figures.RAW_COLOUR)
+
+
 def scaling_section(view: View) -> None:
     T = view.T
     result = learn.scaling()
@@ -349,19 +352,20 @@ def scaling_section(view: View) -> None:
         st.markdown(T("learn.scaling.intro", task=T(f"learn.tasks.{settings['task']}.name"), steps=settings["steps"],
                       seeds=len(settings["seeds"]), lr=f"{settings['lr']:g}", batch=settings["batch"]))
     st.markdown(f"**{scaling_summary(T)}**")
-    names = (T("learn.scaling.scaled"), T("learn.scaling.raw"))
+    names = (T("learn.scaling.scaled"), T("learn.scaling.raw"))  # scaled in blue, raw in vermillion, as on the scaling lab
     columns = st.columns(2)
     for d, d_k in enumerate(result.d_k):
         with columns[d % 2]:
             show(figures.lines(result.steps, result.loss[d].mean(axis=1), names, title=T("learn.scaling.loss_title", d_k=int(d_k)),
-                               x_title=T("learn.step"), y_title=""), key=f"scaling-loss-{d_k}")
+                               x_title=T("learn.step"), y_title="", colours=SCALED_RAW), key=f"scaling-loss-{d_k}")
     show(figures.lines(result.d_k, result.score_gradient[..., 0].mean(axis=-1).T, names, title=T("learn.scaling.gradient_title"),
-                       x_title="d_k", y_title="", log_x=True, log_y=True, markers=True, log_ticks="auto"), key="scaling-gradient")
+                       x_title="d_k", y_title="", log_x=True, log_y=True, markers=True, log_ticks="auto", colours=SCALED_RAW),
+         key="scaling-gradient")
     columns = st.columns(2)
     for column, d in zip(columns, (0, result.d_k.size - 1)):
         with column:
             show(figures.lines(result.steps, result.score_gradient[d].mean(axis=1), names, log_y=True, x_title=T("learn.step"),
-                               y_title="", title=T("learn.scaling.gradient_training", d_k=int(result.d_k[d]))),
+                               y_title="", title=T("learn.scaling.gradient_training", d_k=int(result.d_k[d])), colours=SCALED_RAW),
                  key=f"scaling-gradient-{int(result.d_k[d])}")
     st.table(scaling_table(T), hide_index=True)
     if view.layout.explains:

@@ -61,6 +61,15 @@ def page_values(page: Page) -> dict[str, object]:
     return values
 
 
+def browser_language() -> str:
+    """The app's language for the browser's (``navigator.language``, e.g. "zh-CN" -> "zh"); English otherwise."""
+    try:
+        locale = st.context.locale or ""
+    except (AttributeError, RuntimeError, KeyError):  # AppTest and bare runs have no browser context
+        locale = ""
+    return "zh" if locale.lower().startswith("zh") else "en"
+
+
 def _default(param: Param, scope: str, T: Texts) -> object:
     if isinstance(param, Text) and scope != "shared":  # a text from assets/, e.g. cross.defaults.{pair}_source
         values = {p.name: st.session_state.get(key(scope, p.name), p.default) for p in BY_SCOPE[scope]}
@@ -117,6 +126,8 @@ def arrive(page: Page) -> None:
     if incoming and is_old_link(params):
         incoming = translate_old_link(page, incoming)
     notices = [n for n in st.session_state.get(NOTICES, []) if st.session_state.get(n[0]) == n[1]]
+    if key("shared", "lang") not in st.session_state and "lang" not in incoming:
+        incoming["lang"] = browser_language()  # a first visit follows the browser; a link's lang= wins
     lang = incoming.get("lang", st.session_state.get(key("shared", "lang"), "en"))
     T = Texts(lang)
     own = {param.name for param in page.params}  # a name the page owns is never a shared setting's on this page

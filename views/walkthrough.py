@@ -20,7 +20,7 @@ from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import cache, real, state
+from views import cache, charts, real, state
 from views.cache import Key
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
@@ -72,6 +72,7 @@ def steps_part(view: View) -> Walk:
     walk = choose_walk(view, places.choices)  # random weights, the article's example or a real model's head; which head
     steps = step_navigation(view, walk, places)  # Previous / Step n of N / Next, or every step
     draw_steps(view, walk, steps)  # each step's explanation, formula and matrices, in the view's layout
+    charts.download_matrices(view.T, charts.csv_name(view.page.path, "all-steps" if len(steps) > 1 else steps[0]), key="csv-steps", in_page=True)
     return walk
 
 
@@ -125,7 +126,9 @@ def bar(view: View) -> Bar:
     if view.layout.extras:
         return Bar(st.container())
     back, where, choices, forward = st.columns([2, 8, 1, 2], vertical_alignment="center")
-    return Bar(choices.popover("", icon=":material/tune:", help=view.T("walkthrough.choices")), (back, where, forward))
+    # An icon alone: the page's scripts (assets/js/shell.js) name the button with the same help text for a screen reader.
+    holder = choices.container(key="walk-choices")
+    return Bar(holder.popover("", icon=":material/tune:", help=view.T("walkthrough.choices")), (back, where, forward))
 
 
 def _leave_presenter_mode() -> None:

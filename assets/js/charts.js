@@ -8,6 +8,10 @@ if (!host.__attentionCharts) {
   const lazy = (Plotly) => {
     if (!Plotly || Plotly.__attentionLazy) return;
     Plotly.__attentionLazy = true;
+    // The toolbar in Chinese: a chart of a Chinese page has config.locale "zh-CN" (views/charts.plotly_config).
+    const texts = host.__attentionTexts || {}, en = texts.en || {}, zh = texts.zh || {}, dictionary = {};
+    for (const key of Object.keys(en)) if (key.startsWith("plotly.") && zh[key]) dictionary[en[key]] = zh[key];
+    if (Plotly.register) Plotly.register({moduleType: "locale", name: "zh-CN", dictionary});
     const react = Plotly.react, purge = Plotly.purge, waiting = new Map();  // chart div -> draw it
     // The chart's div stays hidden (display: none) until it has a height, so the box around it holds the place and is watched.
     const box = (gd) => gd.closest("[data-testid=stPlotlyChart]") || gd;
@@ -44,9 +48,11 @@ if (!host.__attentionCharts) {
       const plain = title.text.replace(/<[^>]*>/g, "");
       const fits = Math.floor(plain.length * room / width), even = Math.ceil(plain.length / Math.ceil(width / room));
       const most = Math.max(4, Math.min(fits, even + 6));  // characters on a line: lines of about equal length
-      // Without spaces (Chinese): one character at a time, each with the tags around it (<b> never split).
-      const pieces = title.text.includes(" ") ? title.text.split(" ") : title.text.match(/(?:<[^>]*>)*[^<](?:<\/[^>]*>)*/gu);
-      const glue = title.text.includes(" ") ? " " : "", lines = [""];
+      // Chinese (even with a few spaces): one character at a time, a run of Latin letters and digits kept whole, each
+      // with the tags around it (<b> never split); otherwise at spaces.
+      const chinese = /[\u3000-\u9fff\uff00-\uffef]/u.test(plain);
+      const pieces = chinese ? title.text.match(/(?:<[^>]*>)*(?:[\x21-\x3b\x3d-\x7e]+|[^<])(?:<\/[^>]*>)*/gu) : title.text.split(" ");
+      const glue = chinese ? "" : " ", lines = [""];
       for (const piece of pieces) {
         const line = lines[lines.length - 1];
         if (line && (line + glue + piece).replace(/<[^>]*>/g, "").length > most) lines.push(piece); else lines[lines.length - 1] = line ? line + glue + piece : piece;
@@ -56,8 +62,80 @@ if (!host.__attentionCharts) {
       wrapped.set(gd, {text: title.text, width: layout.width, lines: lines.join("<br>"), top, pad});
       Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad});
     };
-    const drawn = (gd, figure, rest) => react.call(Plotly, gd, fitted(gd, figure), ...rest).then((result) => { fit(gd); return result; });
+    // Numbers in a heatmap's cells are black or white, whichever contrasts more with the cell's colour (at least 4.58:1
+    // on any colour); Plotly picks #444 on a light cell, under 4.5:1 on a mid-blue. The colour is found as Plotly finds
+    // it: the value's place between zmin and zmax, interpolated in RGB between the scale's stops. theme.css draws data-ink.
+    const rgb = (c) => c.startsWith("#") ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : c.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    const colourOf = (trace, z) => {
+      const scale = trace.colorscale, t = Math.min(1, Math.max(0, (z - trace.zmin) / ((trace.zmax - trace.zmin) || 1)));
+      let i = 1; while (i < scale.length - 1 && scale[i][0] < t) i++;
+      const [t0, c0] = scale[i - 1], [t1, c1] = scale[i], f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
+      return rgb(c0).map((v, k) => v + (rgb(c1)[k] - v) * f);
+    };
+    const ink = (gd) => {
+      for (const text of gd.querySelectorAll("g.heatmap-label text")) {
+        const cell = text.__data__, layer = text.closest("g.hm"), calc = layer && layer.__data__, trace = calc && calc[0] && calc[0].trace;
+        if (!cell || typeof cell.z !== "number" || !trace || !Array.isArray(trace.colorscale)) continue;
+        const light = luminance(colourOf(trace, cell.z));
+        text.dataset.ink = (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) ? "dark" : "light";
+      }
+    };
+    // A chart read by a screen reader: Streamlit names its box (role "figure", aria-label: the text alternative made with
+    // the chart, attention_plot/plot.labels and describe); its numbers follow as a visually hidden table, made here from
+    // the figure (a heatmap of at most TABLE_CELLS cells: its printed numbers; a line or bar chart: its points).
+    const TABLE_CELLS = 400, TABLE_ROWS = 60;
+    const TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array, i1: Int8Array, u1: Uint8Array, u2: Uint16Array, u4: Uint32Array};
+    const values = (v) => {  // Plotly's JSON keeps NumPy arrays as {dtype, bdata: base64}
+      if (!v || !v.bdata) return Array.isArray(v) ? v : [];
+      const bytes = Uint8Array.from(atob(v.bdata), (c) => c.charCodeAt(0)), Typed = TYPED[v.dtype];
+      return Typed ? Array.from(new Typed(bytes.buffer)) : [];
+    };
+    const words = (html) => new DOMParser().parseFromString(String(html == null ? "" : html).replace(/<br>/g, " "), "text/html").body.textContent.trim();
+    const shown = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)).replace("-", "−") : words(v);
+    const axis = (layout, name) => words(layout && layout[name] && layout[name].title && layout[name].title.text);
+    const grid = (figure) => {  // [header row, ...body rows] or null
+      const data = (figure && figure.data) || [], layout = (figure && figure.layout) || {}, first = data[0];
+      if (!first) return null;
+      if (first.type === "heatmap") {
+        const text = first.text, custom = first.customdata;
+        if (!Array.isArray(text) || !Array.isArray(text[0]) || !Array.isArray(custom) || text.length * text[0].length > TABLE_CELLS) return null;
+        const corner = `${axis(layout, "yaxis")} \\ ${axis(layout, "xaxis")}`;
+        return [[corner, ...custom[0].map((cell) => words(cell[1]))], ...text.map((row, i) => [words(custom[i][0][0]), ...row.map(words)])];
+      }
+      const traces = data.filter((t) => t.type === "scatter" || t.type === "bar");
+      if (!traces.length || traces.length > 8) return null;
+      const names = (t) => t.customdata && !Array.isArray(t.customdata[0]) ? t.customdata.map(words) : null;
+      const x = (t) => t.orientation === "h" ? (names(t) || values(t.y)) : (names(t) || values(t.x));
+      const y = (t) => t.orientation === "h" ? values(t.x) : values(t.y);
+      const along = x(traces[0]);
+      if (!along.length || along.length > TABLE_ROWS || traces.some((t) => x(t).length !== along.length)) return null;
+      const header = [axis(layout, "xaxis") || "", ...traces.map((t, i) => words(t.name) || axis(layout, "yaxis") || String(i + 1))];
+      return [header, ...along.map((at, i) => [shown(at), ...traces.map((t) => shown(y(t)[i]))])];
+    };
+    const numbers = (place, figure) => {
+      let holder = place.querySelector(":scope > div.attention-numbers");
+      const rows = grid(figure);
+      if (!rows) { if (holder) holder.remove(); return; }
+      // In a box of 1 x 1 pixels (a table is always as tall as its rows), first in the chart's box: at its top left
+      // it never makes the box scroll.
+      if (!holder) { holder = document.createElement("div"); holder.className = "attention-numbers"; place.prepend(holder); }
+      const table = document.createElement("table");
+      holder.replaceChildren(table);
+      table.createCaption().textContent = words(figure.layout && figure.layout.title && figure.layout.title.text);
+      rows.forEach((row, i) => {
+        const tr = (i === 0 ? table.createTHead() : table.tBodies[0] || table.createTBody()).insertRow();
+        row.forEach((cell, j) => { const c = document.createElement(i === 0 || j === 0 ? "th" : "td"); if (c.tagName === "TH") c.scope = i === 0 ? "col" : "row"; c.textContent = cell; tr.appendChild(c); });
+      });
+    };
+    const inked = new WeakSet();
+    const drawn = (gd, figure, rest) => react.call(Plotly, gd, fitted(gd, figure), ...rest).then((result) => {
+      if (!inked.has(gd) && gd.on) { inked.add(gd); gd.on("plotly_afterplot", () => ink(gd)); }
+      fit(gd); ink(gd); return result;
+    });
     Plotly.react = function (gd, figure, ...rest) {
+      numbers(box(gd), figure);
       // The numbers it shows handed back once drawn (Streamlit keeps the figure as state, and sizes it): at once.
       if (gd._fullLayout && figure && same(figure.data, gd.data)) return drawn(gd, figure, rest);
       return new Promise((resolve, reject) => {

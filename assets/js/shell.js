@@ -1,4 +1,4 @@
-// Three fixes to how Streamlit's page behaves in a class, in the head of every page (scripts/paths.PageScripts).
+// Fixes to how Streamlit's page behaves in a class and to a screen reader, in the head of every page (scripts/paths.PageScripts).
 const host = window, doc = document;
 if (!host.__attentionShell) {
   host.__attentionShell = true;
@@ -38,4 +38,78 @@ if (!host.__attentionShell) {
       }
     }, true);
   }
+  // 4. The page's language is the link's lang= (the app writes it on every view): <html lang> follows it, for a
+  //    screen reader's voice and the browser's fonts.
+  const language = () => new URLSearchParams(host.location.search).get("lang") === "zh" ? "zh" : "en";
+  const texts = host.__attentionTexts || {}, english = texts.en || {};
+  // 5. In Chinese, what Streamlit writes in English only (accessible names, tooltips, hints; assets/text/*/browser.toml)
+  //    is said in Chinese: an attribute or a tooltip's whole text equal to one of them is replaced; "Help for {label}"
+  //    is a pattern.
+  const said = (lang) => {
+    const own = texts[lang] || {}, exact = new Map(), patterns = [];
+    for (const [key, text] of Object.entries(english)) {
+      if (!key.startsWith("streamlit.") || !own[key]) continue;
+      if (text.includes("{label}")) {
+        const [before, after] = text.split("{label}");
+        patterns.push([before, after, own[key]]);
+      } else exact.set(text, own[key]);
+    }
+    return (value) => {
+      if (exact.has(value)) return exact.get(value);
+      for (const [before, after, into] of patterns)
+        if (value.startsWith(before) && value.endsWith(after) && value.length > before.length + after.length)
+          return into.replace("{label}", value.slice(before.length, value.length - after.length));
+      return null;
+    };
+  };
+  const translate = {zh: said("zh")};
+  const ATTRIBUTES = ["aria-label", "title", "data-title", "placeholder"];
+  const TOOLTIPS = "[data-testid=stTooltipContent], [data-baseweb=tooltip], [role=tooltip], [data-testid=InputInstructions], a, button";
+  // 6. A skip link to the step's Previous and Next, after Streamlit's "Skip to main content": on a page with steps,
+  //    Tab, Tab, Enter puts the focus on Next (or Previous on the last step).
+  const skip = doc.createElement("a");
+  skip.href = "#"; skip.className = "attention-skip"; skip.hidden = true;
+  skip.addEventListener("click", (event) => {
+    event.preventDefault();
+    const target = doc.querySelector(".st-key-walk-next button:not([disabled])") || doc.querySelector(".st-key-walk-previous button:not([disabled])");
+    if (target) target.focus();
+  });
+  let pending = 0;
+  const tidy = () => {
+    pending = 0;
+    const lang = language();
+    if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
+    const theirs = doc.querySelector("[data-testid=stSkipToContent]");
+    if (theirs && theirs.nextElementSibling !== skip) theirs.after(skip);
+    skip.textContent = (texts[lang] || english)["page.skip_steps"] || english["page.skip_steps"] || "";
+    skip.hidden = !doc.querySelector(".st-key-walk-next button");
+    // A formula wider than its column scrolls sideways: the keyboard can reach it to scroll it (WCAG 2.1.1).
+    for (const formula of doc.querySelectorAll(".katex-display")) {
+      const scrolls = formula.scrollWidth > formula.clientWidth + 1;
+      if (scrolls && !formula.hasAttribute("tabindex")) formula.tabIndex = 0;
+      else if (!scrolls && formula.getAttribute("tabindex") === "0") formula.removeAttribute("tabindex");
+    }
+    // The presenter bar's choices: a button with an icon alone is named by its help text.
+    const own = texts[lang] || english, choices = doc.querySelector(".st-key-walk-choices button");
+    if (choices && own["walkthrough.choices"] && choices.getAttribute("aria-label") !== own["walkthrough.choices"])
+      choices.setAttribute("aria-label", own["walkthrough.choices"]);
+    const into = translate[lang];
+    if (!into) return;
+    for (const name of ATTRIBUTES) for (const el of doc.querySelectorAll(`[${name}]`)) {
+      const now = into(el.getAttribute(name));
+      if (now !== null) el.setAttribute(name, now);
+    }
+    for (const el of doc.querySelectorAll(TOOLTIPS)) {
+      const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) { const now = into(walker.currentNode.textContent.trim()); if (now !== null) walker.currentNode.textContent = now; }
+    }
+  };
+  const soon = () => { if (!pending) pending = host.setTimeout(tidy, 60); };
+  for (const name of ["pushState", "replaceState"]) {
+    const original = host.history[name];
+    host.history[name] = function (...args) { const result = original.apply(this, args); soon(); return result; };
+  }
+  host.addEventListener("popstate", soon);
+  new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: ATTRIBUTES});
+  soon();
 }

@@ -1,0 +1,221 @@
+"""Usable by keyboard, by screen reader and by low vision, in Debian's chromium (axe-core over every view: test_layouts).
+
+- The keyboard alone walks the walkthrough from step 1 to 7 and picks the focused word; every stop shows its focus.
+- Every number printed in a heatmap's cell contrasts at least 4.5:1 with that cell's colour (the colour found here from
+  the scale, independently of charts.js).
+- A chart is a named figure with its key numbers, and its numbers follow as a table for a screen reader.
+- A Chinese page is ``lang="zh"``, its chart toolbar and Streamlit's accessible names are Chinese, and a first visit from
+  a Chinese browser opens in Chinese.
+- Nothing moves for a student who asks for reduced motion.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from attention_plot.figures import APPROVED_SCALES, contrast
+from scripts.browser import draw_charts, wait_for_heatmap
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el), box = el.getBoundingClientRect();
+  const ring = (s) => (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || (s.boxShadow && s.boxShadow !== 'none');
+  const label = el.closest('label');
+  return {tag: el.tagName, role: el.getAttribute('role'), name: el.getAttribute('aria-label') || el.textContent.trim().slice(0, 60),
+          key: (el.closest('[class*=st-key-]') || {className: ''}).className.split(' ').find(c => c.startsWith('st-key-')) || '',
+          ring: ring(style) || (label ? ring(getComputedStyle(label)) : false)
+            || !!el.closest('[data-baseweb=input], [data-baseweb=select], [data-baseweb=textarea]'),
+          shown: box.width > 0 && box.height > 0, outline: style.outlineColor};
+}"""
+
+
+def focused(page) -> dict | None:
+    return page.evaluate(FOCUS_JS)
+
+
+def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium, app_url):
+    """From a fresh page: the second Tab reaches the skip link, Enter puts the focus on Next; Enter six times walks steps 2 to 7
+    (two heads: seven steps) with the focus staying on Next; then Tab reaches the focused word's box in the focus
+    section below, the arrow keys and Enter pick the third word, and its table follows. Every stop shows its focus
+    ring and Tab never stays on one element (no trap)."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat+down&heads=2&step=1")
+    page.get_by_text("Step 1 of 7").wait_for(timeout=45000)
+    page.locator("a.attention-skip:not([hidden])").wait_for(state="attached", timeout=10000)
+    page.keyboard.press("Tab")  # Streamlit's "Skip to main content", then the app's
+    assert focused(page)["name"] == "Skip to main content", focused(page)
+    page.keyboard.press("Tab")
+    stop = focused(page)
+    assert stop and stop["tag"] == "A" and "Previous and Next" in stop["name"] and stop["ring"] and stop["shown"], stop
+    page.keyboard.press("Enter")
+    assert focused(page)["key"] == "st-key-walk-next", focused(page)
+    for step in range(2, 8):
+        page.keyboard.press("Enter")
+        page.get_by_text(f"Step {step} of 7").wait_for(timeout=30000)
+        page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
+        if step < 7:
+            page.wait_for_function("() => document.activeElement && document.activeElement.closest('.st-key-walk-next')", timeout=10000)
+            assert focused(page)["ring"], focused(page)
+    seen, tabs = [], 0
+    while tabs < 60:
+        page.keyboard.press("Tab")
+        tabs += 1
+        stop = focused(page)
+        assert stop is not None and stop["shown"], (tabs, stop, seen[-3:])
+        assert stop["ring"], (tabs, stop)  # a visible focus on every stop
+        assert not seen or stop != seen[-1], (tabs, stop)  # Tab moved on: no trap
+        seen.append(stop)
+        if "focus" in stop["key"]:
+            break
+    assert "focus" in stop["key"], seen
+    page.keyboard.press("ArrowDown")  # the list opens on the next word
+    page.get_by_role("option").first.wait_for(timeout=10000)
+    page.keyboard.press("ArrowDown")  # the third
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.search.includes('focus=3')", timeout=30000)
+    page.get_by_text("“sat”", exact=False).first.wait_for(timeout=30000)
+    context.close()
+
+
+def _cell_colour(scale: list, t: float) -> np.ndarray:
+    """The colour Plotly paints at ``t`` in [0, 1] of ``scale``: RGB interpolated between the two stops around it."""
+    stops = np.array([s for s, _ in scale])
+    colours = np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for _, c in scale], dtype=float)
+    return np.array([np.interp(t, stops, colours[:, k]) for k in range(3)])
+
+
+CELLS_JS = """(index) => {
+  const gd = document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')[index];
+  const trace = gd._fullData[0];
+  return {zmin: trace.zmin, zmax: trace.zmax, cells: [...gd.querySelectorAll('g.heatmap-label text')].map(t => {
+    const fill = getComputedStyle(t).fill.match(/\\d+/g).map(Number);
+    return {z: t.__data__.z, fill, text: t.textContent, display: getComputedStyle(t).display};
+  })};
+}"""
+
+
+@pytest.mark.parametrize(("step", "kind", "query"), [(5, "weights", "text=the+cat+sat+on+the+mat"), (3, "signed", "text=the+cat+sat+on+the+mat"),
+                                                     (2, "q", "text=the+cat+sat&d_k=4")])
+def test_every_number_in_a_heatmap_cell_contrasts_with_its_cell(chromium, app_url, step, kind, query):
+    """Black or white per cell, whichever contrasts more: on the lightest and the darkest cells of the softmax weights,
+    the raw scores' red-white-blue and Q's grey-white-blue, every printed number is at least 4.5:1 against its cell."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/walkthrough?lang=en&{query}&step={step}")
+    wait_for_heatmap(page, 0, "h.rows > 0")
+    draw_charts(page)
+    page.wait_for_function("() => document.querySelectorAll('g.heatmap-label text[data-ink]').length > 0", timeout=30000)
+    index = 0 if kind != "q" else 3  # step 2 draws W_Q, W_K, W_V, then Q
+    found = page.evaluate(CELLS_JS, index)
+    assert found["cells"], found
+    scale, worst = APPROVED_SCALES[kind], 21.0
+    for cell in found["cells"]:
+        t = (cell["z"] - found["zmin"]) / (found["zmax"] - found["zmin"])
+        ratio = contrast(tuple(_cell_colour(scale, t)), tuple(cell["fill"]))
+        worst = min(worst, ratio)
+        assert ratio >= 4.5, (cell, ratio)
+    values = [c["z"] for c in found["cells"]]
+    assert max(values) - min(values) > 0.5 * (found["zmax"] - found["zmin"])  # light cells and dark cells were both checked
+    assert worst >= 4.5
+    context.close()
+
+
+def test_a_chart_is_a_named_figure_with_its_numbers_as_a_table(chromium, app_url):
+    """The softmax weights of the article's example: a figure whose name gives its size and key numbers (0.88 on
+    "Thinking"), then a hidden table with the same numbers, row and column headers; a line chart is described too."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/walkthrough?lang=en&walk=textbook&step=5")
+    page.get_by_text("Step 5 of 6").wait_for(timeout=45000)
+    wait_for_heatmap(page, 0, "h.rows === 2")
+    box = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").first
+    name = box.get_attribute("aria-label")
+    assert box.get_attribute("role") == "figure"
+    assert "2 queries (rows) by 2 keys (columns)" in name, name
+    assert "“Thinking” puts the most weight on “Thinking” (0.88); “Machines” puts the most weight on “Machines” (0.94)" in name, name
+    table = box.locator("div.attention-numbers")
+    rows = [[c.strip() for c in r.split("\t")] for r in table.inner_text().strip().splitlines()]
+    assert rows[0] == ["attention weights"] or rows[0][-2:] == ["Thinking", "Machines"], rows
+    body = {r[0]: r[1:] for r in rows if r and r[0] in ("Thinking", "Machines")}
+    assert body["Thinking"] == ["0.88", "0.12"] and body["Machines"] == ["0.06", "0.94"], rows
+    assert table.locator("th[scope=col]").count() == 3 and table.locator("th[scope=row]").count() == 2
+    page.goto(f"{app_url}/scaling-lab?lang=en")
+    page.locator("[data-testid=stMain] [data-testid=stPlotlyChart][role=figure]").first.wait_for(timeout=45000)
+    names = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").evaluate_all("(boxes) => boxes.map(b => b.getAttribute('aria-label'))")
+    assert all(names) and all(re.search(r"\d", n) for n in names), names  # every chart named, with numbers in the name
+    context.close()
+
+
+def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_opens_it(chromium, app_url):
+    """<html lang="zh">; the chart toolbar's buttons and Streamlit's "Help for …" and sidebar names are Chinese; a first
+    visit from a zh-CN browser with no lang= in the link opens in Chinese, and the link's lang=en still wins."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="zh-CN")
+    page = context.new_page()
+    page.goto(f"{app_url}/walkthrough?text=the+cat+sat&step=5")
+    page.get_by_text("第 5 步").first.wait_for(timeout=45000)
+    page.wait_for_function("() => document.documentElement.lang === 'zh'", timeout=10000)
+    assert "lang=zh" in page.url
+    draw_charts(page)
+    titles = page.locator(".modebar-btn").evaluate_all("(buttons) => buttons.map(b => b.getAttribute('data-title'))")
+    assert titles and all(re.search(r"[\u4e00-\u9fff]", t) for t in titles), titles
+    labels = page.locator("[aria-label]").evaluate_all("(els) => els.map(e => e.getAttribute('aria-label'))")
+    assert not [label for label in labels if label.startswith("Help for") or label in ("Collapse sidebar", "Fullscreen")], labels
+    assert any(label.endswith("”的说明") for label in labels), labels
+    english = context.new_page()
+    english.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=5")
+    english.get_by_text("Step 5 of 6").wait_for(timeout=45000)
+    english.wait_for_function("() => document.documentElement.lang === 'en'", timeout=10000)
+    context.close()
+
+
+def test_nothing_moves_when_reduced_motion_is_asked_for(chromium, app_url):
+    """With prefers-reduced-motion: reduce, no element on the page has a transition or an animation longer than 1 ms."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=3")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    moving = page.evaluate("""() => [...document.querySelectorAll('body *')].filter(e => {
+        const s = getComputedStyle(e), longest = (v) => Math.max(...v.split(',').map(parseFloat));
+        return longest(s.transitionDuration) > 0.001 || (s.animationName !== 'none' && longest(s.animationDuration) > 0.001);
+      }).map(e => e.tagName + '.' + e.className).slice(0, 5)""")
+    assert not moving, moving
+    context.close()
+
+
+def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_url):
+    """In 中文, with Predict first on (the quiz's choices and buttons) and the hands-on editor open and hovered (its
+    toolbar: columns, download, search, full screen): nothing English is read or heard, and axe-core finds nothing
+    serious. The editor's CSV header is Chinese too (views/charts.matrix_csv)."""
+    from attention_plot.text import Texts
+    from scripts.axe_scan import english_left, violations
+
+    T = Texts("zh")
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/walkthrough?lang=zh&text=the+cat+sat&step=5&predict=1")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    quiz = english_left(page)
+    assert not quiz, quiz
+    page.goto(f"{app_url}/walkthrough?lang=zh&text=the+cat+sat&step=5")
+    wait_for_heatmap(page, 0, "h.rows === 3")
+    page.get_by_text(T("classroom.hands_on")).click()
+    editor = page.locator("[data-testid=stDataFrame]").first
+    editor.wait_for(timeout=30000)
+    editor.scroll_into_view_if_needed()
+    editor.hover()
+    page.wait_for_timeout(500)
+    for button in page.locator("[data-testid=stElementToolbar] button").all()[:4]:
+        button.hover()
+        page.wait_for_timeout(200)
+        left = english_left(page)
+        assert not left, left
+    serious = [v for v in violations(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, serious[0]
+    context.close()
