@@ -43,7 +43,7 @@ system-packages:
 
 test: system-packages $(VENV)/.dev
 	$(PY) -m ruff check .
-	$(PY) -m pytest -n 2 --dist loadgroup
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=15
 
 # The loop for a contributor: everything but the browser and the load test, in well under a minute.
 test-fast: $(VENV)/.dev

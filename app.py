@@ -31,7 +31,7 @@ def main(default: str | None = None) -> None:
     fit_defaults(page)
     present = state.shared("present")
     T = Texts(state.shared("lang"))
-    st.set_page_config(page_title=T("common.app_title"), page_icon=str(ROOT / "assets" / "icon.png"), layout="wide",
+    st.set_page_config(page_title=f"{T(f'{page.id}.nav')} · {T('common.app_title')}", page_icon=str(ROOT / "assets" / "icon.png"), layout="wide",
                        initial_sidebar_state="collapsed" if present else "auto")
     sidebar.render(page)
     if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;

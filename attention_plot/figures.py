@@ -18,6 +18,8 @@ from plotly.io.json import to_json_plotly
 
 # One meaning, one colour (Okabe-Ito hues, safe for colour-blind readers).
 HUES = {"q": "#0072B2", "k": "#E69F00", "v": "#009E73"}
+# The same hues, darker, for text on white (titles, names): at least 4.5:1 (K's orange is 2.3:1, V's green 3.4:1).
+TEXT_HUES = {"q": "#0072B2", "k": "#996300", "v": "#00805d"}
 NEUTRAL_NEGATIVE = "#6b6b6b"
 # V's negative end: grey and V's green look alike to a deuteranope (CAM02-UCS distance 2.4 at ±half the range, under
 # colorspacious's simulation); purple keeps the sign apart (13.5), tests/test_colours.py.
@@ -251,7 +253,8 @@ def heatmap(
     note = [dict(text=label(hidden_note), x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-3,
                  showarrow=False, font=dict(size=smaller(font), color="#555555"))] if noted else []
     layout = dict(
-        title=dict(text=title, font=dict(size=font + 3, **({"color": HUES[kind]} if kind in HUES else {})), x=0, xref="paper", y=1, yref="container",
+        title=dict(text=title, font=dict(size=font + 3, **({"color": TEXT_HUES[kind]} if kind in HUES else {})), x=0, xref="paper", y=1,
+                   yref="container",
                    yanchor="top", pad=dict(t=8)),
         font=dict(size=CELL_CAP.get(font, font)), hoverlabel=hover_label(font), annotations=note,  # the note first: theme.css finds it at index 0
         height=height,
@@ -421,11 +424,12 @@ def histogram(edges: NDArray, counts: NDArray, *, title: str, x_title: str, y_ti
 def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> Figure:
     """Two 2-D vectors drawn as arrows from the origin, on equal axes."""
     reach = max(1.0, float(np.abs(np.concatenate([a, b])).max())) * 1.15
-    colours = ("#0072B2", "#E69F00")
+    colours = (HUES["q"], HUES["k"])
+    names_in = (TEXT_HUES["q"], TEXT_HUES["k"])  # the names in text colours (4.5:1 on white)
     arrows = [dict(x=v[0], y=v[1], ax=0, ay=0, xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=3,
                    arrowsize=1.4, arrowwidth=3, arrowcolor=c, text="") for v, c in zip((a, b), colours)]
     names_at_heads = [dict(x=v[0] * 1.08, y=v[1] * 1.08, xref="x", yref="y", showarrow=False, text=f"<b>{label(n)}</b>",
-                           font=dict(color=c, size=18)) for v, n, c in zip((a, b), names, colours)]
+                           font=dict(color=c, size=18)) for v, n, c in zip((a, b), names, names_in)]
     annotations = arrows + names_at_heads
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=420, margin=dict(l=10, r=10, t=50, b=10),

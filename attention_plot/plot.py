@@ -78,7 +78,9 @@ def key_numbers(T: Texts, values: NDArray, rows: tuple[str, ...], cols: tuple[st
         return ""
     high = np.unravel_index(np.nanargmax(finite), finite.shape)
     low = np.unravel_index(np.nanargmin(finite), finite.shape)
-    name = lambda labels, i: f"“{labels[i]}”"
+    def name(labels: tuple[str, ...], i: int) -> str:  # a repeated token is told apart by its position
+        return f"“{labels[i]}” ({i + 1})" if list(labels).count(labels[i]) > 1 else f"“{labels[i]}”"
+
     words = dict(high=number(finite[high]), high_row=name(rows, high[0]), high_col=name(cols, high[1]),
                  low=number(finite[low]), low_row=name(rows, low[0]), low_col=name(cols, low[1]))
     shown = np.isfinite(finite).any(axis=1)  # a row hidden while the class predicts stays hidden
@@ -170,7 +172,8 @@ def step(source: Explanation | AttentionTrace, name: str, *, head: int = 1, matr
 
 
 def _short(value: float) -> str:
-    return number(value, 3) if abs(value) < 100 else f"{value:,.0f}"
+    """A number for a sentence: whole numbers as they are (4,096), others to three decimals."""
+    return f"{value:,.0f}" if float(value).is_integer() or abs(value) >= 100 else number(value, 3)
 
 
 def _finite(values: object) -> NDArray:
@@ -201,5 +204,10 @@ def describe(figure: dict, T: Texts) -> str:
         said = "; ".join(T("common.labels.alt_line", name=untagged(str(t.get("name", ""))), first=_short(y[0]), last=_short(y[-1]))
                          for t, y in ends if y.size)
         return T("common.labels.alt_lines", title=title, x_title=x_title, x0=_short(float(x[0])), x1=_short(float(x[-1])), lines=said)
-    names = [untagged(str(a.get("text", ""))) for a in layout.get("annotations", []) if a.get("text")]
+    notes = layout.get("annotations", [])
+    arrows = [a for a in notes if a.get("showarrow") and a.get("axref") == "x"]  # vectors drawn as arrows from the origin
+    names = [untagged(str(a.get("text", ""))) for a in notes if a.get("text")]
+    if arrows and len(names) == len(arrows):
+        said = [f"{n} = ({number(float(a['x']))}, {number(float(a['y']))})" for n, a in zip(names, arrows)]
+        return T("common.labels.alt_chart", title=title, names=T("common.labels.alt_separator").join(said))
     return T("common.labels.alt_chart", title=title, names=", ".join(names) or title)

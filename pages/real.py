@@ -50,12 +50,13 @@ with left:
           values=True, rows_are="query", cols_are="key")
 with right:
     show(real.head_view(np.nan_to_num(shown), tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")),
-         key="head-view", alt=f"{T('real.head_view')}. {T('real.head_view_note')} {plot.key_numbers(T, shown, tokens, tokens, 'weights')}")
+         key="head-view", alt=T("common.labels.alt_joined", first=T("real.head_view"), then=f"{T('real.head_view_note')} "
+                                f"{plot.key_numbers(T, shown, tokens, tokens, 'weights')}"))
     st.caption(T("real.head_view_note"))
 
 grid = overview(trace, hide=hide)
 show(real.overview_figure(grid, layer - 1, head - 1, title=T("real.overview")), key="overview",
-     alt=f"{T('real.overview')}. {T('real.overview_note')}")
+     alt=T("common.labels.alt_joined", first=T("real.overview"), then=T("real.overview_note")))
 st.caption(T("real.overview_note"))
 
 st.subheader(T("real.summary_title"))

@@ -49,9 +49,8 @@ def address(path: str, section: str, lang: str, layout: str) -> str:
 
 
 def violations(page) -> list[dict]:
-    """axe-core's violations on the page as drawn now (every chart drawn first): id, impact, help, the elements."""
-    page.evaluate("() => window.__attentionCharts && window.__attentionCharts.drawAll()")
-    page.wait_for_timeout(300)
+    """axe-core's violations on the page as drawn now: id, impact, help, the elements. A chart not drawn yet (charts are
+    drawn near the screen) is checked as its box: a named figure with its table of numbers, as a screen reader meets it."""
     # Not inside a chart's SVG (half of axe's time on a page of heatmaps; axe measures no contrast in SVG text): its box
     # (a named figure), toolbar and table of numbers are checked.
     results = AXE.run(page, context={"exclude": [[".main-svg"]]},

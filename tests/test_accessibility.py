@@ -40,10 +40,10 @@ def focused(page) -> dict | None:
 
 
 def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium, app_url):
-    """From a fresh page: the second Tab reaches the skip link, Enter puts the focus on Next; Enter six times walks steps 2 to 7
-    (two heads: seven steps) with the focus staying on Next; then Tab reaches the focused word's box in the focus
-    section below, the arrow keys and Enter pick the third word, and its table follows. Every stop shows its focus
-    ring and Tab never stays on one element (no trap)."""
+    """From a fresh page: the second Tab reaches the skip link, Enter puts the focus on Next; Enter six times walks
+    steps 2 to 7 (two heads: seven steps) with the focus staying on Next, then on Previous once Next is disabled; then
+    Tab reaches the focused word's box in the focus section below, the arrow keys and Enter pick the third word, and
+    its table follows. Every stop shows its focus ring and Tab never stays on one element (no trap)."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat+down&heads=2&step=1")
@@ -60,9 +60,9 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
         page.keyboard.press("Enter")
         page.get_by_text(f"Step {step} of 7").wait_for(timeout=30000)
         page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
-        if step < 7:
-            page.wait_for_function("() => document.activeElement && document.activeElement.closest('.st-key-walk-next')", timeout=10000)
-            assert focused(page)["ring"], focused(page)
+        on = "next" if step < 7 else "previous"  # Next is disabled on the last step: the focus goes to Previous
+        page.wait_for_function(f"() => document.activeElement && document.activeElement.closest('.st-key-walk-{on}')", timeout=10000)
+        assert focused(page)["ring"], focused(page)
     seen, tabs = [], 0
     while tabs < 60:
         page.keyboard.press("Tab")

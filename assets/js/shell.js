@@ -64,7 +64,8 @@ if (!host.__attentionShell) {
   };
   const translate = {zh: said("zh")};
   const ATTRIBUTES = ["aria-label", "title", "data-title", "placeholder"];
-  const TOOLTIPS = "[data-testid=stTooltipContent], [data-baseweb=tooltip], [role=tooltip], [data-testid=InputInstructions], a, button";
+  const TOOLTIPS = "[data-testid=stTooltipContent], [data-baseweb=tooltip], [data-baseweb=popover], [role=tooltip], [role=menu], " +
+    "[role=listbox], [aria-live], [data-testid=InputInstructions], a, button";
   // 6. A skip link to the step's Previous and Next, after Streamlit's "Skip to main content": on a page with steps,
   //    Tab, Tab, Enter puts the focus on Next (or Previous on the last step).
   const skip = doc.createElement("a");
@@ -74,7 +75,13 @@ if (!host.__attentionShell) {
     const target = doc.querySelector(".st-key-walk-next button:not([disabled])") || doc.querySelector(".st-key-walk-previous button:not([disabled])");
     if (target) target.focus();
   });
-  let pending = 0;
+  let pending = 0, leftNav = null;  // the step button the focus left last, and when
+  doc.addEventListener("focusout", (event) => {
+    const nav = event.target.closest && event.target.closest(".st-key-walk-next, .st-key-walk-previous");
+    leftNav = nav ? {name: nav.classList.contains("st-key-walk-next") ? "next" : "previous", at: Date.now()} : null;
+    if (nav) host.setTimeout(soon, 300);
+  }, true);
+  doc.addEventListener("focusin", () => { leftNav = null; }, true);
   const tidy = () => {
     pending = 0;
     const lang = language();
@@ -83,16 +90,27 @@ if (!host.__attentionShell) {
     if (theirs && theirs.nextElementSibling !== skip) theirs.after(skip);
     skip.textContent = (texts[lang] || english)["page.skip_steps"] || english["page.skip_steps"] || "";
     skip.hidden = !doc.querySelector(".st-key-walk-next button");
-    // A formula wider than its column scrolls sideways: the keyboard can reach it to scroll it (WCAG 2.1.1).
-    for (const formula of doc.querySelectorAll(".katex-display")) {
-      const scrolls = formula.scrollWidth > formula.clientWidth + 1;
-      if (scrolls && !formula.hasAttribute("tabindex")) formula.tabIndex = 0;
-      else if (!scrolls && formula.getAttribute("tabindex") === "0") formula.removeAttribute("tabindex");
+    // A formula or a table wider than its column (on a phone) scrolls sideways: the keyboard can reach it to scroll
+    // it (WCAG 2.1.1).
+    for (const wide of doc.querySelectorAll(".katex-display, [data-testid=stTable] > div")) {
+      const scrolls = wide.scrollWidth > wide.clientWidth + 1;
+      if (scrolls && !wide.hasAttribute("tabindex")) wide.tabIndex = 0;
+      else if (!scrolls && wide.getAttribute("tabindex") === "0") wide.removeAttribute("tabindex");
     }
     // The presenter bar's choices: a button with an icon alone is named by its help text.
     const own = texts[lang] || english, choices = doc.querySelector(".st-key-walk-choices button");
     if (choices && own["walkthrough.choices"] && choices.getAttribute("aria-label") !== own["walkthrough.choices"])
       choices.setAttribute("aria-label", own["walkthrough.choices"]);
+    for (const frame of doc.querySelectorAll("[data-testid=stSidebar] iframe")) {  // the copy-link button's frame
+      if (own["page.copy_frame"] && frame.title !== own["page.copy_frame"]) frame.title = own["page.copy_frame"];
+    }
+    // Next pressed on the last step (or Previous on the first) is disabled, and the focus fell to the page: it goes
+    // to the other button, as a keyboard user expects.
+    if (leftNav && Date.now() - leftNav.at < 4000 && (doc.activeElement === doc.body || !doc.activeElement)) {
+      const gone = doc.querySelector(`.st-key-walk-${leftNav.name} button`);
+      const other = doc.querySelector(`.st-key-walk-${leftNav.name === "next" ? "previous" : "next"} button`);
+      if ((!gone || gone.disabled) && other && !other.disabled) { other.focus(); leftNav = null; }
+    }
     const into = translate[lang];
     if (!into) return;
     for (const name of ATTRIBUTES) for (const el of doc.querySelectorAll(`[${name}]`)) {
