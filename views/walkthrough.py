@@ -72,7 +72,9 @@ def steps_part(view: View) -> Walk:
     walk = choose_walk(view, places.choices)  # random weights, the article's example or a real model's head; which head
     steps = step_navigation(view, walk, places)  # Previous / Step n of N / Next, or every step
     draw_steps(view, walk, steps)  # each step's explanation, formula and matrices, in the view's layout
-    charts.download_matrices(view.T, charts.csv_name(view.page.path, "all-steps" if len(steps) > 1 else steps[0]), key="csv-steps", in_page=True)
+    if view.layout.extras:  # on a screen; a projector keeps its height for the step (the sidebar's CSV is there)
+        charts.download_matrices(view.T, charts.csv_name(view.page.path, "all-steps" if len(steps) > 1 else steps[0]), key="csv-steps",
+                                 in_page=True)
     return walk
 
 
