@@ -14,7 +14,7 @@ from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 
 from attention_plot import figures, plot
 from attention_plot.text import Texts
-from views import cache
+from views import cache, state
 from views.messages import SHOWN as SHOWN_MESSAGES
 
 # The toolbar keeps download, zoom in and out and reset: each button is a stop for the Tab key; dragging still zooms.
@@ -25,16 +25,21 @@ PLOTLY_CONFIGS = {lang: json.dumps({"displaylogo": False, "toImageButtonOptions"
                   for lang, locale in (("en", "en"), ("zh", "zh-CN"))}
 
 
+def language() -> str:
+    """This session's language (English before the link is read)."""
+    return st.session_state.get(state.key("shared", "lang"), "en")
+
+
 def plotly_config() -> str:
     """The charts' Plotly config in this session's language (its toolbar's tooltips: assets/text/*/browser.toml)."""
-    return PLOTLY_CONFIGS.get(st.session_state.get("shared.lang", "en"), PLOTLY_CONFIGS["en"])
+    return PLOTLY_CONFIGS.get(language(), PLOTLY_CONFIGS["en"])
 
 
 
 def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
     """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description, its text
     no smaller than this run's chart font (17 px on a projector) and readable tooltips."""
-    described = alt or plot.describe(figure, Texts(st.session_state.get("shared.lang", "en")))
+    described = alt or plot.describe(figure, Texts(language()))
     send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, described)
 
 
