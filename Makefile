@@ -33,11 +33,12 @@ run: $(VENV)/.run
 # A class larger than one process serves: REPLICAS app processes behind nginx (Debian's), sticky by cookie.
 REPLICAS ?= 2
 SERVE_PORT ?= 8080
+# Several replicas share the live class through a local PostgreSQL (Debian's, kept in var/postgres) unless DATABASE_URL is set.
 serve: $(VENV)/.run
-	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { echo "make serve needs Debian's nginx: run 'sudo apt-get install -y nginx'."; exit 1; }
+	@PYTHON=$(PYTHON) bash scripts/debian-packages.sh serve
 	$(PY) scripts/serve.py --replicas $(REPLICAS) --port $(SERVE_PORT)
 
-# Debian's chromium, fonts-noto-cjk and nginx (and python3-venv), installed when missing: see scripts/debian-packages.sh.
+# Debian's chromium, fonts-noto-cjk, nginx and postgresql (and python3-venv), installed when missing: see scripts/debian-packages.sh.
 system-packages:
 	@PYTHON=$(PYTHON) CHROMIUM=$(CHROMIUM) bash scripts/debian-packages.sh test
 
@@ -69,7 +70,7 @@ profile: $(VENV)/.dev
 snapshots: $(VENV)/.run
 	$(PY) scripts/make_snapshots.py
 
-# The browser fuzzer for FUZZ_MINUTES (make test runs it for 2); a failing sequence is saved in tests/fuzz/regressions/.
+# The browser fuzzer for FUZZ_MINUTES (make test runs it for 1); a failing sequence is saved in tests/fuzz/regressions/.
 FUZZ_MINUTES ?= 30
 fuzz: system-packages $(VENV)/.dev
 	FUZZ_MINUTES=$(FUZZ_MINUTES) $(PY) -m pytest -s -p no:cacheprovider tests/fuzz/test_fuzz.py

@@ -5,7 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from attention_plot.text import Texts
-from views import charts, sidebar, state, theme
+from views import charts, live, sidebar, state, theme
 from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
 from views.registry import BY_ID, PAGES
 
@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent
 def main(default: str | None = None) -> None:
     """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
     state.keep_values()
+    live.take_teacher_link()  # before the link is read: the teacher key never stays in the address bar
     titles = Texts(st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language())))
     navigation = st.navigation([
         st.Page(ROOT / page.file, title=titles(f"{page.id}.nav"), icon=page.icon, url_path=page.path,

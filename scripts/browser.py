@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -43,7 +45,9 @@ def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[
     command = [sys.executable, str(ROOT / "scripts" / "run.py"), script, "--server.port", str(port), "--server.address", "127.0.0.1",
                "--server.headless", "true", "--browser.gatherUsageStats", "false", *options]
     errors = open(log, "w") if log else subprocess.PIPE  # noqa: SIM115 - closed with the process below
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors, env={**os.environ, **(env or {})})
+    scratch = tempfile.mkdtemp(prefix="attention-class-")  # a test's live classes in a database of its own
+    environment = {**os.environ, "ATTENTION_CLASS_FILE": f"{scratch}/live-class.sqlite3", **(env or {})}
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors, env=environment)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -66,6 +70,7 @@ def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[
             process.kill()
         if log:
             errors.close()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @contextlib.contextmanager

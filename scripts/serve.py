@@ -93,11 +93,13 @@ class Replica:
     process: subprocess.Popen | None = None
     restarts: int = 0
     failures: int = 0
+    database: str | None = None  # the live class's DATABASE_URL, shared by every replica
 
     def start(self, options: tuple[str, ...] = ()) -> None:
         command = [sys.executable, str(ROOT / "scripts" / "run.py"), "app.py", "--server.port", str(self.port),
                    "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false", *options]
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = {**os.environ, **({"DATABASE_URL": self.database} if self.database else {})}
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
 
     def healthy(self) -> bool:
         try:
@@ -153,14 +155,39 @@ def watch(balancer: Balancer, options: tuple[str, ...]) -> None:
 
 
 @contextlib.contextmanager
+def shared_database(replicas: int, database: str | None, keep: Path | None) -> Iterator[str | None]:
+    """The live class's database every replica uses: ``database`` (or DATABASE_URL) when given; else, for several
+    replicas, a local PostgreSQL kept in ``keep`` (a scratch cluster when None), migrated once before any replica starts."""
+    database = database or os.environ.get("DATABASE_URL")
+    with contextlib.ExitStack() as stack:
+        if database is None and replicas > 1:
+            from scripts.postgres import postgres
+
+            database = stack.enter_context(postgres(keep, durable=keep is not None))
+        if database is not None:
+            from classroom import store
+
+            store.connect(database).dispose()  # Alembic's upgrade, once, before the replicas start
+        yield database
+
+
+@contextlib.contextmanager
 def balanced(replicas: int = 2, port: int | None = None, address: str = "127.0.0.1", timeout: float = 90.0,
-             options: tuple[str, ...] = ()) -> Iterator[Balancer]:
-    """Start ``replicas`` app processes and nginx in front of them on ``port`` (a free one when None); stop them all after."""
+             options: tuple[str, ...] = (), database: str | None = None, keep: Path | None = None) -> Iterator[Balancer]:
+    """Start ``replicas`` app processes and nginx in front of them on ``port`` (a free one when None); stop them all after.
+    Several replicas share one live class through PostgreSQL (``shared_database``: ``database``, or one started here)."""
     if not os.access(NGINX, os.X_OK):
         raise RuntimeError(MISSING_NGINX)
     replicas = max(1, min(replicas, 16))
+    with shared_database(replicas, database, keep) as url, _balanced(replicas, port, address, timeout, options, url) as balancer:
+        yield balancer
+
+
+@contextlib.contextmanager
+def _balanced(replicas: int, port: int | None, address: str, timeout: float, options: tuple[str, ...],
+              database: str | None) -> Iterator[Balancer]:
     folder = Path(tempfile.mkdtemp(prefix="attention-nginx-"))
-    started = [Replica(free_port()) for _ in range(replicas)]
+    started = [Replica(free_port(), database=database) for _ in range(replicas)]
     nginx = None
     balancer = None
     try:
@@ -215,9 +242,11 @@ def main() -> None:
     # `&` ignores SIGINT, so SIGINT is restored too.
     for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(signum, _interrupt)
-    with balanced(args.replicas, args.port, args.address) as balancer:
+    with balanced(args.replicas, args.port, args.address, keep=ROOT / "var" / "postgres") as balancer:
         ports = ", ".join(str(r.port) for r in balancer.replicas)
+        shared = balancer.replicas[0].database
         print(f"{len(balancer.replicas)} replicas on 127.0.0.1 ports {ports}; nginx on http://{args.address}:{args.port}  (Ctrl-C stops all)")
+        print(f"live classes in {shared.split('@')[-1] if shared else 'var/live-class.sqlite3'}")
         try:
             while balancer.nginx.poll() is None:
                 time.sleep(1)

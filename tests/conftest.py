@@ -6,6 +6,7 @@ import base64
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# Live classes made by the tests go to a database of this test process, never to the project's var/.
+os.environ.setdefault("ATTENTION_CLASS_FILE", f"{tempfile.mkdtemp(prefix='attention-tests-')}/live-class.sqlite3")
 
 
 def open_app(page: str = "walkthrough", **params: object):

@@ -161,6 +161,23 @@ class Text(Param):
         return given[:MAX_TEXT_CHARS], Notice(self.name, str(len(given)), str(MAX_TEXT_CHARS), "cut")
 
 
+@dataclass(frozen=True)
+class Token(Param):
+    """A short code matching ``pattern`` after ``normal`` (a join code read in upper case, spaces dropped); anything else
+    is unknown and leaves the default."""
+
+    pattern: str = ".*"
+    normal: Callable[[str], str] = field(default=lambda given: given, compare=False)
+
+    def read(self, given: str) -> tuple[str, Notice | None]:
+        import re
+
+        value = self.normal(given[:64])
+        if given == "" or re.fullmatch(self.pattern, value):
+            return value, None
+        return self.default, Notice(self.name, given[:80], self.default, "unknown")
+
+
 def index_code(options: tuple) -> Callable[[str], str | None]:
     """An old link's index into ``options`` -> the option's URL text (None when it is no index)."""
 

@@ -23,6 +23,7 @@ from views.params import (
     Int,
     Param,
     Text,
+    Token,
     Values,
     bitmask_code,
     flag_code,
@@ -109,6 +110,11 @@ class Page:
 
     def own_params(self, values: Values) -> tuple[Param, ...]:
         return tuple(p for p in self.params if p.when(values))
+
+
+def join_code(given: str) -> str:
+    """A join code as typed or linked, in the stored form (upper case; spaces and dashes dropped)."""
+    return "".join(c for c in given if c not in " -_.\t").upper()
 
 
 def walk_shared(values: Values) -> tuple[str, ...]:
@@ -238,6 +244,10 @@ PAGES: tuple[Page, ...] = (
         Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
     )),
     Page("lesson", "lesson", ":material/school:"),
+    Page("live", "live", ":material/groups:", params=(
+        Token("join", "", pattern="[A-HJ-NP-Z2-9]{6}", normal=join_code),
+        Token("seat", "", pattern="[A-Za-z0-9_-]{16,32}"),
+    )),
     Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, params=(
         Choice("section", "watch", options=LEARN_SECTIONS),
         Choice("task", "induction", options=LEARN_TASKS, when=has_task),

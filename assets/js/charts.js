@@ -149,7 +149,7 @@ if (!host.__attentionCharts) {
       });
     };
     Plotly.purge = function (gd) { for (const near of observers.values()) near.unobserve(box(gd)); waiting.delete(gd); delete gd.dataset.waiting; return purge.call(this, gd); };
-    host.__attentionCharts.drawAll = () => { for (const gd of [...waiting.keys()]) draw(gd); };
+    host.__attentionCharts.drawAll = () => { const all = [...waiting.keys()]; for (const gd of all) draw(gd); return all.length; };
     host.addEventListener("beforeprint", () => host.__attentionCharts.drawAll());  // a printed page has every chart
   };
   host.__attentionCharts = {drawAll: () => {}};

@@ -88,6 +88,7 @@ if (!host.__attentionShell) {
     if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
     if (theirs && theirs.nextElementSibling !== skip) theirs.after(skip);
+    else if (!theirs && doc.body && !skip.isConnected) doc.body.prepend(skip);  // Streamlit's not drawn yet (or gone)
     skip.textContent = (texts[lang] || english)["page.skip_steps"] || english["page.skip_steps"] || "";
     skip.hidden = !doc.querySelector(".st-key-walk-next button");
     // A formula or a table wider than its column (on a phone) scrolls sideways: the keyboard can reach it to scroll
@@ -96,6 +97,12 @@ if (!host.__attentionShell) {
       const scrolls = wide.scrollWidth > wide.clientWidth + 1;
       if (scrolls && !wide.hasAttribute("tabindex")) wide.tabIndex = 0;
       else if (!scrolls && wide.getAttribute("tabindex") === "0") wide.removeAttribute("tabindex");
+    }
+    // The live class's teacher: the browser keeps the code and key (views/live.remember), so a reload stays the teacher.
+    for (const kept of doc.querySelectorAll("[data-remember]:not([data-remembered])")) {
+      const name = kept.getAttribute("data-remember"), value = kept.getAttribute("data-value") || "";
+      if (/^[a-z_]+$/.test(name)) doc.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=${parseInt(kept.getAttribute("data-age"), 10) || 0}; SameSite=Strict`;
+      kept.setAttribute("data-remembered", "");
     }
     // The presenter bar's choices: a button with an icon alone is named by its help text.
     const own = texts[lang] || english, choices = doc.querySelector(".st-key-walk-choices button");

@@ -6,7 +6,8 @@ const host = window;
 if (!host.__attentionSteps) {
   const KEYS = {ArrowLeft: -1, ArrowRight: 1};
   const BUTTONS = {"-1": ".st-key-walk-previous button", "1": ".st-key-walk-next button"};
-  const PATIENCE = 10000;  // ms: a press whose step never arrives (the run failed) holds the rest no longer
+  const PATIENCE = 30000;  // ms: a press whose step never arrives (the run failed) holds the rest no longer; a long
+                          // page's run on a loaded server can take over 10 s, and a press sent before it ends is merged
   let waiting = 0;  // presses not passed on yet: + Next, − Previous
   let sent = null;  // the last press passed on: {step: the link's step then, at: when}
   const step = () => new URLSearchParams(location.search).get("step");

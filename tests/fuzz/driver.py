@@ -355,8 +355,8 @@ class Visit:
 
     def main(self) -> dict | None:
         """The main area as data, every chart drawn first (also those waiting off the screen, with any update they missed)."""
-        self.page.evaluate("() => window.__attentionCharts && window.__attentionCharts.drawAll()")
-        self.settle()
+        if self.page.evaluate("() => window.__attentionCharts ? window.__attentionCharts.drawAll() : 0"):
+            self.settle()  # charts that waited off the screen are drawn (already settled when none waited)
         return self.page.evaluate(MAIN_JS)
 
     def controls(self) -> dict[str, dict]:

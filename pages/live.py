@@ -1,0 +1,5 @@
+"""A live class: the teacher opens questions on the projector, students answer on their phones."""
+
+from views import live, page
+
+live.draw(page.start("live"))

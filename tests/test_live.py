@@ -1,0 +1,404 @@
+"""The live class: the store on a real SQLite file (codes, keys, one answer per student, refusals, a restart), and the
+teacher's and students' flows through the app, several sessions at once (AppTest)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+
+import pytest
+from conftest import all_text as page_text
+from conftest import open_app
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select
+
+from classroom import store
+from views import live
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """One local PostgreSQL for the module (Debian's package, a scratch folder, a free port), stopped after."""
+    from scripts.postgres import postgres
+
+    with postgres(durable=False) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def databases(request, tmp_path_factory):
+    """A function making a new empty database of the backend: an SQLite file, or a new database in the local cluster."""
+    made = []
+
+    def new():
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path_factory.mktemp('class')}/class.sqlite3"
+        else:
+            import psycopg
+
+            base = request.getfixturevalue("cluster")
+            name = f"class_{len(made)}_{time.monotonic_ns()}"
+            with psycopg.connect(base.replace("postgresql+psycopg", "postgresql"), autocommit=True) as connection:
+                connection.execute(f"CREATE DATABASE {name}")
+            url = base.rpartition("/")[0] + f"/{name}"
+        made.append(url)
+        return store.connect(url)
+
+    yield new
+    for url in made:
+        store._engines.pop(url).dispose()
+
+
+@pytest.fixture
+def db(databases):
+    return databases()
+
+
+# --- The store ---
+
+
+def test_a_join_code_has_six_characters_and_no_look_alikes():
+    assert not set("0O1Il") & set(store.ALPHABET)
+    codes = {store.new_code() for _ in range(2000)}
+    assert all(len(code) == 6 and set(code) <= set(store.ALPHABET) for code in codes)
+    assert len(codes) > 1990  # 32**6 codes: draws rarely repeat
+    assert store.normal_code(" ab-c 234 ") == "ABC234"
+    for typed in ("ABC23", "ABC2345", "ABC0O1", "ABCI23", "", None, "<script>"):
+        assert store.normal_code(typed) is None
+
+
+def test_the_teacher_key_has_128_bits_and_only_its_hash_is_kept(db):
+    code, key = store.start_class(db)
+    assert len(key) >= 22 and re.fullmatch(r"[A-Za-z0-9_-]+", key)  # token_urlsafe(16): 128 random bits
+    with db.connect() as connection:
+        row = connection.execute(select(store.classes)).one()
+    assert key not in [str(value) for value in row]
+    assert row.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert store.check_teacher(db, code.lower(), key).code == code
+
+
+def test_only_the_teacher_key_opens_closes_reveals_ends_and_exports(db):
+    code, key = store.start_class(db)
+    other_code, other_key = store.start_class(db)
+    question = store.open_question(db, code, key, "concept.rows", 4, 1)
+    for wrong in ("", "x" * 22, other_key, key + "x", "k" * 5000):
+        with pytest.raises(store.Refused, match="wrong_key"):
+            store.open_question(db, code, wrong, "concept.rows", 4, 1)
+        for action in (store.close_question, store.reveal_question):
+            with pytest.raises(store.Refused, match="wrong_key"):
+                action(db, code, wrong, question)
+        with pytest.raises(store.Refused, match="wrong_key"):
+            store.export_rows(db, code, wrong)
+        with pytest.raises(store.Refused, match="wrong_key"):
+            store.end_class(db, code, wrong)
+    with pytest.raises(store.Refused, match="no_question"):  # another class's teacher cannot touch this question
+        store.close_question(db, other_code, other_key, question)
+    assert store.question_state(db, question).state == "open"
+
+
+def test_every_field_is_validated_and_bounded(db):
+    code, key = store.start_class(db)
+    for item, options, correct, labels in (("x" * 81, 4, 0, ()), ("", 4, 0, ()), ("concept.rows", 1, 0, ()),
+                                           ("concept.rows", 65, 0, ()), ("concept.rows", 4, 4, ()), ("walk.focus.0", 3, 0, ("a", "b"))):
+        with pytest.raises(store.Refused):
+            store.open_question(db, code, key, item, options, correct, labels)
+    question = store.open_question(db, code, key, "walk.focus.0", 2, 1, ("1 · " + "a" * 500, "2 · <b>x</b>"))
+    assert [len(label) for label in store.question_state(db, question).labels] == [80, 12]
+    _, student = store.join(db, code, store.new_seat())
+    for choice in (-1, 2, 64, 10**9, "1", 1.0, True, None):
+        with pytest.raises(store.Refused):
+            store.answer(db, question, student, choice)
+    for seat in ("", "short", "x" * 33, "a b c d e f g h i j k", "<script>alert(1)</script>"):
+        with pytest.raises(store.Refused, match="bad_seat"):
+            store.join(db, code, seat)
+    assert store.clean_nickname("  <b>Ada</b>\n\x00 Lovelace " + "x" * 50) == "<b>Ada</b> Lovelace xxxxx"[:24]
+    assert store.clean_nickname(" \t ") is None
+
+
+def test_a_code_expires_and_an_ended_class_takes_no_one(db):
+    code, key = store.start_class(db, hours=3, now=1000.0)
+    store.join(db, code, store.new_seat(), now=1000.0 + 3 * 3600 - 1)
+    with pytest.raises(store.Refused, match="expired"):
+        store.join(db, code, store.new_seat(), now=1000.0 + 3 * 3600 + 1)
+    assert store.check_teacher(db, code, key).code == code  # the teacher may still export
+    other, other_key = store.start_class(db)
+    question = store.open_question(db, other, other_key, "concept.rows", 4, 1)
+    _, student = store.join(db, other, store.new_seat())
+    store.end_class(db, other, other_key)
+    with pytest.raises(store.Refused, match="ended"):
+        store.join(db, other, store.new_seat())
+    with pytest.raises(store.Refused, match="closed"):
+        store.answer(db, question, student, 0)
+    with pytest.raises(store.Refused, match="wrong_code"):
+        store.join(db, "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY", store.new_seat())
+
+
+def test_a_student_answers_only_questions_of_their_own_class(db):
+    code, key = store.start_class(db)
+    other, _ = store.start_class(db)
+    mine = store.open_question(db, code, key, "concept.rows", 4, 1)
+    _, stranger = store.join(db, other, store.new_seat())
+    with pytest.raises(store.Refused, match="closed"):
+        store.answer(db, mine, stranger, 1)
+    assert store.tally(db, store.class_by_code(db, code).id).counts == {}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), st.booleans()), min_size=1, max_size=40),
+       st.integers(0, 40))
+def test_one_answer_per_student_per_question_whatever_the_taps(databases, taps, close_after):
+    """Taps (student, choice, tapped twice) before and after the teacher closes: the tally holds each student's last
+    answer before the close, once; every tap after it is refused and changes nothing."""
+    db = databases()
+    code, key = store.start_class(db)
+    question = store.open_question(db, code, key, "concept.rows", 4, 1)
+    found, _ = store.join(db, code, store.new_seat())
+    seats = [store.join(db, code, store.new_seat())[1] for _ in range(5)]
+    last: dict[int, int] = {}
+    for n, (who, choice, twice) in enumerate(taps):
+        if n == close_after:
+            store.close_question(db, code, key, question)
+        for _ in range(2 if twice else 1):
+            if n < close_after:
+                store.answer(db, question, seats[who], choice)
+                last[seats[who]] = choice
+            else:
+                with pytest.raises(store.Refused, match="closed"):
+                    store.answer(db, question, seats[who], choice)
+    counts = store.tally(db, found.id).counts.get(question, {})
+    expected: dict[int, int] = {}
+    for choice in last.values():
+        expected[choice] = expected.get(choice, 0) + 1
+    assert counts == expected
+    assert store.tally(db, found.id).seated == 6
+    assert {row["student"] for row in store.export_rows(db, code, key)} <= set(range(1, 7))
+
+
+def test_a_reload_keeps_the_seat_and_a_restart_loses_nothing(databases):
+    db = databases()
+    url = str(db.url.render_as_string(hide_password=False))
+    code, key = store.start_class(db)
+    question = store.open_question(db, code, key, "concept.rows", 4, 1)
+    seat = store.new_seat()
+    found, student = store.join(db, code, seat)
+    store.answer(db, question, student, 2)
+    assert store.join(db, code, seat)[1] == student  # the same browser: the same student
+    db.dispose()
+    store._engines.pop(next(u for u, e in store._engines.items() if e is db))  # a new server process: a new engine
+    again = store.connect(url)
+    assert store.check_teacher(again, code, key).id == found.id
+    assert store.question_state(again, question).state == "open"
+    assert store.tally(again, found.id).counts == {question: {2: 1}}
+    store.answer(again, question, student, 3)
+    assert store.tally(again, found.id).counts == {question: {3: 1}}
+
+
+def test_the_export_holds_only_what_the_teacher_chose_to_collect(db):
+    code, key = store.start_class(db)
+    question = store.open_question(db, code, key, "concept.rows", 4, 1, phase="before")
+    _, student = store.join(db, code, store.new_seat(), nickname="Ada")
+    store.answer(db, question, student, 1)
+    rows = store.export_rows(db, code, key)
+    assert rows == [{"class": code, "student": 1, "item": "concept.rows", "phase": "before", "answer": 2, "correct": True,
+                     "time": rows[0]["time"]}]
+    named, named_key = store.start_class(db, nicknames=True)
+    with pytest.raises(store.Refused, match="nickname"):
+        store.join(db, named, store.new_seat(), nickname="   ")
+    asked = store.open_question(db, named, named_key, "concept.rows", 4, 1)
+    _, ada = store.join(db, named, store.new_seat(), nickname="<i>Ada</i>")
+    store.answer(db, asked, ada, 0)
+    assert store.export_rows(db, named, named_key)[0]["nickname"] == "<i>Ada</i>"
+
+
+def test_the_normalised_gain_is_computed_from_the_class_means():
+    scores = [("concept.rows", 40.0, 80.0), ("concept.scale", 20.0, 60.0), ("concept.cache", None, 50.0)]
+    assert live.normalised_gain(scores) == pytest.approx((70 - 30) / (100 - 30))
+    assert live.normalised_gain([("concept.rows", 100.0, 100.0)]) is None
+    assert live.normalised_gain([("concept.rows", None, 90.0)]) is None
+
+
+# --- The app, several sessions ---
+
+
+def all_text(at) -> str:
+    """Every text on the page, the successes too (a student's "You are in class", a revealed answer)."""
+    return "\n".join([page_text(at), *(str(element.value) for element in at.get("success")),
+                      *(element.proto.body for element in at.get("html"))])
+
+
+def teacher_opens(at, item_id: str) -> None:
+    at.selectbox(key="live-pick").set_value(item_id).run()
+    at.button(key="live-open").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def answer_radio(at):
+    return next(r for r in at.radio if r.key and r.key.startswith("live-answer-"))
+
+
+def bars(at) -> list[str]:
+    return [element.proto.text for element in at.get("progress")]
+
+
+def start(nicknames: bool = False):
+    teacher = open_app("live")
+    if nicknames:
+        teacher.toggle(key="live.nicknames").set_value(True).run()
+    teacher.button(key="live-start").click().run()
+    assert not teacher.exception
+    code, _ = teacher.session_state[live.TEACHER]
+    assert teacher.query_params["join"] == code and "teacher" not in teacher.query_params
+    return teacher, code
+
+
+def test_a_teacher_and_three_students_run_a_question_from_open_to_reveal():
+    teacher, code = start()
+    text = all_text(teacher)
+    assert code in text and f"/live?join={code}" in text
+    assert any(code in element.proto.body and "<img" in element.proto.body and "alt=" in element.proto.body
+               for element in teacher.get("html"))  # the QR code, with its text alternative and its address
+    students = [open_app("live", join=code) for _ in range(3)]  # the QR code's link: in at once
+    for phone in students:
+        assert f"You are in class {code}." in all_text(phone) and len(phone.query_params["seat"]) == 16
+    teacher_opens(teacher, "concept.rows")
+    for phone, choice in zip(students, (1, 0, 1)):
+        phone.run()
+        answer_radio(phone).set_value(choice).run()
+        assert "Sent:" in all_text(phone)
+    answer_radio(students[1]).set_value(1).run()  # a student changes the answer while voting is open
+    teacher.run()
+    assert "3 of 3 answered" in all_text(teacher) and not bars(teacher)  # open: how many, not what
+    teacher.button(key="live-close").click().run()
+    assert bars(teacher)[1].startswith("B. One query") and ": 3 (100%)" in bars(teacher)[1] and "correct" not in " ".join(bars(teacher))
+    late = students[2]
+    late.run()
+    assert "Voting is closed" in all_text(late)
+    teacher.button(key="live-reveal").click().run()
+    assert "✓" in bars(teacher)[1] and "The answer: B." in all_text(teacher)
+    for phone in students:
+        phone.run()
+        shown = all_text(phone)
+        assert "You answered: B." in shown and "The answer: B." in shown and "Rows are queries" in shown
+        assert "3 (100%)" not in shown  # a student sees their own answer and the truth, never the room's
+
+
+def test_an_answer_sent_after_the_close_is_refused_with_a_message():
+    teacher, code = start()
+    teacher_opens(teacher, "concept.cosine")
+    phone = open_app("live", join=code)
+    assert answer_radio(phone)  # the phone shows the open question
+    teacher.button(key="live-close").click().run()
+    answer_radio(phone).set_value(0).run()  # the phone had not polled yet: the tap reaches a closed question
+    assert "Voting on this question is closed: your answer was not counted." in all_text(phone)
+    teacher.run()
+    assert ": 0 (0%)" in bars(teacher)[0]
+
+
+def test_the_teacher_link_resumes_the_class_elsewhere_and_leaves_the_address_bar():
+    teacher, code = start()
+    teacher_opens(teacher, "concept.rows")
+    link = next(element.value for element in teacher.code if "teacher=" in element.value)
+    key = link.partition("teacher=")[2]
+    elsewhere = open_app("live", join=code, teacher=key)
+    assert "teacher" not in elsewhere.query_params and elsewhere.session_state[live.TEACHER] == (code, key)
+    assert "0 of 0 answered" in all_text(elsewhere)
+    elsewhere.button(key="live-close").click().run()
+    teacher.run()
+    assert "Voting is closed" in all_text(teacher)
+    forged = open_app("live", join=code, teacher="not-the-key")
+    assert "This teacher link is not valid for the class." in all_text(forged) and live.TEACHER not in forged.session_state
+
+
+def test_a_wrong_code_is_answered_slowly_and_then_paused(monkeypatch):
+    monkeypatch.setattr(live, "WRONG_DELAY", 0.05)
+    phone = open_app("live")
+    for n in range(live.WRONG_LIMIT + 1):
+        phone.text_input[0].set_value("ZZZZZ2" if n % 2 else "not a code").run()
+        began = time.monotonic()
+        phone.button[0].click().run()
+        if n < live.WRONG_LIMIT:
+            assert "No class has this code." in all_text(phone) and time.monotonic() - began >= 0.05
+    assert "Too many wrong codes" in all_text(phone)
+
+
+def test_an_expired_code_and_a_tampered_link_get_a_message_not_a_traceback():
+    db = store.connect()
+    code, _ = store.start_class(db, hours=-1)
+    phone = open_app("live", join=code)
+    phone.button[0].click().run()
+    assert "This class's code has expired." in all_text(phone)
+    for join in ("<script>alert(1)</script>", "0OI1l0", "A" * 5000):
+        tampered = open_app("live", join=join, seat="'; DROP TABLE answers; --")
+        assert "Join a class" in all_text(tampered) and tampered.warning
+
+
+def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
+    teacher, code = start(nicknames=True)
+    phone = open_app("live", join=code)
+    assert [box.label for box in phone.text_input] == ["Code from the board", "Nickname"]
+    phone.button[0].click().run()
+    assert "Type a nickname to join this class." in all_text(phone)
+    phone.text_input[1].set_value("<b>Ada</b>")
+    phone.button[0].click().run()
+    assert f"You are in class {code}." in all_text(phone)
+    rows = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
+                           teacher.session_state[live.TEACHER][1])
+    assert rows.splitlines()[0] == "class,student,item,phase,answer,correct,time,nickname"
+    anonymous, other = start()
+    assert "nickname" not in live.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
+                                             anonymous.session_state[live.TEACHER][1])
+
+
+def test_a_concept_check_before_and_after_gives_each_items_scores_and_the_gain():
+    teacher, code = start()
+    phones = [open_app("live", join=code) for _ in range(2)]
+    correct = dict(live.CONCEPT)
+
+    def take(phase: str, right: list[int]) -> None:
+        teacher.button(key=f"live-check-{phase}").click().run()
+        for phone, rights in zip(phones, right):
+            phone.run()
+            for n, name in enumerate(correct):
+                radio = next(r for r in phone.radio if r.key and r.key.startswith("live-answer-") and
+                             store.question_state(store.connect(), int(r.key.rpartition("-")[2])).item == f"concept.{name}")
+                radio.set_value(correct[name] if n < rights else (correct[name] + 1) % 4).run()
+            assert "Done: 11 of 11 answered." in all_text(phone)
+            assert ("Why:" in all_text(phone)) == (phase == "after")  # explanations after the lesson's check only
+        teacher.run()
+        assert "2 of 2 students finished; 22 answers" in all_text(teacher)
+        teacher.button(key="live-check-close").click().run()
+
+    take("before", [2, 4])  # 6 of 22 right: 27 %
+    take("after", [8, 10])  # 18 of 22 right: 82 %
+    pre, post = 100 * 6 / 22, 100 * 18 / 22
+    assert f"= {(post - pre) / (100 - pre):.2f}" in all_text(teacher)
+    table = teacher.table[0].value
+    assert list(table.iloc[0, 1:]) == ["100 %", "100 %"] and list(table.iloc[9, 1:]) == ["0 %", "50 %"]
+
+
+def test_the_walkthroughs_question_is_computed_from_the_sentence():
+    teacher, _ = start()
+    teacher.session_state["shared.text"] = "the cat sat on the mat"
+    teacher.session_state["walkthrough.focus"] = 2
+    teacher.run()
+    from attention_core import explain
+
+    weights = explain("the cat sat on the mat", d_model=8, d_k=4, heads=1, score="scaled_dot", mode="soft", window=2, positions=True,
+                      seed=0, max_tokens=48).trace.heads[0].weights[1]
+    teacher_opens(teacher, "walk.focus.1")
+    teacher.button(key="live-close").click().run()
+    teacher.button(key="live-reveal").click().run()
+    assert f"The answer: {'ABCDEF'[int(weights.argmax())]}. {int(weights.argmax()) + 1} · " in all_text(teacher)
+    assert "Which key does “cat” give the most weight?" in all_text(teacher)
+
+
+def test_the_live_page_is_chinese_in_chinese():
+    teacher = open_app("live", lang="zh")
+    teacher.button(key="live-start").click().run()
+    text = all_text(teacher)
+    assert "加入码" in text and "向全班提问" in text
+    code = teacher.session_state[live.TEACHER][0]
+    phone = open_app("live", join=code, lang="zh")
+    assert f"你已加入课堂 {code}。" in all_text(phone)
