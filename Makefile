@@ -42,9 +42,12 @@ serve: $(VENV)/.run
 system-packages:
 	@PYTHON=$(PYTHON) CHROMIUM=$(CHROMIUM) bash scripts/debian-packages.sh test
 
+# Two workers: the browser tests in two groups (xdist_group "browser": layouts, charts, accessibility, the live class;
+# "browser-2": the walkthrough's sequences, the fuzzer and its regressions, the balancer, the load test), one chromium
+# and one server each, and the other tests wherever a worker is free.
 test: system-packages $(VENV)/.dev
 	$(PY) -m ruff check .
-	$(PY) -m pytest -n 2 --dist loadgroup --durations=15
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=25
 
 # The loop for a contributor: everything but the browser and the load test, in well under a minute.
 test-fast: $(VENV)/.dev
@@ -59,8 +62,10 @@ bench: system-packages $(VENV)/.dev
 
 # 30 students on one process; with REPLICAS=n, 100 students through nginx beside one process.
 # With TRAININGS=k, 30 students on one process, alone and while k students train on "Watch it learn".
+# With LIVE=n, a live class of n students answering on phones: one process on SQLite, or with REPLICAS=n (and KILL=1)
+# through nginx to n replicas sharing PostgreSQL.
 load: $(VENV)/.dev
-	$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(if $(filter command line,$(origin TRAININGS)),$(PY) scripts/load.py --sessions 30 --trainings $(TRAININGS),$(PY) scripts/load.py --sessions 30))
+	$(if $(filter command line,$(origin LIVE)),$(PY) scripts/load_live.py --students $(LIVE) $(if $(filter command line,$(origin REPLICAS)),--replicas $(REPLICAS)) $(if $(KILL),--kill),$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(if $(filter command line,$(origin TRAININGS)),$(PY) scripts/load.py --sessions 30 --trainings $(TRAININGS),$(PY) scripts/load.py --sessions 30)))
 
 # Where a loaded server's time goes: py-spy samples the server while classrooms of students use it.
 profile: $(VENV)/.dev
@@ -70,7 +75,7 @@ profile: $(VENV)/.dev
 snapshots: $(VENV)/.run
 	$(PY) scripts/make_snapshots.py
 
-# The browser fuzzer for FUZZ_MINUTES (make test runs it for 1); a failing sequence is saved in tests/fuzz/regressions/.
+# The browser fuzzer for FUZZ_MINUTES (make test runs it for half a minute); a failing sequence is saved in tests/fuzz/regressions/.
 FUZZ_MINUTES ?= 30
 fuzz: system-packages $(VENV)/.dev
 	FUZZ_MINUTES=$(FUZZ_MINUTES) $(PY) -m pytest -s -p no:cacheprovider tests/fuzz/test_fuzz.py

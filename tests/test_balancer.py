@@ -15,7 +15,7 @@ from scripts.browser import browser, wait_for_heatmap
 from scripts.load import LINK, classroom
 from scripts.serve import COOKIE, MISSING_NGINX, NGINX, balanced
 
-pytestmark = [pytest.mark.load, pytest.mark.xdist_group("browser")]  # starts servers: not beside the browser tests
+pytestmark = [pytest.mark.load, pytest.mark.xdist_group("browser-2")]  # starts servers: in the second browser group (Makefile)
 
 
 @pytest.fixture(scope="module")

@@ -91,3 +91,29 @@ def test_two_thousand_distinct_sentences_do_not_grow_memory_without_bound():
         cache.explanation(f"sentence number {i} with some words", max_tokens=48)
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - after_warmup) / 1024
     assert grown_mb < 20, grown_mb
+
+
+@pytest.mark.parametrize("name", list(TEXTS) if FULL else SHORT_TEXTS)
+def test_hostile_join_code_and_nickname(name, monkeypatch):
+    """Whatever is typed as a join code or a nickname: a message or a seat, never a traceback; a nickname is kept as
+    text, cut to 24 characters, and shown to nobody but the teacher's export."""
+    from classroom import store
+    from views import live
+
+    monkeypatch.setattr(live, "WRONG_DELAY", 0.0)
+    phone = open_app("live")
+    phone.text_input[0].set_value(TEXTS[name][:5000])
+    phone.button[0].click().run()
+    assert_safe(phone)
+    assert "No class has this code." in all_text(phone) or "Too many" in all_text(phone)
+    code, key = store.start_class(store.connect(), nicknames=True)
+    named = open_app("live", join=code)
+    named.text_input[1].set_value(TEXTS[name][:5000])
+    named.button[0].click().run()
+    assert_safe(named)
+    rows = store.export_rows(store.connect(), code, key)
+    assert rows == [] and ("Type a nickname" in all_text(named) or live.STUDENT in named.session_state)
+    if live.STUDENT in named.session_state:
+        with store.connect().connect() as db:
+            kept = db.execute(store.select(store.students.c.nickname)).all()
+        assert all(len(nickname or "") <= 24 for (nickname,) in kept)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from pathlib import Path
 
 import pytest
 from conftest import all_text as page_text
@@ -16,6 +17,8 @@ from sqlalchemy import select
 
 from classroom import store
 from views import live
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +228,7 @@ def test_the_normalised_gain_is_computed_from_the_class_means():
 def all_text(at) -> str:
     """Every text on the page, the successes too (a student's "You are in class", a revealed answer)."""
     return "\n".join([page_text(at), *(str(element.value) for element in at.get("success")),
-                      *(element.proto.body for element in at.get("html"))])
+                      *(element.proto.body for element in at.get("html"))]).replace("\\", "")  # markdown's escapes
 
 
 def teacher_opens(at, item_id: str) -> None:
@@ -402,3 +405,22 @@ def test_the_live_page_is_chinese_in_chinese():
     code = teacher.session_state[live.TEACHER][0]
     phone = open_app("live", join=code, lang="zh")
     assert f"你已加入课堂 {code}。" in all_text(phone)
+
+
+def test_a_lesson_stop_and_the_focused_word_are_asked_from_their_own_pages():
+    """A teacher with a live class asks a lesson stop's question from the lesson page and the focused word's from the
+    walkthrough (its own head's row); a student's phone shows each; without a class, no button."""
+    assert not [b for b in open_app("lesson").button if b.key and b.key.endswith(".live")]
+    teacher, code = start()
+    phone = open_app("live", join=code)
+    teacher.switch_page(str(ROOT / "pages" / "lesson.py")).run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    teacher.button(key="lesson.why_qkv.live").click().run()
+    phone.run()
+    assert "Lesson stop 3: Why three matrices, Q, K and V?" in all_text(phone)
+    teacher.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
+    teacher.button(key="walk-live").click().run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    phone.run()
+    assert "Which key does “Thinking” give the most weight?" in all_text(phone)
+    assert [o.partition(". ")[2] for o in answer_radio(phone).options] == ["1 · Thinking", "2 · Machines"]

@@ -4,7 +4,7 @@ import pytest
 
 from scripts.load import LINK, measure
 
-pytestmark = [pytest.mark.load, pytest.mark.xdist_group("browser")]  # not beside the browser tests: both start servers
+pytestmark = [pytest.mark.load, pytest.mark.xdist_group("browser-2")]  # starts a server: in the second browser group (Makefile)
 
 
 def test_a_small_classroom_has_no_errors_and_bounded_memory():

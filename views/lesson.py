@@ -117,6 +117,9 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]
         guess = st.radio(T("lesson.your_guess"), range(len(options)), index=None, key=f"{key}.guess",
                          format_func=lambda i: figures.plain(options[i]), horizontal=True)
+        from views import live  # the live page reads the stops: imported here, not at the top
+
+        live.ask_here(T, live.Item(f"lesson.{stop.id}", len(options), stop.correct), key=f"{key}.live")
         if st.toggle(T("lesson.reveal"), key=f"{key}.reveal", disabled=guess is None):
             verdict = "lesson.right" if guess == stop.correct else "lesson.wrong"
             (st.success if guess == stop.correct else st.warning)(

@@ -2,7 +2,8 @@
 
 The class lives in the database (``classroom.store``); a session holds only who it is: the teacher's (code, key) or the
 student's (code, student id). Streamlit has no push between sessions, so the projector polls one aggregate query
-(``st.fragment(run_every=PROJECTOR_POLL)``) and a phone polls slowly, only while it waits for the teacher.
+(``st.fragment(run_every=PROJECTOR_POLL)``) and a phone rereads the questions every few seconds in a part that
+draws nothing (a tap reruns only the part with the answers).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from classroom import store
 from views import state
 from views.lesson import STOPS, answer_values
 from views.page import View
-from views.registry import MAX_TOKENS
+from views.registry import BY_ID, MAX_TOKENS
 
 TEACHER = "live.teacher"  # session: (code, key) of the class this session teaches
 STUDENT = "live.student"  # session: (code, student id) of the class this session sits in
@@ -34,7 +35,7 @@ WRONG = "live.wrong_codes"  # session: when this browser session typed a wrong c
 LINK_REFUSED = "live.link_refused"
 COOKIE = "attention_teacher"  # the teacher's browser: code.key, so that a reload stays the teacher
 PROJECTOR_POLL = 1.0  # s between the projector's reads of the answers
-PHONE_POLL = 3.0  # s between a waiting phone's reads
+PHONE_POLL = 3.0  # s between a phone's reads of the questions (one small query)
 WRONG_LIMIT, WRONG_WINDOW, WRONG_DELAY = 5, 60.0, 1.0  # wrong codes per window (s) before a pause; each is answered this slowly
 # The concept check: item id and the index of its correct option (assets/text/*/live.toml [concept.<id>]).
 CONCEPT = (("rows", 1), ("row_sum", 3), ("scale", 1), ("values", 0), ("causal", 2), ("cosine", 0), ("heads", 2),
@@ -75,19 +76,39 @@ def lesson_items(T: Texts) -> list[Item]:
     return [Item(f"lesson.{stop.id}", len(T.get(f"lesson.stops.{stop.id}.options")), stop.correct) for stop in STOPS]
 
 
+def focus_item(weights, key_tokens: tuple[str, ...], focus: int) -> Item:
+    """"Which key does the focused word give the most weight?": the options are the keys, the answer the row's largest
+    weight (the walkthrough's own row, whatever head or model it shows)."""
+    labels = tuple(f"{j + 1} · {token}" for j, token in enumerate(key_tokens))
+    return Item(f"walk.focus.{focus}", len(key_tokens), int(weights.argmax()), labels)
+
+
 def walk_item(view: View) -> Item | None:
-    """"Which key does the focused word give the most weight?" on the session's sentence (the walkthrough's focus)."""
+    """The focused word's question on the session's sentence (the walkthrough's random weights, head 1)."""
     try:
         explained = explain(view.settings.text, **view.settings.explain_options())
     except ValueError:
         return None
     tokens = explained.tokens[:MAX_TOKENS]
-    if len(tokens) < 2:
+    if not 2 <= len(tokens) <= store.MAX_OPTIONS:
         return None
     focus = min(max(int(st.session_state.get(state.key("walkthrough", "focus"), 1)), 1), len(tokens)) - 1
-    weights = explained.trace.heads[0].weights[focus]
-    labels = tuple(f"{j + 1} · {token}" for j, token in enumerate(tokens))
-    return Item(f"walk.focus.{focus}", len(tokens), int(weights.argmax()), labels)
+    return focus_item(explained.trace.heads[0].weights[focus], tokens, focus)
+
+
+def ask_here(T: Texts, item: Item, key: str) -> None:
+    """Where a question is asked (a lesson stop, the walkthrough's focused word): in a teacher's session with a live
+    class, one button opens it for the room, and a link goes to the live page where the answers come in."""
+    if TEACHER not in st.session_state:
+        return
+    left, right = st.columns(2, vertical_alignment="center")
+    if left.button(T("live.teacher.ask_live"), key=key, on_click=_open, args=(item, None), icon=":material/how_to_vote:"):
+        error = st.session_state.pop("live.error", None)
+        if error is not None:
+            refused(T, error)
+        else:
+            st.toast(T("live.teacher.asked"), icon=":material/how_to_vote:")
+    right.page_link(BY_ID["live"].file_path, label=T("live.teacher.see_answers"), icon=":material/groups:")
 
 
 def wording(T: Texts, question: store.Question) -> tuple[str, list[str], str | None]:
@@ -211,7 +232,7 @@ def _act(action, *args) -> None:
         st.session_state["live.error"] = error
 
 
-def _open(item: Item, live_key: str) -> None:
+def _open(item: Item, live_key: str | None) -> None:
     code, key = st.session_state[TEACHER]
     try:
         db = engine()
@@ -220,7 +241,7 @@ def _open(item: Item, live_key: str) -> None:
             if not question.phase:
                 store.close_question(db, code, key, question.id)
         store.open_question(db, code, key, item.id, item.options, item.correct, item.labels,
-                            live=bool(st.session_state.get(live_key)))
+                            live=bool(live_key and st.session_state.get(live_key)))
     except (store.Refused, SQLAlchemyError, OSError) as error:
         st.session_state["live.error"] = error
 
@@ -272,8 +293,8 @@ def teacher(view: View) -> None:
 
 def ask(view: View) -> None:
     T = view.T
-    items = [walk_item(view)] if walk_item(view) else []
-    items += lesson_items(T) + concept_items()
+    walk = walk_item(view)
+    items = ([walk] if walk else []) + lesson_items(T) + concept_items()
     names = {item.id: item_title(T, item) for item in items}
     with st.container(border=True):
         st.markdown(f"#### {T('live.teacher.ask')}")
@@ -366,7 +387,10 @@ def check_scores(questions: list[store.Question], tally: store.Tally) -> list[tu
     return scores
 
 
+@st.fragment(run_every=2 * PROJECTOR_POLL)
 def check_panel(view: View, class_id: int) -> None:
+    """The concept check: open it before or after the lesson, how many finished (read every 2 s), each item's % correct
+    before and after, and the normalised gain."""
     T = view.T
     try:
         questions = [q for q in store.open_questions(engine(), class_id) if q.phase]
@@ -495,6 +519,8 @@ def student(view: View) -> None:
         refused(T, error)
         return
     st.success(T("live.student.joined", code=found.code), icon=":material/groups:")
+    if found.ended is not None:
+        st.info(T("live.refused.ended"), icon=":material/event_busy:")
     room(view, found.id, student_id)
 
 
@@ -522,33 +548,37 @@ def join_form(view: View) -> bool:
 
 
 def room(view: View, class_id: int, student_id: int) -> None:
-    """The questions open to this student: answered at once (no polling while choosing); polling while waiting."""
+    """The questions open to this student, in a part a tap reruns alone; beside it, a part that rereads the class's
+    questions every few seconds and redraws the phone only when the teacher moved on (a question opened, closed,
+    revealed)."""
     try:
         questions = store.open_questions(engine(), class_id)
-        mine = store.my_answers(engine(), student_id)
     except (SQLAlchemyError, OSError) as error:
         refused(view.T, error)
         return
-    unanswered = [q for q in questions if q.state == "open" and q.id not in mine]
-    if unanswered:
-        answering(view, class_id, student_id)
-    else:
-        waiting(view, class_id, student_id, signature(questions, mine))
+    watch(class_id, signature(questions))
+    answers_part(view, class_id, student_id)
 
 
-def signature(questions: list[store.Question], mine: dict[int, int]) -> tuple:
-    """What a phone draws from: a change means a full rerun (a new question, a close, a reveal)."""
-    return tuple((q.id, q.state) for q in questions), tuple(sorted(mine.items()))
-
-
-@st.fragment
-def answering(view: View, class_id: int, student_id: int) -> None:
-    questions_view(view, class_id, student_id, polling=False)
+def signature(questions: list[store.Question]) -> tuple:
+    """What the teacher decides (each question and its state): a change redraws the phone."""
+    return tuple((q.id, q.state) for q in questions)
 
 
 @st.fragment(run_every=PHONE_POLL)
-def waiting(view: View, class_id: int, student_id: int, drawn: tuple) -> None:
-    questions_view(view, class_id, student_id, polling=True, drawn=drawn)
+def watch(class_id: int, drawn: tuple) -> None:
+    """Draws nothing: one query every few seconds, and a redraw when the teacher moved on."""
+    try:
+        now = signature(store.open_questions(engine(), class_id))
+    except (SQLAlchemyError, OSError):
+        return  # the next read tries again; the phone keeps what it shows
+    if now != drawn:
+        st.rerun(scope="app")
+
+
+@st.fragment
+def answers_part(view: View, class_id: int, student_id: int) -> None:
+    questions_view(view, class_id, student_id)
 
 
 def _send(question_id: int, student_id: int, widget: str) -> None:
@@ -561,7 +591,7 @@ def _send(question_id: int, student_id: int, widget: str) -> None:
         st.session_state["live.error"] = error
 
 
-def questions_view(view: View, class_id: int, student_id: int, polling: bool, drawn: tuple | None = None) -> None:
+def questions_view(view: View, class_id: int, student_id: int) -> None:
     T = view.T
     try:
         questions = store.open_questions(engine(), class_id)
@@ -569,10 +599,6 @@ def questions_view(view: View, class_id: int, student_id: int, polling: bool, dr
     except (SQLAlchemyError, OSError) as error:
         refused(T, error)
         return
-    if polling and signature(questions, mine) != drawn:
-        st.rerun(scope="app")  # the teacher moved on: draw the phone anew (answering, without polling)
-    if not polling and not [q for q in questions if q.state == "open" and q.id not in mine]:
-        st.rerun(scope="app")  # every open question answered: wait for the teacher (polling)
     error = st.session_state.pop("live.error", None)
     if error is not None:
         refused(T, error)

@@ -20,7 +20,7 @@ from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import cache, charts, real, state
+from views import cache, charts, live, real, state
 from views.cache import Key
 from views.charts import chart, dims, fixed, token_chips
 from views.classroom import edit_numbers, predict_then_reveal
@@ -440,6 +440,8 @@ def focus_section(view: View, walk: Walk) -> None:
     focus = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(walk.tokens) + 1), key=view.key("focus"),
                            format_func=lambda i: f"{i} · {walk.tokens[i - 1]}") - 1
     guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
+    if len(walk.key_tokens) <= live.store.MAX_OPTIONS:
+        live.ask_here(T, live.focus_item(walk.head.weights[focus], walk.key_tokens, focus), key="walk-live")
     if view["predict"] and not predict_then_reveal(walk.head.weights[focus], walk.key_tokens, T, quiz_key(view, walk)):
         return
     draw_focus(walk, T, focus)

@@ -93,4 +93,8 @@ class Lesson(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if self.visit is not None:
-            self.visit.close()
+            try:
+                self.visit.main()  # at the end, every chart that waited off the screen is drawn too
+                self.visit.check("the last action, every chart drawn")
+            finally:
+                self.visit.close()

@@ -9,7 +9,7 @@ import pytest
 
 from tests.fuzz.driver import replay
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 FILES = sorted((Path(__file__).resolve().parent / "regressions").glob("*.json"))
 
 
