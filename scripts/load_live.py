@@ -75,6 +75,24 @@ class Session:
         if self.ws is not None:
             await self.ws.close()
 
+    async def steady(self, widgets: list[WidgetState] = (), fragment: str = "", auto: bool = True) -> tuple[Run, int]:
+        """``run``, and when the connection drops (a replica killed), what a browser does: connect again (nginx sends
+        it to a live replica), draw the page anew from the link, and send the tap again. Returns (run, reconnects)."""
+        for attempt in range(8):
+            try:
+                if attempt == 0:
+                    return await self.run(widgets, fragment, auto), 0
+                await asyncio.sleep(0.5 * attempt)
+                await self.connect()
+                self.auto = {}
+                run = await self.run()  # a new session: the whole page (the seat from the link)
+                if widgets:
+                    run = await self.run(widgets)
+                return run, attempt
+            except (websockets.ConnectionClosed, OSError):  # not a timeout: a run that never ends is an error
+                continue
+        raise RuntimeError("the connection could not be made again")
+
     async def run(self, widgets: list[WidgetState] = (), fragment: str = "", auto: bool = True) -> Run:
         back = BackMsg()
         back.ParseFromString(rerun_message(self.query, list(widgets), PAGE))
@@ -144,7 +162,8 @@ async def phone(ws_url: str, code: str, cookie: str, opened: asyncio.Event, rng:
         await asyncio.sleep(rng.uniform(0, poll))
         fragment = next(iter(run.auto), "")
         while True:  # the waiting part's rerun sees the question and reruns the whole page, which shows it
-            run = await session.run(fragment=fragment)
+            run, again = await session.steady(fragment=fragment)
+            result.reconnects += again
             if run.radios:
                 break
             fragment = next(iter(run.auto), "")
@@ -156,12 +175,14 @@ async def phone(ws_url: str, code: str, cookie: str, opened: asyncio.Event, rng:
                 await session.close()
                 await session.connect()
                 result.reconnects += 1
-                run = await session.run()
+                run, again = await session.steady()
+                result.reconnects += again
             radio, shown = next(iter(run.radios.items()))
             state = WidgetState(id=radio)
             state.string_value = shown[choice]  # a radio's value is its option as shown (Streamlit's string_value)
             tapped = time.perf_counter()
-            run = await session.run([state], fragment=run.radio_part, auto=False)  # as chromium sends a tap in a part
+            run, again = await session.steady([state], fragment=run.radio_part, auto=False)  # as chromium sends a tap in a part
+            result.reconnects += again
             if any("not counted" in text or "未计入" in text for text in run.texts):
                 raise RuntimeError("an answer in time was refused")
             result.taps.append((tapped, time.perf_counter()))
@@ -182,7 +203,7 @@ async def projector(ws_url: str, code: str, key: str, stop: asyncio.Event) -> li
     while not stop.is_set():
         fragment, interval = next(iter(run.auto.items()), ("", 1.0))
         await asyncio.sleep(interval)
-        run = await session.run(fragment=fragment)
+        run, _ = await session.steady(fragment=fragment)  # its replica may be the one killed: the projector reconnects
         answered = next((int(m.group(1)) for text in run.texts if (m := re.match(r"(\d+) of \d+ answered", text))), None)
         bars = [int(m.group(1)) for text in run.texts if (m := re.search(r": (\d+) \(\d+%\)", text))]
         if answered is not None:

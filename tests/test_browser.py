@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scripts.browser import draw_charts, serve, wait_for_heatmap
+from scripts.browser import draw_charts, heatmap, serve, wait_for_heatmap
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 SHOTS = Path(__file__).resolve().parent.parent / "tests" / "screenshots"
@@ -359,9 +359,14 @@ def test_online_softmax_folds_block_by_block_on_a_projector_and_the_link_reopens
 
 def test_the_shuffled_sentence_is_drawn_with_the_shuffled_words(app_url, page):
     page.goto(f"{app_url}/positions-and-scale?{urlencode({'text': 'the dog bit the man', 'shuffle': 'swap'})}")
-    # By its title, not only its place: while the page is built the second chart may still be another 5 x 5 matrix.
-    shuffled = wait_for_heatmap(page, 1, "h.rows === 5 && h.title.startsWith('Shuffled')")
-    assert shuffled["x"] == ["the", "man", "bit", "the", "dog"]
+    # Found by its title, not its place (the page draws its charts as they come near the screen, in parts).
+    wait_for_heatmap(page, 0, "h.rows === 5")
+    count = draw_charts(page)
+    titles = page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
+                           ".map(p => String((p.layout && p.layout.title && p.layout.title.text) || ''))")
+    assert len(titles) == count, titles
+    shuffled = heatmap(page, next(i for i, title in enumerate(titles) if "Shuffled" in title))
+    assert shuffled["rows"] == 5 and shuffled["x"] == ["the", "man", "bit", "the", "dog"], titles
     page.screenshot(path=str(SHOTS / "positions-permutation.png"))
 
 

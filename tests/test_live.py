@@ -349,6 +349,18 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     rows = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
                            teacher.session_state[live.TEACHER][1])
     assert rows.splitlines()[0] == "class,student,item,phase,answer,correct,time,nickname"
+    typed = open_app("live")  # the code typed by hand: the nickname box appears, then the student is in
+    typed.text_input[0].set_value(code.lower())
+    typed.button[0].click().run()
+    assert [box.label for box in typed.text_input] == ["Code from the board", "Nickname"]
+    typed.text_input[1].set_value("=1+1")
+    typed.button[0].click().run()
+    assert f"You are in class {code}." in all_text(typed)
+    question = store.open_question(store.connect(), code, teacher.session_state[live.TEACHER][1], "concept.rows", 4, 1)
+    store.answer(store.connect(), question, typed.session_state[live.STUDENT][1], 1)
+    exported = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
+                               teacher.session_state[live.TEACHER][1])
+    assert exported.splitlines()[1].endswith(",'=1+1")  # never a formula in a spreadsheet
     anonymous, other = start()
     assert "nickname" not in live.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
                                              anonymous.session_state[live.TEACHER][1])

@@ -96,6 +96,16 @@ def walk_item(view: View) -> Item | None:
     return focus_item(explained.trace.heads[0].weights[focus], tokens, focus)
 
 
+def lesson_banner(T: Texts) -> None:
+    """At the top of the lesson path: start a live class, or say which one runs and that each stop can ask the room."""
+    live_page = BY_ID["live"].file_path
+    if TEACHER in st.session_state:
+        st.info(T("live.teacher.lesson_running", code=st.session_state[TEACHER][0]), icon=":material/groups:")
+        st.page_link(live_page, label=T("live.teacher.see_answers"), icon=":material/groups:")
+    else:
+        st.page_link(live_page, label=T("live.teacher.lesson_start"), icon=":material/co_present:")
+
+
 def ask_here(T: Texts, item: Item, key: str) -> None:
     """Where a question is asked (a lesson stop, the walkthrough's focused word): in a teacher's session with a live
     class, one button opens it for the room, and a link goes to the live page where the answers come in."""
@@ -308,7 +318,7 @@ def ask(view: View) -> None:
 
 def item_title(T: Texts, item: Item) -> str:
     question = store.Question(0, item.id, "", item.options, item.correct, item.labels, "open", False, 0.0)
-    return plain(wording(T, question)[0].replace("  \n", " — "))
+    return wording(T, question)[0].replace("  \n", " — ")  # a select box shows plain text: no markdown escapes
 
 
 def counts_of(tally: store.Tally, question: store.Question) -> list[int]:
@@ -454,6 +464,9 @@ def export_csv(found: store.Class, key: str) -> str:
     names = ["class", "student", "item", "phase", "answer", "correct", "time"] + (["nickname"] if found.nicknames else [])
     writer = csv.DictWriter(out, fieldnames=names)
     writer.writeheader()
+    for row in rows:  # a nickname is text in a spreadsheet too, never a formula
+        if str(row.get("nickname", "")).startswith(("=", "+", "-", "@", "\t", "\r")):
+            row["nickname"] = "'" + row["nickname"]
     writer.writerows(rows)
     return out.getvalue()
 
@@ -491,6 +504,9 @@ def try_join(view: View, typed: str, nickname: str | None, quiet: bool = False) 
         if error.reason == "wrong_code":
             st.session_state.setdefault(WRONG, []).append(time.time())
             time.sleep(WRONG_DELAY)
+        if error.reason == "nickname" and nickname is None:  # a typed code of a class asking for nicknames: the box shows now
+            view.set("join", store.normal_code(typed) or "")
+            st.rerun()
         refused(T, error)
         return False
     except (SQLAlchemyError, OSError) as error:
@@ -662,5 +678,5 @@ def draw(view: View) -> None:
     if error is not None:
         refused(T, error)
     student(view)
-    if STUDENT not in st.session_state and view.layout.extras:
+    if STUDENT not in st.session_state:  # a teacher may start on the projector too
         start_form(view)
