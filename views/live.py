@@ -33,6 +33,7 @@ TEACHER = "live.teacher"  # session: (code, key) of the class this session teach
 STUDENT = "live.student"  # session: (code, student id) of the class this session sits in
 WRONG = "live.wrong_codes"  # session: when this browser session typed a wrong code (the rate limit)
 LINK_REFUSED = "live.link_refused"
+ERROR = "live.error"  # session: a refusal or database error from a button's callback, shown on the next run
 COOKIE = "attention_teacher"  # the teacher's browser: code.key, so that a reload stays the teacher
 PROJECTOR_POLL = 1.0  # s between the projector's reads of the answers
 PHONE_POLL = 3.0  # s between a phone's reads of the questions (one small query)
@@ -113,7 +114,7 @@ def ask_here(T: Texts, item: Item, key: str) -> None:
         return
     left, right = st.columns(2, vertical_alignment="center")
     if left.button(T("live.teacher.ask_live"), key=key, on_click=_open, args=(item, None), icon=":material/how_to_vote:"):
-        error = st.session_state.pop("live.error", None)
+        error = st.session_state.pop(ERROR, None)
         if error is not None:
             refused(T, error)
         else:
@@ -217,7 +218,7 @@ def _start(nicknames_key: str) -> None:
     try:
         code, key = store.start_class(engine(), nicknames=bool(st.session_state.get(nicknames_key)))
     except (SQLAlchemyError, OSError) as error:
-        st.session_state["live.error"] = error
+        st.session_state[ERROR] = error
         return
     st.session_state[TEACHER] = (code, key)
     st.session_state.pop(STUDENT, None)
@@ -239,7 +240,7 @@ def _act(action, *args) -> None:
     try:
         action(engine(), code, key, *args)
     except (store.Refused, SQLAlchemyError, OSError) as error:
-        st.session_state["live.error"] = error
+        st.session_state[ERROR] = error
 
 
 def _open(item: Item, live_key: str | None) -> None:
@@ -253,17 +254,12 @@ def _open(item: Item, live_key: str | None) -> None:
         store.open_question(db, code, key, item.id, item.options, item.correct, item.labels,
                             live=bool(live_key and st.session_state.get(live_key)))
     except (store.Refused, SQLAlchemyError, OSError) as error:
-        st.session_state["live.error"] = error
+        st.session_state[ERROR] = error
 
 
 def _open_check(phase: str) -> None:
-    code, key = st.session_state[TEACHER]
-    try:
-        db = engine()
-        for item in concept_items():
-            store.open_question(db, code, key, item.id, item.options, item.correct, phase=phase)
-    except (store.Refused, SQLAlchemyError, OSError) as error:
-        st.session_state["live.error"] = error
+    for item in concept_items():
+        _act(lambda db, code, key, item=item: store.open_question(db, code, key, item.id, item.options, item.correct, phase=phase))
 
 
 def _close_check(question_ids: tuple[int, ...]) -> None:
@@ -282,7 +278,7 @@ def teacher(view: View) -> None:
         return
     if view["join"] != found.code:
         view.set("join", found.code)
-    error = st.session_state.pop("live.error", None)
+    error = st.session_state.pop(ERROR, None)
     if error is not None:
         refused(T, error)
     if found.ended is not None:
@@ -604,7 +600,7 @@ def _send(question_id: int, student_id: int, widget: str) -> None:
     try:
         store.answer(engine(), question_id, student_id, int(choice))
     except (store.Refused, SQLAlchemyError, OSError) as error:
-        st.session_state["live.error"] = error
+        st.session_state[ERROR] = error
 
 
 def questions_view(view: View, class_id: int, student_id: int) -> None:
@@ -615,7 +611,7 @@ def questions_view(view: View, class_id: int, student_id: int) -> None:
     except (SQLAlchemyError, OSError) as error:
         refused(T, error)
         return
-    error = st.session_state.pop("live.error", None)
+    error = st.session_state.pop(ERROR, None)
     if error is not None:
         refused(T, error)
     single = [q for q in questions if not q.phase]
@@ -674,7 +670,7 @@ def draw(view: View) -> None:
     if TEACHER in st.session_state:
         teacher(view)
         return
-    error = st.session_state.pop("live.error", None)
+    error = st.session_state.pop(ERROR, None)
     if error is not None:
         refused(T, error)
     student(view)

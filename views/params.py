@@ -7,6 +7,7 @@ change, a ``Notice`` the page shows; ``write`` gives the text a teacher sees in 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -170,8 +171,6 @@ class Token(Param):
     normal: Callable[[str], str] = field(default=lambda given: given, compare=False)
 
     def read(self, given: str) -> tuple[str, Notice | None]:
-        import re
-
         value = self.normal(given[:64])
         if given == "" or re.fullmatch(self.pattern, value):
             return value, None
