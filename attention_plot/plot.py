@@ -25,7 +25,8 @@ from attention_plot import figures
 from attention_plot.text import Texts
 
 AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
-               "dimension": "common.labels.dimensions", "head": "common.labels.heads", "position": "common.labels.positions",
+               "dimension": "common.labels.dimensions", "head": "common.labels.heads", "layer": "common.labels.layers",
+               "position": "common.labels.positions",
                "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources",
                "sentence": "common.labels.sentences", "document": "common.labels.documents", "block": "common.labels.blocks",
                "query_position": "common.labels.query_positions", "key_position": "common.labels.key_positions",

@@ -385,6 +385,12 @@ def open_questions(engine: Engine, class_id: int, states: tuple[str, ...] = STAT
     return [_question(row) for row in rows]
 
 
+def has_ended(engine: Engine, class_id: int) -> bool:
+    """Has the teacher ended the class (a phone stops waiting for questions)?"""
+    with engine.connect() as db:
+        return db.execute(select(classes.c.ended).where(classes.c.id == class_id)).scalar() is not None
+
+
 @dataclass(frozen=True)
 class Tally:
     """The class's answers counted: students seated, and {question id: {choice: count}}."""
@@ -415,19 +421,20 @@ def my_answers(engine: Engine, student_id: int) -> dict[int, int]:
 
 
 def export_rows(engine: Engine, code: str, key: str) -> list[dict[str, object]]:
-    """The teacher's CSV: one row per answer (class code, student number, item, phase, answer, correct, time); the
-    nickname only when the class asked for one."""
+    """The teacher's CSV: one row per answer (class code, question id, student number, item, phase, answer, correct,
+    time); the nickname only when the class asked for one."""
     found = check_teacher(engine, code, key)
     with engine.connect() as db:
         seats = db.execute(select(students.c.id, students.c.nickname).where(students.c.class_id == found.id).order_by(students.c.id)).all()
-        rows = db.execute(select(questions.c.item, questions.c.phase, questions.c.correct, answers.c.student_id, answers.c.choice,
-                                 answers.c.at).select_from(answers.join(questions, questions.c.id == answers.c.question_id))
+        rows = db.execute(select(questions.c.id, questions.c.item, questions.c.phase, questions.c.correct, answers.c.student_id,
+                                 answers.c.choice, answers.c.at).select_from(answers.join(questions, questions.c.id == answers.c.question_id))
                           .where(questions.c.class_id == found.id).order_by(questions.c.id, answers.c.student_id)).all()
     number = {student_id: n for n, (student_id, _) in enumerate(seats, start=1)}
     names = dict(seats)
     out = []
-    for item, phase, correct, student_id, choice, at in rows:
-        row = {"class": found.code, "student": number[student_id], "item": item, "phase": phase, "answer": choice + 1,
+    for question_id, item, phase, correct, student_id, choice, at in rows:
+        row = {"class": found.code, "question": question_id, "student": number[student_id], "item": item, "phase": phase,
+               "answer": choice + 1,
                "correct": choice == correct, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))}
         if found.nicknames:
             row["nickname"] = names[student_id] or ""

@@ -1,12 +1,19 @@
-"""A lesson path: the article in its order, stop by stop, for a 45-minute class."""
+"""A lesson path: the article in its order, stop by stop, for a 45-minute class (and two more stops for 60 minutes)."""
 
 import streamlit as st
 
 from views import live, page
-from views.lesson import STOPS, draw_stop
+from views.lesson import SHORT, STOPS, draw_stop
 
 view = page.start("lesson")
-st.caption(view.T("lesson.total", minutes=sum(stop.minutes for stop in STOPS), stops=len(STOPS)))
-live.lesson_banner(view.T)
-for number, stop in enumerate(STOPS, 1):
+T = view.T
+longer = [stop for stop in STOPS if stop.longer]
+st.caption(T("lesson.total", minutes=sum(stop.minutes for stop in SHORT), stops=len(SHORT),
+             more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
+live.lesson_banner(T)
+for number, stop in enumerate(SHORT, 1):
+    draw_stop(view, number, stop)
+st.subheader(T("lesson.longer_title"))
+st.caption(T("lesson.longer_intro"))
+for number, stop in enumerate(longer, len(SHORT) + 1):
     draw_stop(view, number, stop)

@@ -358,7 +358,8 @@ print(before, rss_mb())
 
 
 def bench_model(repeat: int) -> list[tuple]:
-    """The pretrained model: load once, forward pass at 32 and 128 word pieces, extra server memory."""
+    """The pretrained model: load once, forward pass at 32 and 128 word pieces, the importance measures, extra server
+    memory."""
     import subprocess
 
     from attention_core.pretrained import MiniLM
@@ -370,6 +371,12 @@ def bench_model(repeat: int) -> list[tuple]:
         text = " ".join(["word"] * (pieces - 2))
         assert len(model.encode(text)[0]) == pieces
         rows.append(row(f"real model: forward pass, {pieces} word pieces", median_ms(lambda text=text: model.run(text), repeat), budget, repeat))
+    from attention_core import inside
+
+    text = " ".join(["word"] * 30)  # 32 pieces: rollout, flow and leave-one-out (30 words, 31 passes batched) together
+    trace = model.run(text)
+    rows.append(row("real model: rollout + flow + leave-one-out, 32 word pieces",
+                    median_ms(lambda: inside.importance(model, trace, text), max(3, repeat // 2)), 1000, max(3, repeat // 2)))
     out = subprocess.run([sys.executable, "-c", MEMORY_PROBE.format(root=str(ROOT))], capture_output=True, text=True, check=True)
     before, after = (float(v) for v in out.stdout.split())
     rows.append(("real model: extra server memory (RSS)", f"{after - before:.0f} MB", "250 MB", "ok" if after - before <= 250 else "OVER", "1"))

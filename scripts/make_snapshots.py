@@ -3,7 +3,8 @@
 assets/snapshots/scaling.npz.
 
 Reproducible: the same seeds give the same files (NumPy only, float64 training, saved as float32).
-Usage: ``python scripts/make_snapshots.py [task ...|scaling]`` (about 3 minutes on a 2-core machine).
+Also assets/snapshots/importance.json: the real model's four importance measures compared on the built-in sentences.
+Usage: ``python scripts/make_snapshots.py [task ...|scaling|importance]`` (about 3 minutes on a 2-core machine).
 """
 
 from __future__ import annotations
@@ -55,6 +56,18 @@ def main(names: list[str]) -> None:
               f"accuracy {run.accuracy[0]:.2f} -> {run.accuracy[-1]:.2f}, best closeness per layer "
               f"{[round(float(np.nanmax(c)), 2) for c in run.closeness[-1]]}; {size / 1024:.0f} kB")
 
+
+    if not names or "importance" in names:
+        from attention_core import inside
+        from attention_core.pretrained import MiniLM
+
+        began = time.perf_counter()
+        found = inside.correlations(MiniLM.load())
+        (OUT / "importance.json").write_text(json.dumps({"sentences": list(inside.BUILT_IN),
+                                                         "spearman": {m: [round(float(v), 6) for v in found[m]] for m in found}},
+                                                        ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"importance: {len(inside.BUILT_IN)} sentences in {time.perf_counter() - began:.1f} s; mean Spearman ρ with "
+              f"leave-one-out: {({m: round(float(np.nanmean(v)), 3) for m, v in found.items()})}")
 
     if not names or "scaling" in names:
         began = time.perf_counter()

@@ -90,33 +90,52 @@ def test_hands_on_d_k_changes_the_weights():
 
 
 def test_predict_then_reveal_in_the_walkthrough():
+    """While the class guesses, no matrix the answer could be read from is drawn, the focused row or any other."""
     at = open_app(text=SENTENCE, step="5", predict="1", focus="2")
-    hidden = z_values(figures(at)[0])
-    assert np.isnan(hidden[1]).all() and not np.isnan(hidden[0]).any()
-    assert "hidden until you reveal" in all_text(at)
+    assert not figures(at) and "Hidden until the reveal" in all_text(at)
+    assert "Before looking: which key will “cat” attend to most" in all_text(at)
     next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
     click(at, "-reveal")
-    assert not np.isnan(z_values(figures(at)[0])).any()
+    assert figure_titles(at) == ["attention weights"] and not np.isnan(z_values(figures(at)[0])).any()
     assert any("Answer:" in m.value for m in list(at.success) + list(at.warning))
+    at.button(key="walk-previous").click().run()  # stepping back keeps the reveal: the scaled scores show
+    assert figure_titles(at) == ["scaled scores"]
 
 
-@pytest.mark.parametrize("step", [3, 4, 5, 6])
-def test_the_quiz_hides_the_row_from_the_very_first_run_after_the_toggle(step):
-    """Switching "Predict first" on hides the focused query's row at once on every step that would give the answer away."""
-    at = open_app(text=SENTENCE, step=str(step), focus="2")
-    assert not any(np.isnan(z_values(spec)).any() for spec in figures(at))
+@pytest.mark.parametrize("step", [3, 4, 5, 6, 7])
+def test_the_quiz_hides_every_matrix_from_the_very_first_run_after_the_toggle(step):
+    """Switching "Predict first" on hides, at once, every matrix of the steps that would give the answer away: the
+    scores, the weights, the outputs and the heads' outputs (the weights can be read back from any row of them)."""
+    at = open_app(text=SENTENCE, step=str(step), focus="2", heads="2")
+    assert figures(at)
     at.toggle(key="walkthrough.predict").set_value(True).run()  # the very next frame
-    shown = [z_values(spec) for spec in figures(at)]
-    assert shown and all(np.isnan(z[1]).all() and not np.isnan(z[0]).any() for z in shown), step
+    assert not figures(at), step
+    assert "Hidden until the reveal" in all_text(at)
     assert not [t for t in at.table if "softmax weight" in t.value.columns]  # the focus table waits for the guess too
 
 
+def test_presenter_mode_asks_the_class_and_hides_the_answer():
+    """On the projector the pop-over holds the word and "Predict first"; the question sits under Previous / Next."""
+    at = open_app(text=SENTENCE, step="5", present="1")
+    assert figure_titles(at) == ["attention weights"]
+    next(s for s in at.selectbox if s.key == "walkthrough.focus").set_value(3).run()
+    at.toggle(key="walkthrough.predict").set_value(True).run()
+    assert not figures(at) and "which key will “sat” attend to most" in all_text(at)
+    assert at.query_params["predict"] == "1" and at.query_params["focus"] == "3"
+    next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(0).run()
+    click(at, "-reveal")
+    assert figure_titles(at) == ["attention weights"]
+    linked = open_app(text=SENTENCE, step="5", present="1", predict="1", focus="3")  # the link a teacher shares
+    assert not figures(linked) and "which key will “sat” attend to most" in all_text(linked)
+
+
 def test_predict_then_reveal_on_the_real_model():
+    """Nothing about the head shows until the reveal: its heatmap, its lines, its tile of the overview, the summary."""
     at = open_app("real", text=SENTENCE, predict="1", query="3")
-    assert np.isnan(z_values(figures(at)[0])[2]).all()
+    assert not figures(at) and not at.dataframe and "hidden until the reveal" in all_text(at)
     next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
     click(at, "-reveal")
-    assert not np.isnan(z_values(figures(at)[0])).any()
+    assert not np.isnan(z_values(figures(at)[0])).any() and len(figures(at)) == 3 and at.dataframe
 
 
 def test_only_approved_colour_scales():

@@ -1,5 +1,5 @@
 """Every page and section of the registry on a projector (presenter mode, 1280 x 720) and on a phone (390 px, touch), in
-English and in Chinese.
+English and in Chinese: each page opened by its link, then its other sections by its section control.
 
 Measured in Debian's chromium, never assumed: the sidebar is closed, chart text on a projector is at least 16 px
 and the page's first figure (a chart, or word chips) starts on the first screen; a phone never scrolls sideways and shows no chart toolbar.
@@ -18,7 +18,7 @@ import pytest
 
 from scripts.axe_scan import english_left, violations
 from scripts.browser import CHROMIUM, MISSING_CHROMIUM, serve
-from tests.fuzz.driver import VIEWPORTS, Server, Visit
+from tests.fuzz.driver import VIEWPORTS, Server, Visit, key_class
 from views.params import Choice
 from views.registry import PAGES
 
@@ -26,12 +26,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOTS = Path(__file__).resolve().parent / "screenshots" / "layouts"
 
 
-def views() -> list[tuple[str, str]]:
-    """(page path, section) for every section of every page (section "" where a page has none)."""
+def sectioned() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(page id, page path, its sections) for every page of the registry (sections ("",) where a page has none)."""
     found = []
     for page in PAGES:
         section = next((p for p in page.params if p.name == "section" and isinstance(p, Choice)), None)
-        found += [(page.path, name) for name in (section.options if section else ("",))]
+        found.append((page.id, page.path, section.options if section else ("",)))
     return found
 
 
@@ -85,42 +85,55 @@ def _open(tabs: dict, browser, server, viewport: str, path: str, params: dict) -
     return tabs[viewport]
 
 
-EVERY_VIEW = [(path, section, lang) for lang in ("en", "zh") for path, section in views()]
+EVERY_PAGE = [(page_id, path, sections, lang) for lang in ("en", "zh") for page_id, path, sections in sectioned()]
+IDS = [f"{path or 'walkthrough'}-{lang}" for _, path, _, lang in EVERY_PAGE]
 
 
-def usable_by_everyone(page, lang: str) -> None:
+def usable_by_everyone(page, lang: str, where: str) -> None:
     """axe-core's first serious or critical violation fails, naming the element; in Chinese, the first English text too."""
     for found in violations(page):
         if found["impact"] in ("serious", "critical"):
-            pytest.fail(f"axe-core: {found['id']} ({found['impact']}): {found['help']}: {found['nodes'][0]}\n{found['why'][0]}")
+            pytest.fail(f"{where}: axe-core: {found['id']} ({found['impact']}): {found['help']}: {found['nodes'][0]}\n{found['why'][0]}")
     if lang == "zh":
         left = english_left(page)
-        assert not left, f"English on a Chinese page: {left[:5]}"
+        assert not left, f"{where}: English on a Chinese page: {left[:5]}"
 
 
-@pytest.mark.parametrize(("path", "section", "lang"), EVERY_VIEW)
-def test_presenter_mode_on_every_page(chromium, layout_server, tabs, path, section, lang):
-    params = {"present": 1, "lang": lang} | ({"section": section} if section else {})
-    visit = _open(tabs, chromium, layout_server, "projector", path, params)
-    shown = visit.page.evaluate(MEASURE_JS)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    visit.page.screenshot(path=str(SHOTS / f"presenter-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
-    assert not shown["sidebarShown"], shown
-    assert not shown["titlesCut"], shown  # a title wider than its chart is wrapped (assets/js/charts.js)
-    assert shown["smallest"] is None or shown["smallest"] >= 16, shown
-    assert shown["firstFigure"] is None or shown["firstFigure"] < VIEWPORTS["projector"]["viewport"]["height"] - 100, shown
-    usable_by_everyone(visit.page, lang)
+def every_section(tabs: dict, browser, server, viewport: str, page_id: str, path: str, sections: tuple[str, ...], params: dict):
+    """Each section of a page in turn: the first opened by its link (a new session), the others by pressing the page's
+    section control, as a student moves through them (a rerun of the page, not a new load: half the browser's work)."""
+    visit = _open(tabs, browser, server, viewport, path, params | ({"section": sections[0]} if sections[0] else {}))
+    for index, section in enumerate(sections):
+        if index:
+            visit.page.locator(f".{key_class(f'{page_id}.section')} [data-testid=stButtonGroup] button").nth(index).click()
+            visit.settle()
+            assert f"section={section}" in visit.page.url, (section, visit.page.url)
+        yield visit, section
 
 
-@pytest.mark.parametrize(("path", "section", "lang"), EVERY_VIEW)
-def test_a_phone_shows_every_page(chromium, layout_server, tabs, path, section, lang):
-    params = {"lang": lang} | ({"section": section} if section else {})
-    visit = _open(tabs, chromium, layout_server, "phone", path, params)
-    shown = visit.page.evaluate(MEASURE_JS)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    visit.page.screenshot(path=str(SHOTS / f"phone-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
-    assert shown["width"] <= shown["view"] + 1, shown
-    assert not shown["titlesCut"], shown
-    assert not shown["sidebarShown"], shown
-    assert shown["toolbars"] == 0, shown
-    usable_by_everyone(visit.page, lang)
+@pytest.mark.parametrize(("page_id", "path", "sections", "lang"), EVERY_PAGE, ids=IDS)
+def test_presenter_mode_on_every_page(chromium, layout_server, tabs, page_id, path, sections, lang):
+    for visit, section in every_section(tabs, chromium, layout_server, "projector", page_id, path, sections, {"present": 1, "lang": lang}):
+        where = f"presenter {path or 'walkthrough'} {section} {lang}"
+        shown = visit.page.evaluate(MEASURE_JS)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(path=str(SHOTS / f"presenter-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
+        assert not shown["sidebarShown"], (where, shown)
+        assert not shown["titlesCut"], (where, shown)  # a title wider than its chart is wrapped (assets/js/charts.js)
+        assert shown["smallest"] is None or shown["smallest"] >= 16, (where, shown)
+        assert shown["firstFigure"] is None or shown["firstFigure"] < VIEWPORTS["projector"]["viewport"]["height"] - 100, (where, shown)
+        usable_by_everyone(visit.page, lang, where)
+
+
+@pytest.mark.parametrize(("page_id", "path", "sections", "lang"), EVERY_PAGE, ids=IDS)
+def test_a_phone_shows_every_page(chromium, layout_server, tabs, page_id, path, sections, lang):
+    for visit, section in every_section(tabs, chromium, layout_server, "phone", page_id, path, sections, {"lang": lang}):
+        where = f"phone {path or 'walkthrough'} {section} {lang}"
+        shown = visit.page.evaluate(MEASURE_JS)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(path=str(SHOTS / f"phone-{path or 'walkthrough'}-{section or 'page'}-{lang}.png"))
+        assert shown["width"] <= shown["view"] + 1, (where, shown)
+        assert not shown["titlesCut"], (where, shown)
+        assert not shown["sidebarShown"], (where, shown)
+        assert shown["toolbars"] == 0, (where, shown)
+        usable_by_everyone(visit.page, lang, where)

@@ -3,7 +3,9 @@ teacher's and students' flows through the app, several sessions at once (AppTest
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import re
 import time
 from pathlib import Path
@@ -15,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from attention_plot.text import Texts
 from classroom import store
 from views import live
 
@@ -204,8 +207,8 @@ def test_the_export_holds_only_what_the_teacher_chose_to_collect(db):
     _, student = store.join(db, code, store.new_seat(), nickname="Ada")
     store.answer(db, question, student, 1)
     rows = store.export_rows(db, code, key)
-    assert rows == [{"class": code, "student": 1, "item": "concept.rows", "phase": "before", "answer": 2, "correct": True,
-                     "time": rows[0]["time"]}]
+    assert rows == [{"class": code, "question": question, "student": 1, "item": "concept.rows", "phase": "before", "answer": 2,
+                     "correct": True, "time": rows[0]["time"]}]
     named, named_key = store.start_class(db, nicknames=True)
     with pytest.raises(store.Refused, match="nickname"):
         store.join(db, named, store.new_seat(), nickname="   ")
@@ -335,6 +338,7 @@ def test_an_expired_code_and_a_tampered_link_get_a_message_not_a_traceback():
     for join in ("<script>alert(1)</script>", "0OI1l0", "A" * 5000):
         tampered = open_app("live", join=join, seat="'; DROP TABLE answers; --")
         assert "Join a class" in all_text(tampered) and tampered.warning
+        assert all("is not understood and is left out" in w.value for w in tampered.warning), [w.value for w in tampered.warning]
 
 
 def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
@@ -347,8 +351,8 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     phone.button[0].click().run()
     assert f"You are in class {code}." in all_text(phone)
     rows = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
-                           teacher.session_state[live.TEACHER][1])
-    assert rows.splitlines()[0] == "class,student,item,phase,answer,correct,time,nickname"
+                           teacher.session_state[live.TEACHER][1], Texts("en"))
+    assert rows.splitlines()[0] == "class,question,item,question_text,phase,student,answer,answer_text,correct,time,nickname"
     typed = open_app("live")  # the code typed by hand: the nickname box appears, then the student is in
     typed.text_input[0].set_value(code.lower())
     typed.button[0].click().run()
@@ -359,11 +363,14 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     question = store.open_question(store.connect(), code, teacher.session_state[live.TEACHER][1], "concept.rows", 4, 1)
     store.answer(store.connect(), question, typed.session_state[live.STUDENT][1], 1)
     exported = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
-                               teacher.session_state[live.TEACHER][1])
+                               teacher.session_state[live.TEACHER][1], Texts("zh"))
     assert exported.splitlines()[1].endswith(",'=1+1")  # never a formula in a spreadsheet
+    row = next(csv.DictReader(io.StringIO(exported)))  # the question and the answer as the teacher reads them
+    asked, options, _ = live.wording(Texts("zh"), store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)[0])
+    assert row["question_text"] == asked and row["answer_text"] == options[1] and row["answer"] == "2"
     anonymous, other = start()
     assert "nickname" not in live.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
-                                             anonymous.session_state[live.TEACHER][1])
+                                             anonymous.session_state[live.TEACHER][1], Texts("en"))
 
 
 def test_a_concept_check_before_and_after_gives_each_items_scores_and_the_gain():
@@ -383,7 +390,10 @@ def test_a_concept_check_before_and_after_gives_each_items_scores_and_the_gain()
             assert ("Why:" in all_text(phone)) == (phase == "after")  # explanations after the lesson's check only
         teacher.run()
         assert "2 of 2 students finished; 22 answers" in all_text(teacher)
+        if phase == "before":  # open: how many, never how well (the first answers would sway the rest)
+            assert "appear when it is closed" in all_text(teacher) and not teacher.table
         teacher.button(key="live-check-close").click().run()
+        assert f"{phase}: 2 students answered" in all_text(teacher)
 
     take("before", [2, 4])  # 6 of 22 right: 27 %
     take("after", [8, 10])  # 18 of 22 right: 82 %
@@ -436,3 +446,21 @@ def test_a_lesson_stop_and_the_focused_word_are_asked_from_their_own_pages():
     phone.run()
     assert "Which key does “Thinking” give the most weight?" in all_text(phone)
     assert [o.partition(". ")[2] for o in answer_radio(phone).options] == ["1 · Thinking", "2 · Machines"]
+
+
+def test_a_second_question_says_it_closes_the_open_one_and_ending_asks_first():
+    teacher, code = start()
+    teacher_opens(teacher, "concept.rows")
+    teacher.selectbox(key="live-pick").set_value("concept.cosine").run()
+    assert "Still open: “In a matrix of attention weights, what is one row?”" in all_text(teacher)
+    assert teacher.button(key="live-open").label == "Close it and open this question"
+    teacher.button(key="live-open").click().run()
+    questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
+    assert [(q.item, q.state) for q in questions] == [("concept.rows", "closed"), ("concept.cosine", "open")]
+    phone = open_app("live", join=code)
+    assert teacher.button(key="live-end").label == "Yes, end the class"  # inside "End the class": one more click
+    teacher.button(key="live-end").click().run()
+    shown = all_text(teacher)
+    assert f"Class {code} has ended" in shown and not any('class="live-code"' in h.proto.body for h in teacher.get("html"))
+    phone.run()
+    assert "This class has ended." in all_text(phone) and not [r for r in phone.radio if r.key and r.key.startswith("live-answer-")]

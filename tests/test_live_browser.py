@@ -56,6 +56,11 @@ def test_a_teacher_and_three_phones_run_a_question_and_a_reload_loses_nothing(ch
     assert teacher.locator(".live-qr").get_attribute("alt") == f"QR code that opens {app_url}/live?join={code}"
     phones = [join(chromium, app_url, code, lang) for lang in ("en", "zh", "en")]
     teacher.get_by_text("Students in the class: 3").wait_for(timeout=15000)  # the projector counts by itself
+    again = phones[2].context.new_page()  # the join link opened again in a new tab: the same student (the seat's cookie)
+    again.goto(f"{app_url}/live?join={code}&lang=en")
+    again.get_by_text(f"You are in class {code}.").wait_for(timeout=30000)
+    assert again.url.split("seat=")[1][:16] == phones[2].url.split("seat=")[1][:16]
+    again.close()
     teacher.goto(f"{app_url}/live?join={code}&present=1&lang=en")  # a new page is still the teacher (the cookie): on the projector
     teacher.locator(".live-code").wait_for(timeout=30000)
     assert teacher.locator(".live-code").inner_text().strip() == code
@@ -80,6 +85,13 @@ def test_a_teacher_and_three_phones_run_a_question_and_a_reload_loses_nothing(ch
     phones[1].screenshot(path="tests/screenshots/live-phone-revealed-zh.png", full_page=True)
     no_serious_violations(teacher)
     no_serious_violations(phones[1])
+    assert teacher.get_by_text("Students in the class: 3").count()  # the tab opened again took no second seat
+    teacher.goto(f"{app_url}/live?join={code}&lang=en")  # off the projector: the teacher's own screen
+    teacher.get_by_role("button", name="End the class").click()  # ending asks once more
+    teacher.locator(".st-key-live-end button").click()
+    teacher.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=15000)
+    assert not teacher.locator(".live-code, .live-qr").count()  # nobody can join: no code, no QR code
+    phones[0].get_by_text("This class has ended.").wait_for(timeout=15000)  # a phone learns it by itself
     for page in (teacher, *phones):
         page.context.close()
 

@@ -96,3 +96,12 @@ def test_walkthrough_with_pretrained_weights():
     assert w_q.shape == (385, 32)
     at.button(key="walk-next").click().run()
     assert z_values(figures(at)[0]).shape == (8, 8)
+
+
+def test_the_batched_forward_pass_is_the_head_by_head_one(model):
+    """``forward`` (every head at once, a batch of sentences) against ``attention_layer`` (each head through the core's
+    ``attend``), layer by layer."""
+    trace = model.run("The animal didn't cross the street because it was too tired.")
+    for layer in range(6):
+        heads = model.attention_layer(layer, trace.inputs[layer])
+        np.testing.assert_allclose(trace.attentions[layer], np.stack([h.weights for h in heads.heads]), atol=1e-12)

@@ -6,7 +6,7 @@ import itertools
 import json
 
 import pytest
-from conftest import ROOT, open_app
+from conftest import ROOT, all_text, open_app
 
 from attention_plot.text import LANGUAGES, catalogue
 from views import state
@@ -179,9 +179,10 @@ def test_every_value_survives_its_own_link(param):
 
 def test_the_lesson_path_computes_every_answer_and_opens_real_views():
     from attention_plot.text import Texts
-    from views.lesson import STOPS, answer_values
+    from views.lesson import SHORT, STOPS, answer_values
 
-    assert 40 <= sum(stop.minutes for stop in STOPS) <= 50
+    assert 40 <= sum(stop.minutes for stop in SHORT) <= 50 and 55 <= sum(stop.minutes for stop in STOPS) <= 65
+    assert {stop.page for stop in STOPS if stop.longer} == {"learn", "positions"}
     assert [stop.page for stop in STOPS][:3] == ["walkthrough", "walkthrough", "why_qkv"]  # the article's order
     for lang in LANGUAGES:
         T = Texts(lang)
@@ -197,10 +198,31 @@ def test_the_lesson_path_computes_every_answer_and_opens_real_views():
     assert answer_values("four_steps")["weight"] == "0.88"
 
 
-@pytest.mark.parametrize("stop", ["four_steps", "kinds", "scaling"])
+@pytest.mark.parametrize("stop", ["four_steps", "kinds", "scaling", "positions", "learn"])
 def test_a_lesson_stop_opens_its_view_without_a_notice(stop):
     from views.lesson import STOPS
 
     chosen = next(s for s in STOPS if s.id == stop)
     at = open_app(chosen.page, **chosen.params, present="1")
     assert not at.warning and dict(at.query_params) | chosen.params == dict(at.query_params)
+
+
+def test_a_lesson_stop_asks_first_then_opens_absolute_links_and_keeps_the_guess_across_pages():
+    """The view shows the answer, so it opens only once the class has guessed; its links are whole addresses (copied,
+    or opened with Ctrl-click, in a new tab); the class's guess and the reveal outlive a visit to another page."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    at = open_app("lesson")
+    assert not at.get("link_button") and "The view opens once the class has guessed" in all_text(at)
+    at.radio(key="lesson.four_steps.guess").set_value(1).run()
+    links = [urlsplit(b.proto.url) for b in at.get("link_button")]
+    assert [link.scheme for link in links] == ["http", "http"] and all(link.netloc for link in links)
+    assert [dict(parse_qsl(link.query)) for link in links] == [{"walk": "textbook", "step": "3", "lang": "en"},
+                                                                 {"walk": "textbook", "step": "3", "lang": "en", "present": "1"}]
+    at.toggle(key="lesson.four_steps.reveal").set_value(True).run()
+    assert any("0.88" in s.value for s in at.success)
+    at.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
+    at.switch_page(str(ROOT / "pages" / "lesson.py")).run()
+    assert at.radio(key="lesson.four_steps.guess").value == 1 and at.toggle(key="lesson.four_steps.reveal").value
+    assert any("0.88" in s.value for s in at.success)
+    assert [urlsplit(b.proto.url).path for b in at.get("link_button")][:2] == ["/", "/"]

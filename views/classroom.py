@@ -51,8 +51,9 @@ def edit_numbers(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
     st.table(pd.DataFrame([fixed(row.output)], columns=[str(i + 1) for i in range(row.output.shape[0])]), hide_index=True)
 
 
-def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str) -> bool:
-    """Ask which key gets the most weight (and how much) before showing it. Returns True once revealed."""
+def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str, token: str | None = None) -> bool:
+    """Ask which key the query ``token`` gives the most weight (and how much) before showing it. Returns True once
+    revealed; the guess and the reveal stay in the session (stepping away and back keeps them)."""
     revealed = st.session_state.setdefault("revealed", set())
     if key in revealed:
         guess_key, guess_weight = st.session_state.get(f"{key}-guess", (None, None))
@@ -65,7 +66,8 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
             revealed.discard(key)
             st.rerun()
         return True
-    st.info(T("classroom.predict_intro"), icon=":material/quiz:")
+    st.info(T("classroom.predict_intro") if token is None else T("classroom.predict_word", token=figures.plain(token)),
+            icon=":material/quiz:")
     guess = st.selectbox(T("classroom.which"), range(len(key_tokens)), index=None, key=f"{key}-which",
                          format_func=lambda j: f"{j + 1} · {key_tokens[j]}", placeholder=T("classroom.pick"))
     amount = st.slider(T("classroom.how_much"), 0.0, 1.0, 0.5, 0.05, key=f"{key}-amount")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlencode, urlsplit
 
 import numpy as np
 import streamlit as st
@@ -68,9 +69,33 @@ def _real() -> dict[str, object]:
     return {"share": f"{head_summary(trace)['previous'][0, 2]:.0%}"}
 
 
+def _learn() -> dict[str, object]:
+    from views.learn import load_snapshot  # the training page's module, read only by this stop
+
+    closeness = load_snapshot("induction").run.closeness  # (steps, layers, heads)
+    best = int(np.argmax(closeness[-1, 1]))  # the layer-2 head that learns the pattern
+    return {"before": f"{closeness[0, 1, best]:.2f}", "after": f"{closeness[-1, 1, best]:.2f}", "head": best + 1}
+
+
+def _positions() -> dict[str, object]:
+    from attention_core.positions import permuted, positional_encoding, positioned_head, shuffle_order
+
+    e = explain(LONG_EXAMPLE, heads=1, score="scaled_dot", mode="soft", positions=False, max_tokens=MAX_TOKENS)
+    vectors, p = e.token_vectors, e.projections
+    order = shuffle_order("reverse", len(e.tokens))
+    added = positional_encoding(*vectors.shape)
+    gaps = {}
+    for scheme in ("none", "sinusoidal"):  # as the positions page measures it (views/positions.py)
+        head = positioned_head(vectors, p.w_q, p.w_k, p.w_v, scheme, added=added)
+        shuffled = positioned_head(vectors[order], p.w_q, p.w_k, p.w_v, scheme, added=added)
+        gaps[scheme] = float(np.abs(shuffled.weights - permuted(head, order)[0]).max())
+    return {"none": f"{gaps['none']:.1e}", "sinusoidal": f"{gaps['sinusoidal']:.2f}"}
+
+
 @dataclass(frozen=True)
 class Stop:
-    """One stop of the lesson: the page and values it opens, minutes, the right option, and the computed answer."""
+    """One stop of the lesson: the page and values it opens, minutes, the right option, and the computed answer;
+    ``longer``: a stop of the 60-minute class only."""
 
     id: str
     page: str
@@ -78,11 +103,13 @@ class Stop:
     minutes: int
     correct: int  # index of the right option in the texts' list
     answer: Answer
+    longer: bool = False
 
 
 STOPS = (
     Stop("four_steps", "walkthrough", {"walk": "textbook", "step": "3"}, 8, 1, _textbook),
-    Stop("your_sentence", "walkthrough", {"walk": "random", "text": LONG_EXAMPLE, "step": "5", "focus": "3"}, 6, 1, _sentence),
+    Stop("your_sentence", "walkthrough", {"walk": "random", "text": LONG_EXAMPLE, "step": "5", "focus": "3", "predict": "1"}, 6, 1,
+         _sentence),
     Stop("why_qkv", "why_qkv", {"text": LONG_EXAMPLE}, 5, 1, _shared_matrix),
     Stop("kinds", "types", {"text": LONG_EXAMPLE, "section": "modes"}, 6, 0, _hard),
     Stop("multi_head", "multihead", {"text": LONG_EXAMPLE, "d_model": "16", "heads": "4", "split": "1"}, 5, 2, _heads),
@@ -90,7 +117,11 @@ STOPS = (
     Stop("rnn", "rnn", {"text": LONG_EXAMPLE, "step": "3"}, 4, 2, _rnn),
     Stop("scaling", "scaling", {"d_k": "64"}, 4, 0, _scaling),
     Stop("real", "real", {"text": "The animal didn't cross the street because it was too tired.", "layer": "1", "head": "3"}, 3, 1, _real),
+    Stop("positions", "positions", {"text": LONG_EXAMPLE, "section": "positions", "shuffle": "reverse"}, 7, 1, _positions,
+         longer=True),
+    Stop("learn", "learn", {"section": "watch", "task": "induction", "step": "0"}, 8, 1, _learn, longer=True),
 )
+SHORT = tuple(stop for stop in STOPS if not stop.longer)  # the 45-minute class
 
 
 @st.cache_data(show_spinner=False)
@@ -99,28 +130,52 @@ def answer_values(stop_id: str) -> dict[str, object]:
     return next(stop for stop in STOPS if stop.id == stop_id).answer()
 
 
+def view_url(page_id: str, params: dict[str, str]) -> str:
+    """An absolute address of a page with its values (a link a teacher may copy, or open with Ctrl-click)."""
+    here = urlsplit(st.context.url or "http://localhost:8501/")
+    path = BY_ID[page_id].path
+    return f"{here.scheme}://{here.netloc}/{path if not BY_ID[page_id].default else ''}?{urlencode(params)}"
+
+
+def kept(key: str) -> None:
+    """A widget's value outlives a visit to another page (Streamlit forgets the value of a widget it does not draw):
+    a copy under another key, put back before the widget is drawn again."""
+    copy = f"kept.{key}"
+    if key not in st.session_state and copy in st.session_state:
+        st.session_state[key] = st.session_state[copy]
+
+
+def keep(key: str) -> None:
+    st.session_state[f"kept.{key}"] = st.session_state[key]
+
+
 def draw_stop(view: View, number: int, stop: Stop) -> None:
-    """One stop: what to show (a link opening that exact view, presenter-ready), the question, predict, then reveal."""
+    """One stop: the question first and the class's guess, then (only once the class has guessed) the view that shows
+    the answer, here or on the projector, and the answer itself."""
     T = view.T
     key = f"lesson.{stop.id}"
     with st.container(border=True):
         st.markdown(f"#### {number}. {T(f'lesson.stops.{stop.id}.title')}  \n{T('lesson.minutes', minutes=stop.minutes)}")
-        st.markdown(T(f"lesson.stops.{stop.id}.show"))
-        page = BY_ID[stop.page]
-        params = stop.params | {"lang": view.settings.lang}
-        open_here, open_projector = st.columns(2)
-        open_here.page_link(page.file_path, label=T("lesson.open"), icon=":material/open_in_browser:", query_params=params)
-        open_projector.page_link(page.file_path, label=T("lesson.open_present"), icon=":material/co_present:",
-                                 query_params=params | {"present": "1"})
         values = answer_values(stop.id)
         st.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}")
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]
-        guess = st.radio(T("lesson.your_guess"), range(len(options)), index=None, key=f"{key}.guess",
-                         format_func=lambda i: figures.plain(options[i]), horizontal=True)
+        kept(f"{key}.guess")
+        guess = st.radio(T("lesson.your_guess"), range(len(options)), index=None, key=f"{key}.guess", on_change=keep,
+                         args=(f"{key}.guess",), format_func=lambda i: figures.plain(options[i]), horizontal=True)
         from views import live  # the live page reads the stops: imported here, not at the top
 
         live.ask_here(T, live.Item(f"lesson.{stop.id}", len(options), stop.correct), key=f"{key}.live")
-        if st.toggle(T("lesson.reveal"), key=f"{key}.reveal", disabled=guess is None):
+        if guess is None:  # the view shows the answer: it opens once the class has committed to a guess
+            st.caption(T("lesson.guess_first"))
+            return
+        st.markdown(T(f"lesson.stops.{stop.id}.show"))
+        params = stop.params | {"lang": view.settings.lang}
+        open_here, open_projector = st.columns(2)
+        open_here.link_button(T("lesson.open"), view_url(stop.page, params), icon=":material/open_in_new:", width="stretch")
+        open_projector.link_button(T("lesson.open_present"), view_url(stop.page, params | {"present": "1"}),
+                                   icon=":material/co_present:", width="stretch")
+        kept(f"{key}.reveal")
+        if st.toggle(T("lesson.reveal"), key=f"{key}.reveal", on_change=keep, args=(f"{key}.reveal",)):
             verdict = "lesson.right" if guess == stop.correct else "lesson.wrong"
             (st.success if guess == stop.correct else st.warning)(
                 f"{T(verdict, option=options[stop.correct])}  \n{T(f'lesson.stops.{stop.id}.answer', **values)}",

@@ -35,6 +35,7 @@ WRONG = "live.wrong_codes"  # session: when this browser session typed a wrong c
 LINK_REFUSED = "live.link_refused"
 ERROR = "live.error"  # session: a refusal or database error from a button's callback, shown on the next run
 COOKIE = "attention_teacher"  # the teacher's browser: code.key, so that a reload stays the teacher
+SEAT_COOKIE = "attention_seat"  # a student's browser: code.seat, so that the join link opened again is the same student
 PROJECTOR_POLL = 1.0  # s between the projector's reads of the answers
 PHONE_POLL = 3.0  # s between a phone's reads of the questions (one small query)
 WRONG_LIMIT, WRONG_WINDOW, WRONG_DELAY = 5, 60.0, 1.0  # wrong codes per window (s) before a pause; each is answered this slowly
@@ -203,6 +204,18 @@ def take_teacher_link() -> None:
     st.session_state.pop(STUDENT, None)
 
 
+def cookie(name: str, value: str, age: int) -> None:
+    """The browser keeps ``value`` under ``name`` for ``age`` seconds (0: forgets it); assets/js/shell.js sets it."""
+    st.html(f'<span hidden data-remember="{name}" data-value="{html.escape(value)}" data-age="{age}"></span>')
+
+
+def kept_seat(typed: str) -> str | None:
+    """The seat this browser took in the class of ``typed`` (its cookie): the join link opened again in a new tab, or
+    after the tab was closed, is the same student, not a second one."""
+    code, _, seat = str((st.context.cookies or {}).get(SEAT_COOKIE, "")).partition(".")
+    return seat if seat and code == store.normal_code(typed) else None
+
+
 def remember(code: str, key: str, ended: bool) -> None:
     """The browser keeps the teacher's code and key in a cookie for this path (assets/js/shell.js sets it), so a reload
     stays the teacher; it forgets them when the class ends."""
@@ -210,8 +223,7 @@ def remember(code: str, key: str, ended: bool) -> None:
     if st.session_state.get("live.remembered") == value:
         return
     st.session_state["live.remembered"] = value
-    age = 0 if ended else int(store.CLASS_HOURS * 3600)
-    st.html(f'<span hidden data-remember="{COOKIE}" data-value="{html.escape(value)}" data-age="{age}"></span>')
+    cookie(COOKIE, value, 0 if ended else int(store.CLASS_HOURS * 3600))
 
 
 def _start(nicknames_key: str) -> None:
@@ -281,12 +293,11 @@ def teacher(view: View) -> None:
     error = st.session_state.pop(ERROR, None)
     if error is not None:
         refused(T, error)
-    if found.ended is not None:
-        join_card(T, found.code)
-        st.info(T("live.teacher.ended"), icon=":material/event_busy:")
+    if found.ended is not None:  # no code or QR code any more: nobody can join
+        st.info(T("live.teacher.ended", code=found.code), icon=":material/event_busy:")
     else:
         projector(view, found.id, found.code)
-        ask(view)
+        ask(view, found.id)
         check_panel(view, found.id)
     export(view, found)
     remember(found.code, key, found.ended is not None)
@@ -294,11 +305,19 @@ def teacher(view: View) -> None:
         with st.expander(T("live.teacher.resume")):
             st.caption(T("live.teacher.resume_help"))
             st.code(f"{join_url(found.code)}&{urlencode({'teacher': key})}", language=None)
-        st.button(T("live.teacher.end"), key="live-end", on_click=_act, args=(store.end_class,), icon=":material/stop_circle:")
+        with st.popover(T("live.teacher.end"), icon=":material/stop_circle:"):  # one click more: ending cannot be undone
+            st.markdown(T("live.teacher.end_confirm"))
+            st.button(T("live.teacher.end_now"), key="live-end", on_click=_act, args=(store.end_class,), type="primary",
+                      icon=":material/stop_circle:")
 
 
-def ask(view: View) -> None:
+def ask(view: View, class_id: int) -> None:
     T = view.T
+    try:
+        still_open = [q for q in store.open_questions(engine(), class_id, ("open",)) if not q.phase]
+    except (SQLAlchemyError, OSError):
+        still_open = []
+    open_now = wording(T, still_open[-1])[0].replace("  \n", " — ") if still_open else ""
     walk = walk_item(view)
     items = ([walk] if walk else []) + lesson_items(T) + concept_items()
     names = {item.id: item_title(T, item) for item in items}
@@ -308,8 +327,10 @@ def ask(view: View) -> None:
                               format_func=lambda item_id: names[item_id], placeholder=T("live.teacher.pick_placeholder"))
         st.toggle(T("live.teacher.live"), key="live-live", help=T("live.teacher.live_help"))
         item = next((item for item in items if item.id == picked), None)
-        st.button(T("live.teacher.open"), key="live-open", type="primary", disabled=item is None, on_click=_open,
-                  args=(item, "live-live"), icon=":material/how_to_vote:")
+        if open_now:  # one question at a time: opening another closes this one, and says so first
+            st.caption(T("live.teacher.replaces", question=plain(open_now)))
+        st.button(T("live.teacher.open_instead" if open_now else "live.teacher.open"), key="live-open", type="primary",
+                  disabled=item is None, on_click=_open, args=(item, "live-live"), icon=":material/how_to_vote:")
 
 
 def item_title(T: Texts, item: Item) -> str:
@@ -420,8 +441,15 @@ def check_panel(view: View, class_id: int) -> None:
                     st.button(T("live.teacher.check_open", phase=T(f"live.phase.{phase}")), key=f"live-check-{phase}",
                               on_click=_open_check, args=(phase,))
         scores = check_scores(questions, tally)
+        if open_now:  # while a check is open its scores stay hidden: the first answers would sway the rest
+            hidden = 1 if phase == "before" else 2
+            scores = [tuple(None if i == hidden else value for i, value in enumerate(row)) for row in scores]
+            st.caption(T("live.teacher.check_hidden"))
         if any(before is not None or after is not None for _, before, after in scores):
             gain_table(T, scores)
+        counts = {p: check_answered(questions, tally, p) for p in ("before", "after") if p in given}
+        if counts:
+            st.caption(" · ".join(T("live.teacher.check_answered", phase=T(f"live.phase.{p}"), count=n) for p, n in counts.items()))
 
 
 def check_finished(questions: list[store.Question], tally: store.Tally, phase: str) -> int:
@@ -429,6 +457,12 @@ def check_finished(questions: list[store.Question], tally: store.Tally, phase: s
     when students answer in order; the aggregate is all the projector reads."""
     counts = [sum(counts_of(tally, q)) for q in questions if q.phase == phase and q.state == "open"]
     return min(counts) if counts else 0
+
+
+def check_answered(questions: list[store.Question], tally: store.Tally, phase: str) -> int:
+    """How many students answered at least one item of a check: the largest count of any of its items (a lower bound)."""
+    counts = [sum(counts_of(tally, q)) for q in questions if q.phase == phase]
+    return max(counts) if counts else 0
 
 
 def normalised_gain(scores: list[tuple[str, float | None, float | None]]) -> float | None:
@@ -454,22 +488,33 @@ def gain_table(T: Texts, scores: list[tuple[str, float | None, float | None]]) -
     st.markdown(T("live.teacher.gain", gain=f"{gain:.2f}") if gain is not None else T("live.teacher.gain_none"))
 
 
-def export_csv(found: store.Class, key: str) -> str:
+def spreadsheet_text(text: str) -> str:
+    """Text a spreadsheet shows as text, never runs as a formula (a nickname, an option such as "−0.5")."""
+    return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+
+
+def export_csv(found: store.Class, key: str, T: Texts) -> str:
+    """One row per answer, with the question and the chosen option in the teacher's language beside their numbers."""
     rows = store.export_rows(engine(), found.code, key)
+    asked = {q.id: wording(T, q)[:2] for q in store.open_questions(engine(), found.id)}
     out = io.StringIO()
-    names = ["class", "student", "item", "phase", "answer", "correct", "time"] + (["nickname"] if found.nicknames else [])
+    names = (["class", "question", "item", "question_text", "phase", "student", "answer", "answer_text", "correct", "time"]
+             + (["nickname"] if found.nicknames else []))
     writer = csv.DictWriter(out, fieldnames=names)
     writer.writeheader()
-    for row in rows:  # a nickname is text in a spreadsheet too, never a formula
-        if str(row.get("nickname", "")).startswith(("=", "+", "-", "@", "\t", "\r")):
-            row["nickname"] = "'" + row["nickname"]
+    for row in rows:
+        question, options = asked[row["question"]]
+        row["question_text"] = spreadsheet_text(plain(question).replace("  \n", " — "))
+        row["answer_text"] = spreadsheet_text(plain(options[row["answer"] - 1]))
+        if found.nicknames:
+            row["nickname"] = spreadsheet_text(str(row["nickname"]))
     writer.writerows(rows)
     return out.getvalue()
 
 
 def export(view: View, found: store.Class) -> None:
     key = st.session_state[TEACHER][1]
-    st.download_button(view.T("live.teacher.export"), data=lambda: export_csv(found, key), file_name=f"live-class-{found.code}.csv",
+    st.download_button(view.T("live.teacher.export"), data=lambda: export_csv(found, key, view.T), file_name=f"live-class-{found.code}.csv",
                        mime="text/csv", key="live-export", icon=":material/download:")
 
 
@@ -491,7 +536,7 @@ def try_join(view: View, typed: str, nickname: str | None, quiet: bool = False) 
     if wait > 0:
         st.error(T("live.refused.slow_down", seconds=int(wait) + 1), icon=":material/hourglass_top:")
         return False
-    seat = view["seat"] or store.new_seat()
+    seat = view["seat"] or kept_seat(typed) or store.new_seat()
     try:
         found, student = store.join(engine(), typed, seat, nickname)
     except store.Refused as error:
@@ -533,7 +578,8 @@ def student(view: View) -> None:
     st.success(T("live.student.joined", code=found.code), icon=":material/groups:")
     if found.ended is not None:
         st.info(T("live.refused.ended"), icon=":material/event_busy:")
-    room(view, found.id, student_id)
+    cookie(SEAT_COOKIE, f"{found.code}.{view['seat']}", 0 if found.ended is not None else int(store.CLASS_HOURS * 3600))
+    room(view, found.id, student_id, watching=found.ended is None)
 
 
 def join_form(view: View) -> bool:
@@ -556,10 +602,12 @@ def join_form(view: View) -> bool:
         nickname = (st.text_input(T("live.student.nickname"), max_chars=store.MAX_NICKNAME, help=T("live.student.nickname_help"))
                     if nicknames else None)
         pressed = st.form_submit_button(T("live.student.go"), type="primary")
-    return pressed and try_join(view, typed, nickname)
+    if pressed and try_join(view, typed, nickname):
+        st.rerun()  # the phone is in: drawn again without the join box
+    return False
 
 
-def room(view: View, class_id: int, student_id: int) -> None:
+def room(view: View, class_id: int, student_id: int, watching: bool = True) -> None:
     """The questions open to this student, in a part a tap reruns alone; beside it, a part that rereads the class's
     questions every few seconds and redraws the phone only when the teacher moved on (a question opened, closed,
     revealed)."""
@@ -568,7 +616,8 @@ def room(view: View, class_id: int, student_id: int) -> None:
     except (SQLAlchemyError, OSError) as error:
         refused(view.T, error)
         return
-    watch(class_id, signature(questions))
+    if watching:  # an ended class asks nothing more: the phone stops reading
+        watch(class_id, signature(questions))
     answers_part(view, class_id, student_id)
 
 
@@ -582,9 +631,10 @@ def watch(class_id: int, drawn: tuple) -> None:
     """Draws nothing: one query every few seconds, and a redraw when the teacher moved on."""
     try:
         now = signature(store.open_questions(engine(), class_id))
+        ended = store.has_ended(engine(), class_id)
     except (SQLAlchemyError, OSError):
         return  # the next read tries again; the phone keeps what it shows
-    if now != drawn:
+    if now != drawn or ended:
         st.rerun(scope="app")
 
 

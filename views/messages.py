@@ -12,7 +12,8 @@ from views.params import Notice
 def show_notices(notices: list[Notice], T: Texts) -> None:
     """One warning per URL value that was clamped, not understood, or cut."""
     for notice in notices:
-        text = T(f"common.notices.{notice.kind}", param=plain(notice.param), given=plain(notice.given[:80]), used=plain(notice.used))
+        kind = "unknown_dropped" if notice.kind == "unknown" and not notice.used else notice.kind  # no default to name
+        text = T(f"common.notices.{kind}", param=plain(notice.param), given=plain(notice.given[:80]), used=plain(notice.used))
         st.warning(text, icon=":material/link:")
 
 

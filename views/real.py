@@ -6,10 +6,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder
-from attention_plot import figures
+from attention_core import inside
+from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder, overview
+from attention_plot import figures, plot
 from attention_plot.figures import label
 from attention_plot.text import Texts
+from views.charts import chart, show
+from views.classroom import predict_then_reveal
 
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
 SUMMARY = ("previous", "next", "self", "cls", "sep")
@@ -106,3 +109,47 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
                    autorange="reversed", showgrid=False, zeroline=False),
     )
     return {"data": [trace], "layout": layout}
+
+
+def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
+    """One head (its heatmap and its lines), the class's question about it, all 72 heads as tiles, and what each does."""
+    T = view.T
+    pickers = st.columns([3, 3])  # six layer buttons need the room
+    layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=view.key("layer"), required=True)
+    head = pickers[1].select_slider(T("real.head"), range(1, 13), key=view.key("head"))
+    hide = bool(view["hide"])
+    kept = keep(trace, hide)
+    tokens = tuple(trace.tokens[i] for i in kept)
+    weights = trace.attentions[layer - 1, head - 1]
+    if hide:  # every row renormalised to sum to 1 over the words left
+        weights = inside.without_specials(weights, trace.tokens)[1]
+    pick, guess = st.columns([3, 2], vertical_alignment="bottom")
+    view.clamp("query", 1, len(tokens))
+    query = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(tokens) + 1), key=view.key("query"),
+                           format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
+    predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
+    quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
+    if predict and not predict_then_reveal(weights[query], tokens, T, quiz, token=tokens[query]):
+        # Until the reveal nothing shows the head: its other rows, its tile of the overview, the sentences and the table
+        # that name its pattern would all give the answer away.
+        st.info(T("real.hidden", layer=layer, head=head), icon=":material/visibility_off:")
+        return
+    left, right = st.columns([3, 2])
+    with left:
+        chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,
+              values=True, rows_are="query", cols_are="key")
+    with right:
+        show(head_view(weights, tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")),
+             key="head-view", alt=T("common.labels.alt_joined", first=T("real.head_view"), then=f"{T('real.head_view_note')} "
+                                    f"{plot.key_numbers(T, weights, tokens, tokens, 'weights')}"))
+        st.caption(T("real.head_view_note"))
+    grid = overview(trace, hide=hide)
+    show(overview_figure(grid, layer - 1, head - 1, title=T("real.overview")), key="overview",
+         alt=T("common.labels.alt_joined", first=T("real.overview"), then=T("real.overview_note")))
+    st.caption(T("real.overview_note"))
+    st.subheader(T("real.summary_title"))
+    st.markdown(T("real.summary_intro"))
+    st.markdown(findings(trace, T))
+    st.dataframe(summary_frame(trace, T), hide_index=True, height=320,
+                 column_config={T(f"real.columns_{n}"): st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0)
+                                for n in SUMMARY})

@@ -163,6 +163,12 @@ LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 
 
 POSITION_SECTIONS = ("positions", "sharing", "fast")
+REAL_SECTIONS = ("heads", "layer", "moved", "sinks", "importance", "random", "scaling")
+LAYER_STAGES = 5  # the input, attention's addition, + residual and LayerNorm, the feed-forward part's addition, the output
+
+
+def sections(*names: str) -> Callable[[Values], bool]:
+    return lambda values: values.get("section") in names
 KV_HEADS = (1, 2, 4, 8)
 CACHE_MODELS = ("llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2")
 CACHE_TOKENS = (1024, 4096, 8192, 32768, 131072)
@@ -282,11 +288,13 @@ PAGES: tuple[Page, ...] = (
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
          params=(
-        Int("layer", 1, lo=1, hi=6),
-        Int("head", 1, lo=1, hi=12),
-        Flag("hide", False),
-        Int("query", 2, lo=1, hi=MAX_WORD_PIECES),
-        Flag("predict", False),
+        Choice("section", "heads", options=REAL_SECTIONS),
+        Int("layer", 1, lo=1, hi=6, when=sections("heads", "layer", "moved", "random")),
+        Int("head", 1, lo=1, hi=12, when=sections("heads", "moved", "random")),
+        Int("stage", 1, lo=1, hi=LAYER_STAGES, when=section("layer")),
+        Flag("hide", False, when=sections("heads", "moved", "random")),
+        Int("query", 2, lo=1, hi=MAX_WORD_PIECES, when=section("heads")),
+        Flag("predict", False, when=section("heads")),
     )),
 )
 BY_ID = {page.id: page for page in PAGES}

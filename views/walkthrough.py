@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
-from numpy.typing import NDArray
 
 from attention_core import AttentionTrace, Explanation, to_json, tokenize
 from attention_core.embedding import contains_cjk
@@ -45,16 +44,15 @@ class Walk:
     head: AttentionTrace
     head_index: int
     explanation: Explanation | None
-    hidden_query: int | None = None  # predict-then-reveal: this query's row stays hidden
+    hidden: bool = False  # predict-then-reveal: every matrix the answer can be read from waits for the reveal
 
 
-def hide_row(matrix: NDArray, row: int | None) -> NDArray:
-    """The matrix with one row blanked (NaN cells are drawn empty), or unchanged when ``row`` is None."""
-    if row is None:
-        return matrix
-    hidden = np.array(matrix, dtype=float)
-    hidden[row] = np.nan
-    return hidden
+def hidden_here(walk: Walk, T: Texts) -> bool:
+    """While the class predicts, a matrix from which the answer can be read (scores, weights, outputs; any row, since the
+    other rows show the head's pattern) is not drawn: a notice stands in its place. True when hidden."""
+    if walk.hidden:
+        st.info(T("classroom.hidden_matrix"), icon=":material/visibility_off:")
+    return walk.hidden
 
 
 def steps_for(walk: Walk) -> tuple[str, ...]:
@@ -71,6 +69,8 @@ def steps_part(view: View) -> Walk:
     places = bar(view)  # where the choices and the step navigation go in this layout
     walk = choose_walk(view, places.choices)  # random weights, the article's example or a real model's head; which head
     steps = step_navigation(view, walk, places)  # Previous / Step n of N / Next, or every step
+    if not view.layout.extras and view["predict"]:  # on a projector the class's question sits under the navigation
+        predict_question(view, walk)
     draw_steps(view, walk, steps)  # each step's explanation, formula and matrices, in the view's layout
     if view.layout.extras:  # on a screen; a projector keeps its height for the step (the sidebar's CSV is there)
         charts.download_matrices(view.T, charts.csv_name(view.page.path, "all-steps" if len(steps) > 1 else steps[0]), key="csv-steps",
@@ -145,9 +145,25 @@ def choose_walk(view: View, into: Any) -> Walk:
         if not view.layout.extras:
             st.button(view.T("walkthrough.leave_presenter"), on_click=_leave_presenter_mode, icon=":material/close_fullscreen:",
                       key="leave-presenter")
-    if walk.hidden_query is not None:
+    if walk.hidden and view.layout.extras:
         st.info(view.T("classroom.hidden"), icon=":material/visibility_off:")
     return walk
+
+
+def focus_picker(view: View, walk: Walk, into: Any) -> int:
+    """The word the class focuses on (0-based), picked ``into`` a container."""
+    return into.selectbox(view.T("walkthrough.focus.pick"), range(1, len(walk.tokens) + 1), key=view.key("focus"),
+                          format_func=lambda i: f"{i} · {walk.tokens[i - 1]}") - 1
+
+
+def predict_question(view: View, walk: Walk) -> bool:
+    """The class's question for the focused word (which key, how much weight), with the live class's button; True once
+    revealed."""
+    focus = view["focus"] - 1  # within the sentence: choose_walk clamped it
+    if len(walk.key_tokens) <= live.store.MAX_OPTIONS:
+        live.ask_here(view.T, live.focus_item(walk.head.weights[focus], walk.key_tokens, focus), key="walk-live")
+    return predict_then_reveal(walk.head.weights[focus], walk.key_tokens, view.T, quiz_key(view, walk),
+                               token=walk.tokens[focus])
 
 
 def _choose_walk(view: View) -> Walk:
@@ -171,9 +187,12 @@ def _choose_walk(view: View) -> Walk:
             pretrained = explanation.options.layer is not None
             st.caption(T("walkthrough.weights_pretrained", layer=view["layer"]) if pretrained else T("walkthrough.weights_random"))
         walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
-    focus = view.clamp("focus", 1, len(walk.tokens)) - 1
-    if view["predict"] and view.layout.extras and not predict_then_reveal_done(quiz_key(view, walk)):
-        walk = replace(walk, hidden_query=focus)
+    view.clamp("focus", 1, len(walk.tokens))
+    if not view.layout.extras:  # on a projector the class's question and its word are chosen here, in the pop-over
+        focus_picker(view, walk, st)
+        st.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
+    if view["predict"] and not predict_then_reveal_done(quiz_key(view, walk)):
+        walk = replace(walk, hidden=True)
     return walk
 
 
@@ -294,7 +313,9 @@ def draw_raw(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     head = walk.head
     header("raw", T, layout, f"walkthrough.steps.raw.formula_{head.score}")
     arithmetic = (head.q, head.k) if head.score in ("dot", "scaled_dot") else None
-    chart(hide_row(head.raw_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
+    if hidden_here(walk, T):
+        return
+    chart(head.raw_scores, walk.tokens, walk.key_tokens, kind="signed",
           title=T("walkthrough.steps.raw.matrix"), key="raw", T=T, values=values, rows_are="query", cols_are="key",
           arithmetic=arithmetic)
     if arithmetic is not None and layout.explains and head.q.shape[1] <= figures.MAX_TERMS:
@@ -317,7 +338,9 @@ def draw_scaled(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     head = walk.head
     temperature = 1.0 if walk.explanation is None else float(walk.explanation.options.temperature)
     st.markdown(f"**{divisor_text(head, T, temperature)}**")
-    chart(hide_row(head.scaled_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
+    if hidden_here(walk, T):
+        return
+    chart(head.scaled_scores, walk.tokens, walk.key_tokens, kind="signed",
           title=T("walkthrough.steps.scaled.matrix"), key="scaled", T=T, values=values, rows_are="query", cols_are="key")
 
 
@@ -326,12 +349,14 @@ def draw_softmax(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     head = walk.head
     window = walk.explanation.options.window if walk.explanation is not None else None
     st.markdown(T(f"walkthrough.steps.softmax.mode_{head.mode}", window=2 if window is None else window))
+    if hidden_here(walk, T):
+        return
     if head.mode in ("local", "local-monotonic"):
-        chart(hide_row(head.masked_scores, walk.hidden_query), walk.tokens, walk.key_tokens, kind="signed",
+        chart(head.masked_scores, walk.tokens, walk.key_tokens, kind="signed",
               title=T("walkthrough.steps.softmax.masked"), key="masked", T=T, values=values, rows_are="query", cols_are="key")
     left, right = st.columns([5, 1]) if layout.explains else (st.container(), None)  # row sums: on the screen only
     with left:
-        chart(hide_row(head.weights, walk.hidden_query), walk.tokens, walk.key_tokens, kind="weights",
+        chart(head.weights, walk.tokens, walk.key_tokens, kind="weights",
               title=T("walkthrough.steps.softmax.matrix"), key="weights", T=T, values=values, rows_are="query", cols_are="key")
     if right is not None:
         with right:
@@ -344,7 +369,9 @@ def draw_softmax(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
 def draw_output(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     header("output", T, layout)
     head = walk.head
-    chart(hide_row(head.output, walk.hidden_query), walk.tokens, dims(head.output.shape[1]), kind="signed",
+    if hidden_here(walk, T):
+        return
+    chart(head.output, walk.tokens, dims(head.output.shape[1]), kind="signed",
           title=T("walkthrough.steps.output.matrix"), key="output", T=T, values=values)
 
 
@@ -352,6 +379,8 @@ def draw_heads(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     header("heads", T, layout)
     e = walk.explanation
     assert e is not None
+    if hidden_here(walk, T):  # the heads' outputs are weighted sums: the weights can be read back from them
+        return
     trace = e.trace
     if layout.side_by_side:
         concat_slot, output_slot = st.columns(2)
@@ -437,13 +466,13 @@ def focus_section(view: View, walk: Walk) -> None:
     st.divider()
     st.subheader(T("walkthrough.focus.title"))
     pick, guess = st.columns([3, 2], vertical_alignment="bottom")
-    focus = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(walk.tokens) + 1), key=view.key("focus"),
-                           format_func=lambda i: f"{i} · {walk.tokens[i - 1]}") - 1
+    focus = focus_picker(view, walk, pick)
     guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
-    if len(walk.key_tokens) <= live.store.MAX_OPTIONS:
+    if view["predict"]:
+        if not predict_question(view, walk):
+            return
+    elif len(walk.key_tokens) <= live.store.MAX_OPTIONS:
         live.ask_here(T, live.focus_item(walk.head.weights[focus], walk.key_tokens, focus), key="walk-live")
-    if view["predict"] and not predict_then_reveal(walk.head.weights[focus], walk.key_tokens, T, quiz_key(view, walk)):
-        return
     draw_focus(walk, T, focus)
     if st.toggle(T("classroom.hands_on"), key="hands-on", help=T("classroom.hands_on_intro")):
         st.caption(T("classroom.hands_on_intro"))

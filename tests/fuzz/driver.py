@@ -171,16 +171,17 @@ class Visit:
     # --- Waiting ---
 
     def settle(self) -> None:
-        """Wait until the app has finished every run it started and every chart is drawn (three checks in a row)."""
+        """Wait until the app has finished every run it started and every chart is drawn (the same three checks in a row)."""
         deadline, calm, last = time.monotonic() + SETTLE_TIMEOUT_MS / 1000, 0, None
-        self.page.wait_for_timeout(150)
-        while calm < 4:  # the same settled page (address, text, elements, charts) four times, 120 ms apart
+        self.page.wait_for_timeout(100)
+        while calm < 3:  # the same settled page (address, text, elements, charts) three times, 100 ms apart
             if time.monotonic() > deadline:
                 raise Broken(f"the page never settled at {self.page.url}: blank, a run that never ends or a chart never drawn")
             now = self.page.evaluate(SETTLED_JS)
             calm = calm + 1 if now and now == last else 0
             last = now
-            self.page.wait_for_timeout(120)
+            if calm < 3:
+                self.page.wait_for_timeout(100)
 
     # --- Actions ---
 
@@ -338,7 +339,10 @@ class Visit:
         """Open the address bar's link in a fresh context: it must show the same main area."""
         self.record("fresh_link")
         url = self.page.url
-        if self.link()[0] == "live":  # who opens a live class's link matters: the teacher's view is never shared by it
+        path, values = self.link()
+        if path == "live":  # who opens a live class's link matters: the teacher's view is never shared by it
+            return
+        if values.get("predict") in ("1", "true"):  # a class's reveal is its own: the link opens the question, unrevealed
             return
         mine = self.main()
         other = self.browser.new_context(**VIEWPORTS[self.viewport])
