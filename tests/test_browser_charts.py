@@ -137,3 +137,29 @@ def test_only_charts_near_the_screen_are_drawn_and_the_rest_catch_up_when_scroll
         assert [by_title[t] for t in ("Q: queries", "K: keys", "V: values", "Z: output")] == [3, 3, 3, 3], by_title
     finally:
         context.close()
+
+
+TILE_JS = """(at) => {
+  const gd = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
+    .find(p => p.layout && String(p.layout.title.text || '').includes('72'));
+  if (!gd || !gd._fullLayout || !gd.data[1]) return null;
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect(), i = at[0] * 12 + at[1];
+  return {x: box.left + xa._offset + xa.l2p(gd.data[1].x[i]), y: box.top + ya._offset + ya.l2p(gd.data[1].y[i])};
+}"""
+
+
+def test_a_click_on_a_tile_of_the_overview_opens_that_head(chromium, app_url):
+    from scripts.browser import wait_for_heatmap
+
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/real-model?{SENTENCE}&layer=1&head=1")
+        wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
+        page.locator(".st-key-overview-pick").scroll_into_view_if_needed()
+        spot = page.wait_for_function(TILE_JS, arg=[2, 4], timeout=30000).json_value()  # layer 3, head 5
+        page.mouse.click(spot["x"], spot["y"])
+        wait_for_heatmap(page, 0, "h.title.includes('Layer 3, head 5')")
+        page.wait_for_function("() => location.search.includes('layer=3') && location.search.includes('head=5')", timeout=30000)
+    finally:
+        context.close()

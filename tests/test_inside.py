@@ -280,3 +280,25 @@ def test_the_built_in_sentences_correlations_are_reproduced(model):
     found = inside.importance(model, model.run(SENTENCE), SENTENCE)
     table = at.dataframe[0].value
     np.testing.assert_allclose(table.iloc[:, 1].to_numpy(dtype=float), found.leave_one_out)
+
+
+def test_a_click_on_a_tile_of_the_overview_opens_that_head():
+    """The overview's tiles each hold a point (layer, head); a click selects it and the callback opens that head."""
+    from conftest import open_app
+
+    from views import real
+
+    at = open_app("real", text=SENTENCE)
+    overview = figures(at)[2]
+    targets = overview["data"][1]
+    assert len(targets["customdata"]) == 72 and targets["customdata"][4 * 12 + 7] == [5, 8]
+    import streamlit as st
+
+    class FakeView:
+        def key(self, name: str) -> str:
+            return f"real.{name}"
+
+    st.session_state.clear()
+    st.session_state["overview-pick"] = {"selection": {"points": [{"customdata": [5, 8]}]}}
+    real.open_tile(FakeView())
+    assert st.session_state["real.layer"] == 5 and st.session_state["real.head"] == 8

@@ -43,6 +43,13 @@ def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
     send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, described)
 
 
+def show_selectable(figure: figures.Figure, key: str, alt: str, on_select) -> None:
+    """Like ``show``, through ``st.plotly_chart`` so that a click on a point reruns the page with it: ``on_select`` (a
+    callback) reads ``st.session_state[key]["selection"]["points"]``."""
+    st.plotly_chart(figures.sized(figure, st.session_state.get(FONT, 13)), key=key, on_select=on_select, selection_mode="points",
+                    config=json.loads(plotly_config()), theme="streamlit", alt=alt)
+
+
 def send(spec: figures.Spec, key: str, alt: str | None = None) -> None:
     """The element ``st.plotly_chart(figure, key=key, config=..., alt=alt)`` sends, from JSON made once.
 

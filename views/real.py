@@ -11,7 +11,7 @@ from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, Real
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from attention_plot.text import Texts
-from views.charts import chart, show
+from views.charts import chart, show, show_selectable
 from views.classroom import predict_then_reveal
 
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
@@ -66,6 +66,25 @@ def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left:
                   annotations=[dict(x=-0.02, y=-1, text=f"<b>{left}</b>", showarrow=False, xanchor="right"),
                                dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")])
     return {"data": traces, "layout": layout}
+
+
+def tile_targets(shape: tuple[int, int], T: Texts, layers: int = 6, heads: int = 12) -> dict:
+    """One point at the centre of each tile of the overview, nearly invisible: a click on a tile selects its point."""
+    size = (shape[0] + 1) // layers - 1
+    centre = (size - 1) / 2
+    spots = [(layer, head) for layer in range(layers) for head in range(heads)]
+    return dict(type="scatter", mode="markers", x=[h * (size + 1) + centre for _, h in spots], y=[row * (size + 1) + centre for row, _ in spots],
+                customdata=[[layer + 1, head + 1] for layer, head in spots], showlegend=False,
+                marker=dict(size=22, color="rgba(0,0,0,0.01)", symbol="square"),
+                hovertemplate=T("real.tile_hover", layer="%{customdata[0]}", head="%{customdata[1]}") + "<extra></extra>")
+
+
+def open_tile(view) -> None:
+    """A tile clicked: its layer and head become the page's (a callback: before the pickers are drawn)."""
+    points = (st.session_state.get("overview-pick") or {}).get("selection", {}).get("points", [])
+    if points and points[0].get("customdata"):
+        layer, head = (int(v) for v in points[0]["customdata"][:2])
+        st.session_state[view.key("layer")], st.session_state[view.key("head")] = layer, head
 
 
 def summary_frame(trace: RealTrace, T: Texts) -> pd.DataFrame:
@@ -144,9 +163,12 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
                                     f"{plot.key_numbers(T, weights, tokens, tokens, 'weights')}"))
         st.caption(T("real.head_view_note"))
     grid = overview(trace, hide=hide)
-    show(overview_figure(grid, layer - 1, head - 1, title=T("real.overview")), key="overview",
-         alt=T("common.labels.alt_joined", first=T("real.overview"), then=T("real.overview_note")))
-    st.caption(T("real.overview_note"))
+    figure = overview_figure(grid, layer - 1, head - 1, title=T("real.overview"))
+    figure["data"][0]["z"] = grid  # through st.plotly_chart, which encodes it itself
+    figure["data"].append(tile_targets(grid.shape, T))
+    show_selectable(figure, key="overview-pick", on_select=lambda: open_tile(view), alt=T(
+        "common.labels.alt_joined", first=T("real.overview"), then=f"{T('real.overview_note')} {T('real.overview_click')}"))
+    st.caption(f"{T('real.overview_note')} {T('real.overview_click')}")
     st.subheader(T("real.summary_title"))
     st.markdown(T("real.summary_intro"))
     st.markdown(findings(trace, T))
