@@ -133,20 +133,31 @@ def forward(params: Params, tokens: NDArray) -> TinyTrace:
     ids = np.atleast_2d(np.asarray(tokens))
     if ids.dtype.kind not in "iu" or ids.size == 0 or ids.min() < 0 or ids.max() >= config.vocab:
         raise ValueError(f"tokens must be a non-empty integer array of ids in [0, {config.vocab})")
-    n = ids.shape[1]
-    x = params["embed"][ids] + _positions(params, n)
-    x0, layers = x, []
-    above = np.triu(np.ones((n, n), dtype=bool), k=1)  # keys after the query: masked
+    x0 = params["embed"][ids] + _positions(params, ids.shape[1])
+    layers, x = run_layers(params, x0, causal=True)
+    return TinyTrace(ids, x0, layers, x, x @ params["unembed"], config)
+
+
+def run_layers(params: Params, x: NDArray, causal: bool, keep: NDArray | None = None) -> tuple[tuple[LayerTrace, ...], NDArray]:
+    """The attention layers on the stream x (B, n, d): each layer's trace and the final stream. ``causal``: keys after
+    the query are masked (a decoder); else every key is seen (an encoder, as the vision model's). ``keep`` (B, n) bool,
+    when given, masks every other key for every query (hard attention: a glimpse of the chosen keys only)."""
+    config = params.config
+    n = x.shape[1]
+    masked = np.triu(np.ones((n, n), dtype=bool), k=1) if causal else np.zeros((n, n), dtype=bool)
+    if keep is not None:
+        masked = masked | ~keep[:, None, None, :]  # (B, 1, 1, n): for every head and query
+    layers = []
     for layer in range(config.layers):
         w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
         q, k, v = (x[:, None] @ w[name] for name in ("w_q", "w_k", "w_v"))  # (B, 1, n, d) @ (H, d, d_k) -> (B, H, n, d_k)
-        scores = np.where(above, -np.inf, q @ k.transpose(0, 1, 3, 2) / config.divisor)
+        scores = np.where(masked, -np.inf, q @ k.transpose(0, 1, 3, 2) / config.divisor)
         weights = _softmax(scores)
         z = weights @ v
         added = (z @ w["w_o"]).sum(axis=1)  # sum over heads of z_h W_O[h]
         layers.append(LayerTrace(x, q, k, v, scores, weights, z, added))
         x = x + added
-    return TinyTrace(ids, x0, tuple(layers), x, x @ params["unembed"], config)
+    return tuple(layers), x
 
 
 def logits(params: Params, tokens: NDArray) -> NDArray:
@@ -201,10 +212,25 @@ def _backward(params: Params, batch: NDArray) -> tuple[Params, list[NDArray]]:
     np.put_along_axis(d_logits, targets[..., None], np.take_along_axis(d_logits, targets[..., None], axis=-1) - 1, axis=-1)
     d_logits /= count
     grads: dict[str, NDArray] = {"unembed": np.einsum("bnd,bnv->dv", trace.x, d_logits)}
+    dx, score_grads = layers_backward(params, trace.layers, d_logits @ params["unembed"].T, grads)
+    d_embed = np.zeros_like(params["embed"])
+    np.add.at(d_embed, inputs, dx)
+    grads["embed"] = d_embed
+    if config.positions == "learned":
+        d_position = np.zeros_like(params["position"])
+        d_position[: inputs.shape[1]] = dx.sum(axis=0)
+        grads["position"] = d_position
+    return Params(config, {name: grads[name] for name in params}), score_grads
+
+
+def layers_backward(params: Params, layers: tuple[LayerTrace, ...], dx: NDArray, grads: dict[str, NDArray]) -> tuple[NDArray, list[NDArray]]:
+    """Back through the attention layers from d loss / d final stream ``dx`` (B, n, d): fills ``grads`` with each
+    layer's W_Q, W_K, W_V, W_O gradients; returns d loss / d the first layer's input and each layer's d loss / d scores
+    (0 where masked)."""
+    config = params.config
     score_grads: list[NDArray] = [np.empty(0)] * config.layers
-    dx = d_logits @ params["unembed"].T  # (B, n, d)
     for layer in reversed(range(config.layers)):
-        t = trace.layers[layer]
+        t = layers[layer]
         w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
         grads[f"l{layer}.w_o"] = (t.z.transpose(0, 1, 3, 2) @ dx[:, None]).sum(axis=0)
         dz = dx[:, None] @ w["w_o"].transpose(0, 2, 1)  # (B, H, n, d_k)
@@ -219,14 +245,7 @@ def _backward(params: Params, batch: NDArray) -> tuple[Params, list[NDArray]]:
             grads[f"l{layer}.{name}"] = (t.x[:, None].transpose(0, 1, 3, 2) @ d_out).sum(axis=0)
             dx_layer += (d_out @ w[name].transpose(0, 2, 1)).sum(axis=1)
         dx = dx_layer
-    d_embed = np.zeros_like(params["embed"])
-    np.add.at(d_embed, inputs, dx)
-    grads["embed"] = d_embed
-    if config.positions == "learned":
-        d_position = np.zeros_like(params["position"])
-        d_position[: inputs.shape[1]] = dx.sum(axis=0)
-        grads["position"] = d_position
-    return Params(config, {name: grads[name] for name in params}), score_grads
+    return dx, score_grads
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 assets/snapshots/scaling.npz.
 
 Reproducible: the same seeds give the same files (NumPy only, float64 training, saved as float32).
-Also assets/snapshots/importance.json: the real model's four importance measures compared on the built-in sentences.
-Usage: ``python scripts/make_snapshots.py [task ...|scaling|importance]`` (about 3 minutes on a 2-core machine).
+Also assets/snapshots/importance.json: the real model's four importance measures compared on the built-in sentences;
+assets/snapshots/vision-<patch size>.npz: the tiny vision transformer trained on the UCI digits.
+Usage: ``python scripts/make_snapshots.py [task ...|scaling|importance|vision]`` (about 3 minutes on a 2-core machine).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ DEFAULTS = {
 # The √d_k experiment: one layer, one head, d_model = d_k, on reversing (the answer is one exact key)
 SCALING = {"task": "reverse", "d_ks": (4, 16, 64, 256), "seeds": (0, 1, 2), "steps": 400, "every": 20, "lr": 1e-2, "batch": 16}
 WATCHES = 50  # snapshots per run
+# The tiny vision transformer on the UCI digits (attention_core/vision.py): one run per patch size, the same settings
+VISION = {"steps": 600, "lr": 3e-3, "batch": 64, "seed": 0, "every": 20}
 
 
 def main(names: list[str]) -> None:
@@ -56,6 +59,18 @@ def main(names: list[str]) -> None:
               f"accuracy {run.accuracy[0]:.2f} -> {run.accuracy[-1]:.2f}, best closeness per layer "
               f"{[round(float(np.nanmax(c)), 2) for c in run.closeness[-1]]}; {size / 1024:.0f} kB")
 
+
+    if not names or "vision" in names:
+        from attention_core import vision
+
+        for size in vision.PATCH_SIZES:
+            run = vision.train_vit(size=size, **VISION)
+            np.savez_compressed(OUT / f"vision-{size}.npz", steps=run.steps, loss=run.loss, accuracy=run.accuracy,
+                                attention=run.attention.astype(np.float32), probes=run.probes,
+                                settings=np.array(json.dumps(VISION | {"size": size, "seconds": round(run.seconds, 2)})),
+                                **{f"param.{key}": value for key, value in run.params.items()})
+            print(f"vision, {size} x {size} patches: {VISION['steps']} steps in {run.seconds:.1f} s; held-out accuracy "
+                  f"{run.accuracy[0]:.3f} -> {run.accuracy[-1]:.3f}; {(OUT / f'vision-{size}.npz').stat().st_size / 1024:.0f} kB")
 
     if not names or "importance" in names:
         from attention_core import inside
