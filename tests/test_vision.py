@@ -101,3 +101,65 @@ def test_the_shipped_run_is_reproduced_and_beats_chance():
     assert vision.glimpse_accuracy(run.params, images[held], labels[held], 16) == pytest.approx(full)
     assert vision.glimpse_accuracy(run.params, images[held], labels[held], 8) > vision.glimpse_accuracy(
         run.params, images[held], labels[held], 8, random=True) + 0.3  # looking where attention looks beats looking anywhere
+
+
+# --- The page (AppTest) ---
+
+
+def test_every_section_in_both_languages_draws_the_cores_numbers():
+    from conftest import all_text, figure_titles, figures, open_app, z_values
+
+    from views.registry import VISION_SECTIONS
+
+    for lang in ("en", "zh"):
+        for section in VISION_SECTIONS:
+            at = open_app("vision", section=section, lang=lang)
+            assert figure_titles(at), (section, lang)
+    images, labels = vision.load_digits()
+    with np.load(SNAPSHOT) as data:
+        probes = data["probes"]
+    at = open_app("vision", section="sentence", digit=3, patch=4)
+    image = images[probes[3]]
+    assert labels[probes[3]] == 3
+    np.testing.assert_allclose(z_values(figures(at)[0]), image / 16)
+    np.testing.assert_allclose(z_values(figures(at)[1]), vision.patches(image, 4) / 16)
+    steps = open_app("vision", section="steps", step=4, head=2)
+    assert figure_titles(steps) == ["attention weights"]
+    np.testing.assert_allclose(z_values(figures(steps)[0]).sum(axis=1), 1.0)
+    glimpse = open_app("vision", section="glimpse")
+    table = glimpse.table[0].value
+    _, held = vision.split(len(images))
+    with np.load(SNAPSHOT) as data:
+        from attention_core.tiny import Params
+
+        params = Params(vision.vit_config(2), {k.removeprefix("param."): data[k] for k in data.files if k.startswith("param.")})
+    assert table.iloc[3, 1] == f"{vision.glimpse_accuracy(params, images[held], labels[held], 4):.1%}"
+    assert "chance" in all_text(glimpse)
+
+
+def test_predict_first_hides_the_maps_until_the_guess():
+    from conftest import all_text, figure_titles, open_app
+
+    at = open_app("vision", section="looks", predict=1, digit=7)
+    assert figure_titles(at) == ["The image (a 7), each pixel ÷ 16"] and "hidden until the reveal" in all_text(at)
+    next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(5).run()
+    next(b for b in at.button if b.key and b.key.endswith("-reveal")).click().run()
+    assert "Layer 2, head 2: [CLS] → patches" in figure_titles(at)
+
+
+def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
+    """What the editor returns is checked: values outside 0–16 are clamped with a notice, a blank image gets a message."""
+    from conftest import all_text, open_app
+
+    from views import vision as page
+
+    at = open_app("vision", section="draw", digit=1)
+    assert at.data_editor and "The model reads this as a" in all_text(at)
+    wild = np.full((8, 8), 3.0)
+    wild[0, 0], wild[1, 1] = 99, -5
+    monkeypatch.setattr(page, "editor", lambda image, key: wild)
+    at = open_app("vision", section="draw", digit=1)
+    assert "clamped" in all_text(at) and "The model reads this as a" in all_text(at)
+    monkeypatch.setattr(page, "editor", lambda image, key: np.zeros((8, 8)))
+    at = open_app("vision", section="draw", digit=1)
+    assert "The image is blank" in all_text(at) and "The model reads" not in all_text(at)

@@ -45,6 +45,7 @@ class Walk:
     head_index: int
     explanation: Explanation | None
     hidden: bool = False  # predict-then-reveal: every matrix the answer can be read from waits for the reveal
+    textbook: bool = False  # the article's example: q, k and v are given, not computed from X
 
 
 def hidden_here(walk: Walk, T: Texts) -> bool:
@@ -173,7 +174,7 @@ def _choose_walk(view: View) -> Walk:
     if kind == "textbook":
         if view.layout.explains:
             st.info(T("walkthrough.textbook.active"), icon=":material/menu_book:")
-        walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None)
+        walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None, textbook=True)
     else:
         explanation = _pretrained(view) if kind == "pretrained" else None
         if explanation is None:
@@ -290,7 +291,7 @@ def draw_tokens(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
 def draw_qkv(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
     header("qkv", T, layout)
     head, e = walk.head, walk.explanation
-    if e is None and layout.explains:
+    if walk.textbook and layout.explains:
         st.info(T("walkthrough.steps.qkv.textbook"))
     h = walk.head_index
     products = (("q", head.q, walk.tokens), ("k", head.k, walk.key_tokens), ("v", head.v, walk.key_tokens))

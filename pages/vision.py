@@ -1,0 +1,14 @@
+"""Attention on images, where the article says it was born: a digit as a sentence of patches, the walkthrough's steps
+on it, where a tiny vision transformer trained in NumPy looks, glimpses of k patches, and a digit drawn by hand."""
+
+import streamlit as st
+
+from views import page, vision
+from views.registry import VISION_SECTIONS
+
+view = page.start("vision")
+T = view.T
+section = st.segmented_control(T("vision.section"), VISION_SECTIONS, format_func=lambda s: T(f"vision.sections.{s}"),
+                               key=view.key("section"), required=True)
+{"sentence": vision.sentence_section, "steps": vision.steps_section, "looks": vision.looks_section,
+ "glimpse": vision.glimpse_section, "draw": vision.draw_section}[section](view)

@@ -1,0 +1,305 @@
+"""The vision page's sections: an image as a sentence of patches, the walkthrough's steps on it, where the trained tiny
+vision transformer looks, glimpses of k patches against all of them, and an image drawn by hand. Every number comes
+from attention_core.vision and its shipped runs (assets/snapshots/vision-<patch size>.npz, ``make snapshots``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from attention_core import attend
+from attention_core import vision as core
+from attention_core.tiny import Params
+from attention_plot import figures
+from views.charts import chart, dims, show, show_selectable
+from views.classroom import predict_then_reveal
+from views.page import View
+from views.walkthrough import DRAW, Walk
+
+SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
+STEPS = ("qkv", "raw", "scaled", "softmax", "output")  # the walkthrough's steps, unchanged
+KS = (1, 2, 3, 4, 6, 8, 12, 16)
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A shipped run: its settings, the watched steps and curves, [CLS]'s attention on the probes (S, L, 10, H, m)."""
+
+    settings: dict
+    steps: NDArray
+    loss: NDArray
+    accuracy: NDArray
+    attention: NDArray
+    probes: NDArray
+    params: Params
+
+
+@st.cache_resource(show_spinner=False)
+def shipped(size: int) -> Shipped:
+    with np.load(SNAPSHOTS / f"vision-{size}.npz") as data:
+        params = Params(core.vit_config(size), {k.removeprefix("param."): data[k].astype(np.float64) for k in data.files
+                                                 if k.startswith("param.")})
+        return Shipped(json.loads(str(data["settings"])), data["steps"], data["loss"], data["accuracy"],
+                       data["attention"].astype(np.float64), data["probes"], params)
+
+
+@st.cache_resource(show_spinner=False)
+def digits() -> tuple[NDArray, NDArray, NDArray]:
+    """The images, the labels and the held-out indices."""
+    images, labels = core.load_digits()
+    return images, labels, core.split(len(images))[1]
+
+
+def chosen_image(view: View) -> tuple[NDArray, int, int]:
+    """The chosen digit's held-out probe image (8, 8), its label and its probe number."""
+    images, labels, _ = digits()
+    run = shipped(2)
+    digit = int(view["digit"])
+    return images[run.probes[digit]].astype(np.float64), int(labels[run.probes[digit]]), digit
+
+
+def pick_digit(view: View) -> None:
+    st.segmented_control(view.T("vision.digit"), tuple(range(10)), key=view.key("digit"), required=True,
+                         help=view.T("vision.digit_help"))
+
+
+def pick_patch(view: View) -> int:
+    return int(st.segmented_control(view.T("vision.patch"), core.PATCH_SIZES, key=view.key("patch"), required=True,
+                                    format_func=lambda p: view.T("vision.patch_size", size=p, count=(8 // p) ** 2)))
+
+
+def patch_names(count: int, T) -> tuple[str, ...]:
+    return tuple(T("vision.patch_name", number=i + 1) for i in range(count))
+
+
+def tokens_of(count: int, T) -> tuple[str, ...]:
+    return ("[CLS]", *patch_names(count, T))
+
+
+def upsampled(values: NDArray, size: int) -> NDArray:
+    """(m,) values per patch -> (8, 8): each patch's value over its pixels, to lie over the image."""
+    per = 8 // size
+    return np.kron(np.asarray(values, dtype=float).reshape(per, per), np.ones((size, size)))
+
+
+def image_chart(image: NDArray, T, key: str, title: str) -> None:
+    chart(image / core.MAX_PIXEL, dims(8), dims(8), kind="weights", title=title, key=key, T=T, values=True, decimals=2,
+          rows_are="position", cols_are="position")
+
+
+# --- An image is a sentence ---
+
+
+def sentence_section(view: View) -> None:
+    T = view.T
+    pick_digit(view)
+    size = pick_patch(view)
+    image, label, _ = chosen_image(view)
+    run = shipped(size)
+    params = run.params
+    pieces = core.patches(image, size) / core.MAX_PIXEL
+    m = pieces.shape[0]
+    names = patch_names(m, T)
+    left, right = st.columns(2)
+    with left:
+        image_chart(image, T, "vision-image", T("vision.image_title", label=label))
+    with right:
+        chart(pieces, names, dims(size * size), kind="weights", title=T("vision.patches_title", count=m, size=size), key="vision-pieces",
+              T=T, values=m * size * size <= 64, rows_are="token", cols_are="dimension")
+    if view.layout.explains:
+        st.markdown(T("vision.patches_body", count=m, size=size, pixels=size * size))
+    trace = core.vit_forward(params, image)
+    embedded = pieces @ params["patch"]
+    charts = ((embedded, names, "vision.embedded_title", "vision-embedded"), (params["position"], tokens_of(m, T), "vision.position_title",
+              "vision-position"), (params["cls"][None], ("[CLS]",), "vision.cls_title", "vision-cls"),
+              (trace.x0[0], tokens_of(m, T), "vision.x_title", "vision-x"))
+    st.latex(T("vision.formula"))
+    for matrix, rows, title, key in charts:
+        chart(matrix, rows, dims(matrix.shape[1]), kind="signed", title=T(title, count=m, d=matrix.shape[1]), key=key, T=T,
+              values=False, rows_are="token", cols_are="dimension")
+    st.markdown(T("vision.then_steps"))
+
+
+# --- The walkthrough's steps on an image ---
+
+
+def steps_section(view: View) -> None:
+    T = view.T
+    pick_digit(view)
+    size = pick_patch(view)
+    image, _, _ = chosen_image(view)
+    params = shipped(size).params
+    trace = core.vit_forward(params, image)
+    m = trace.pieces.shape[1]
+    head = int(st.segmented_control(T("vision.head"), (1, 2), key=view.key("head"), required=True)) - 1
+    first = trace.layers[0]
+    q, k, v = first.q[0, head], first.k[0, head], first.v[0, head]
+    walk = Walk(tokens_of(m, T), tokens_of(m, T), attend(q, k, v), head, None)
+    step = st.segmented_control(T("vision.step"), range(1, len(STEPS) + 1), key=view.key("step"), required=True,
+                                format_func=lambda s: T(f"walkthrough.steps.{STEPS[s - 1]}.title"))
+    st.caption(T("vision.steps_note", head=head + 1, count=m))
+    with st.container(key=f"vision-step-{STEPS[step - 1]}"):
+        DRAW[STEPS[step - 1]](walk, T, m <= 8, view.layout)
+
+
+# --- Where it looks ---
+
+
+def attention_maps(view: View, maps: NDArray, size: int, titles: list[str], key: str) -> None:
+    """Per-patch weights (count, m) over the image, two a row."""
+    for first in range(0, len(maps), 2):
+        for column, index in zip(st.columns(2), range(first, min(first + 2, len(maps)))):
+            with column:
+                chart(upsampled(maps[index], size), dims(8), dims(8), kind="weights", title=titles[index], key=f"{key}-{index}", T=view.T,
+                      values=False, rows_are="position", cols_are="position")
+
+
+def open_patch(view: View) -> None:
+    points = (st.session_state.get("vision-pick") or {}).get("selection", {}).get("points", [])
+    if points and points[0].get("customdata") is not None:
+        st.session_state[view.key("query")] = int(points[0]["customdata"])
+
+
+def patch_targets(size: int, T) -> dict:
+    per = 8 // size
+    centres = [(r * size + (size - 1) / 2, c * size + (size - 1) / 2) for r in range(per) for c in range(per)]
+    return dict(type="scatter", mode="markers", x=[c for _, c in centres], y=[r for r, _ in centres], customdata=list(range(1, per * per + 1)),
+                marker=dict(size=28 if size == 2 else 60, color="rgba(0,0,0,0.01)", symbol="square"), showlegend=False,
+                hovertemplate=T("vision.patch_hover", number="%{customdata}") + "<extra></extra>")
+
+
+def looks_section(view: View) -> None:
+    T = view.T
+    pick_digit(view)
+    image, label, digit = chosen_image(view)
+    run = shipped(2)
+    size, m = 2, 16
+    _, labels, held = digits()
+    st.caption(T("vision.accuracy", accuracy=f"{run.accuracy[-1]:.1%}", count=len(held),
+                 chance=f"{np.bincount(labels[held]).max() / len(held):.1%}", seconds=run.settings["seconds"], steps=run.settings["steps"]))
+    watched = run.steps
+    at = st.select_slider(T("vision.training"), options=list(range(len(watched))), key=view.key("training"),
+                          format_func=lambda i: str(int(watched[i])))
+    trained = at == len(watched) - 1
+    names = patch_names(m, T)
+    cls_maps = run.attention[at, :, digit]  # (layers, H, m)
+    predict = st.toggle(T("vision.predict"), key=view.key("predict"), help=T("vision.predict_help"))
+    if predict:
+        last = cls_maps[-1].mean(axis=0)
+        image_chart(image, T, "vision-guess-image", T("vision.image_title", label=label))
+        if not predict_then_reveal(last, names, T, f"vision-{digit}-{at}", token="[CLS]"):
+            st.info(T("vision.hidden"), icon=":material/visibility_off:")
+            return
+    titles = [T("vision.cls_map", layer=layer + 1, head=head + 1) for layer in range(cls_maps.shape[0]) for head in range(cls_maps.shape[1])]
+    st.markdown(T("vision.cls_intro", step=int(watched[at])))
+    attention_maps(view, cls_maps.reshape(-1, m), size, titles, "vision-cls")
+    if trained:
+        trace = core.vit_forward(run.params, image)
+        rolled = core.rollout(trace)[0]
+        left, right = st.columns(2)
+        with left:
+            chart(upsampled(rolled, size), dims(8), dims(8), kind="weights", title=T("vision.rollout"), key="vision-rollout", T=T,
+                  values=False, rows_are="position", cols_are="position")
+        with right:
+            show_selectable(image_figure(image, size, T), key="vision-pick", on_select=lambda: open_patch(view), alt=T("vision.pick_alt"))
+        query = view.clamp("query", 1, m)
+        st.selectbox(T("vision.query"), range(1, m + 1), key=view.key("query"), format_func=lambda i: names[i - 1])
+        rows = trace.layers[-1].weights[0].mean(axis=0)[query, 1:]  # that patch's attention, last layer, heads averaged
+        chart(upsampled(rows, size), dims(8), dims(8), kind="weights", title=T("vision.query_map", patch=query), key="vision-query", T=T,
+              values=False, rows_are="position", cols_are="position")
+        best = int(np.argmax(rolled))
+        st.markdown(T("vision.looks_said", label=label, patch=best + 1, share=f"{rolled[best]:.0%}",
+                      predicted=int(trace.logits[0].argmax()), right=T("vision.right") if int(trace.logits[0].argmax()) == label
+                      else T("vision.wrong")))
+    else:
+        st.caption(T("vision.not_trained"))
+
+
+def image_figure(image: NDArray, size: int, T) -> figures.Figure:
+    """The image in greys with its patch grid and a point at each patch's centre (a click there picks the patch)."""
+    per = 8 // size
+    lines = [dict(type="line", x0=i * size - 0.5, x1=i * size - 0.5, y0=-0.5, y1=7.5, line=dict(color="#E69F00", width=2)) for i in range(1, per)]
+    lines += [dict(type="line", y0=i * size - 0.5, y1=i * size - 0.5, x0=-0.5, x1=7.5, line=dict(color="#E69F00", width=2)) for i in range(1, per)]
+    heat = dict(type="heatmap", z=image / core.MAX_PIXEL, colorscale=[[0, "#ffffff"], [1, "#111111"]], zmin=0, zmax=1, showscale=False,
+                hoverinfo="skip")
+    layout = dict(title=dict(text=T("vision.pick_title"), font=dict(size=14), x=0, xref="paper"), height=360, shapes=lines,
+                  margin=dict(l=10, r=10, t=60, b=10), xaxis=dict(visible=False, range=[-0.5, 7.5], constrain="domain"),
+                  yaxis=dict(visible=False, range=[7.5, -0.5], scaleanchor="x"))
+    return {"data": [heat, patch_targets(size, T)], "layout": layout}
+
+
+# --- A glimpse of k patches ---
+
+
+@st.cache_data(show_spinner=False)
+def glimpses(size: int) -> dict[str, list[float]]:
+    """Held-out accuracy with k patches: those the rollout ranks first, and k random ones (seeded), for each k."""
+    images, labels, held = digits()
+    params = shipped(size).params
+    m = (8 // size) ** 2
+    ks = [k for k in KS if k <= m]
+    return {"k": ks, "top": [core.glimpse_accuracy(params, images[held], labels[held], k) for k in ks],
+            "random": [core.glimpse_accuracy(params, images[held], labels[held], k, random=True) for k in ks]}
+
+
+def glimpse_section(view: View) -> None:
+    T = view.T
+    size = pick_patch(view)
+    found = glimpses(size)
+    _, labels, held = digits()
+    chance = np.bincount(labels[held]).max() / len(held)
+    names = (T("vision.glimpse_top"), T("vision.glimpse_random"))
+    show(figures.lines(np.array(found["k"]), np.array([found["top"], found["random"]]), names, title=T("vision.glimpse_title"),
+                       x_title=T("vision.glimpse_x"), y_title=T("vision.glimpse_y"), markers=True, y_range=(0, 1.02),
+                       colours=("#0072B2", "#D55E00")), key="vision-glimpse",
+         alt=T("vision.glimpse_alt", k=found["k"][-1], full=f"{found['top'][-1]:.1%}"))
+    st.table(pd.DataFrame({T("vision.glimpse_x"): found["k"], names[0]: [f"{a:.1%}" for a in found["top"]],
+                           names[1]: [f"{a:.1%}" for a in found["random"]]}), hide_index=True)
+    half = next((k for k, a in zip(found["k"], found["top"]) if a >= 0.9 * found["top"][-1]), found["k"][-1])
+    st.markdown(T("vision.glimpse_said", full=f"{found['top'][-1]:.1%}", m=found["k"][-1], half=half,
+                  top=f"{dict(zip(found['k'], found['top']))[half]:.1%}", random=f"{dict(zip(found['k'], found['random']))[half]:.1%}",
+                  chance=f"{chance:.1%}"))
+
+
+# --- Draw a digit ---
+
+
+def editor(image: NDArray, key: str) -> NDArray:
+    """The 8 × 8 grid to edit by hand, started from ``image``: what the student typed (8, 8), unchecked."""
+    frame = pd.DataFrame(image.astype(int), columns=[str(c + 1) for c in range(8)])
+    edited = st.data_editor(frame, key=key, hide_index=True, num_rows="fixed",
+                            column_config={c: st.column_config.NumberColumn(c, step=1) for c in frame.columns})
+    return edited.to_numpy(dtype=float)
+
+
+def draw_section(view: View) -> None:
+    T = view.T
+    pick_digit(view)
+    image, _, digit = chosen_image(view)
+    st.markdown(T("vision.draw_intro"))
+    typed = editor(image, f"vision-draw-{digit}")
+    clean, changed = core.clamp_image(typed)
+    if changed:
+        st.warning(T("vision.clamped"), icon=":material/tune:")
+    if not clean.any():
+        st.info(T("vision.blank"), icon=":material/draw:")
+        return
+    params = shipped(2).params
+    trace = core.vit_forward(params, clean)
+    probabilities = np.exp(trace.logits[0] - trace.logits[0].max())
+    probabilities /= probabilities.sum()
+    left, right = st.columns(2)
+    with left:
+        show(figures.bars(probabilities, tuple(str(d) for d in range(10)), title=T("vision.probabilities"), y_title=T("vision.probability")),
+             key="vision-probabilities")
+    with right:
+        chart(upsampled(core.rollout(trace)[0], 2), dims(8), dims(8), kind="weights", title=T("vision.rollout"), key="vision-draw-rollout",
+              T=T, values=False, rows_are="position", cols_are="position")
+    best = int(probabilities.argmax())
+    st.markdown(T("vision.draw_said", digit=best, probability=f"{probabilities[best]:.0%}"))
