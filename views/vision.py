@@ -64,14 +64,22 @@ def chosen_image(view: View) -> tuple[NDArray, int, int]:
     return images[run.probes[digit]].astype(np.float64), int(labels[run.probes[digit]]), digit
 
 
-def pick_digit(view: View) -> None:
-    st.segmented_control(view.T("vision.digit"), tuple(range(10)), key=view.key("digit"), required=True,
-                         help=view.T("vision.digit_help"))
+def pick_digit(view: View, into=st) -> None:
+    into.segmented_control(view.T("vision.digit"), tuple(range(10)), key=view.key("digit"), required=True,
+                           help=view.T("vision.digit_help"))
 
 
-def pick_patch(view: View) -> int:
-    return int(st.segmented_control(view.T("vision.patch"), core.PATCH_SIZES, key=view.key("patch"), required=True,
-                                    format_func=lambda p: view.T("vision.patch_size", size=p, count=(8 // p) ** 2)))
+def pick_patch(view: View, into=st) -> int:
+    return int(into.segmented_control(view.T("vision.patch"), core.PATCH_SIZES, key=view.key("patch"), required=True,
+                                      format_func=lambda p: view.T("vision.patch_size", size=p, count=(8 // p) ** 2)))
+
+
+def pick_both(view: View) -> int:
+    """The digit and the patch size, side by side on a projector (the picture starts on its first screen); one under the
+    other on a screen, where a narrow phone wraps their buttons."""
+    left, right = st.columns([5, 4]) if view.layout.side_by_side else (st.container(), st.container())
+    pick_digit(view, left)
+    return pick_patch(view, right)
 
 
 def patch_names(count: int, T) -> tuple[str, ...]:
@@ -98,8 +106,7 @@ def image_chart(image: NDArray, T, key: str, title: str) -> None:
 
 def sentence_section(view: View) -> None:
     T = view.T
-    pick_digit(view)
-    size = pick_patch(view)
+    size = pick_both(view)
     image, label, _ = chosen_image(view)
     run = shipped(size)
     params = run.params
@@ -131,18 +138,18 @@ def sentence_section(view: View) -> None:
 
 def steps_section(view: View) -> None:
     T = view.T
-    pick_digit(view)
-    size = pick_patch(view)
+    size = pick_both(view)
     image, _, _ = chosen_image(view)
     params = shipped(size).params
     trace = core.vit_forward(params, image)
     m = trace.pieces.shape[1]
-    head = int(st.segmented_control(T("vision.head"), (1, 2), key=view.key("head"), required=True)) - 1
+    left, right = st.columns([1, 6]) if view.layout.side_by_side else (st.container(), st.container())
+    head = int(left.segmented_control(T("vision.head"), (1, 2), key=view.key("head"), required=True)) - 1
     first = trace.layers[0]
     q, k, v = first.q[0, head], first.k[0, head], first.v[0, head]
     walk = Walk(tokens_of(m, T), tokens_of(m, T), attend(q, k, v), head, None)
-    step = st.segmented_control(T("vision.step"), range(1, len(STEPS) + 1), key=view.key("step"), required=True,
-                                format_func=lambda s: T(f"walkthrough.steps.{STEPS[s - 1]}.title"))
+    step = right.segmented_control(T("vision.step"), range(1, len(STEPS) + 1), key=view.key("step"), required=True,
+                                   format_func=lambda s: T(f"vision.steps.{STEPS[s - 1]}"))
     st.caption(T("vision.steps_note", head=head + 1, count=m))
     with st.container(key=f"vision-step-{STEPS[step - 1]}"):
         DRAW[STEPS[step - 1]](walk, T, m <= 8, view.layout)
@@ -250,7 +257,7 @@ def glimpses(size: int) -> dict[str, list[float]]:
 
 def glimpse_section(view: View) -> None:
     T = view.T
-    size = pick_patch(view)
+    size = pick_patch(view)  # every held-out image: no digit to pick
     found = glimpses(size)
     _, labels, held = digits()
     chance = np.bincount(labels[held]).max() / len(held)
@@ -282,8 +289,11 @@ def draw_section(view: View) -> None:
     T = view.T
     pick_digit(view)
     image, _, digit = chosen_image(view)
-    st.markdown(T("vision.draw_intro"))
-    typed = editor(image, f"vision-draw-{digit}")
+    if view.layout.explains:
+        st.markdown(T("vision.draw_intro"))
+    left, right = st.columns(2)  # the grid beside what the model reads: both on a projector's first screen
+    with left:
+        typed = editor(image, f"vision-draw-{digit}")
     clean, changed = core.clamp_image(typed)
     if changed:
         st.warning(T("vision.clamped"), icon=":material/tune:")
@@ -294,12 +304,10 @@ def draw_section(view: View) -> None:
     trace = core.vit_forward(params, clean)
     probabilities = np.exp(trace.logits[0] - trace.logits[0].max())
     probabilities /= probabilities.sum()
-    left, right = st.columns(2)
-    with left:
+    with right:
         show(figures.bars(probabilities, tuple(str(d) for d in range(10)), title=T("vision.probabilities"), y_title=T("vision.probability")),
              key="vision-probabilities")
-    with right:
-        chart(upsampled(core.rollout(trace)[0], 2), dims(8), dims(8), kind="weights", title=T("vision.rollout"), key="vision-draw-rollout",
-              T=T, values=False, rows_are="position", cols_are="position")
+    chart(upsampled(core.rollout(trace)[0], 2), dims(8), dims(8), kind="weights", title=T("vision.rollout"), key="vision-draw-rollout",
+          T=T, values=False, rows_are="position", cols_are="position")
     best = int(probabilities.argmax())
     st.markdown(T("vision.draw_said", digit=best, probability=f"{probabilities[best]:.0%}"))
