@@ -518,6 +518,7 @@ def start_paths() -> tuple[str, ...]:
     paths = [f"/{page.path if not page.default else ''}" for page in PAGES]
     paths += ["/?text=the+cat+sat+on+the+mat&heads=2&step=3", "/?walk=pretrained&step=2", "/?walk=textbook&present=1",
               "/types?section=modes&tau=0.2", "/multi-head?heads=4&text=the+cat+sat+on+the+mat", "/?lang=zh",
-              "/watch-it-learn?section=decode", "/positions-and-scale?section=fast", "/real-model?layer=3&head=4&lang=zh"]
+              "/watch-it-learn?section=decode", "/positions-and-scale?section=fast", "/real-model?layer=3&head=4&lang=zh",
+              "/real-model?section=layer&stage=4", "/vision?section=looks&digit=3", "/vision?section=draw&lang=zh"]
     return tuple(paths)
 
