@@ -163,3 +163,27 @@ def test_a_click_on_a_tile_of_the_overview_opens_that_head(chromium, app_url):
         page.wait_for_function("() => location.search.includes('layer=3') && location.search.includes('head=5')", timeout=30000)
     finally:
         context.close()
+
+
+PATCH_JS = """(number) => {
+  const gd = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].find(p => p.data && p.data[1] && p.data[1].customdata
+    && p.data[1].customdata.length === 16);
+  if (!gd || !gd._fullLayout) return null;
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect(), i = number - 1;
+  return {x: box.left + xa._offset + xa.l2p(gd.data[1].x[i]), y: box.top + ya._offset + ya.l2p(gd.data[1].y[i])};
+}"""
+
+
+def test_a_click_on_a_patch_of_the_image_shows_where_that_patch_looks(chromium, app_url):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/vision?section=looks&digit=7")
+        page.locator(".st-key-vision-pick").wait_for(timeout=45000)
+        page.locator(".st-key-vision-pick").scroll_into_view_if_needed()
+        spot = page.wait_for_function(PATCH_JS, arg=11, timeout=30000).json_value()
+        page.mouse.click(spot["x"], spot["y"])
+        page.wait_for_function("() => location.search.includes('query=11')", timeout=30000)
+        page.get_by_text("Where patch 11 looks").first.wait_for(timeout=30000)
+    finally:
+        context.close()

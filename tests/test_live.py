@@ -464,3 +464,14 @@ def test_a_second_question_says_it_closes_the_open_one_and_ending_asks_first():
     assert f"Class {code} has ended" in shown and not any('class="live-code"' in h.proto.body for h in teacher.get("html"))
     phone.run()
     assert "This class has ended." in all_text(phone) and not [r for r in phone.radio if r.key and r.key.startswith("live-answer-")]
+
+
+def test_the_real_models_head_is_asked_from_its_page():
+    """A teacher with a live class asks “which key does this word give the most weight?” on the real model's head."""
+    teacher, code = start()
+    teacher.switch_page(str(ROOT / "pages" / "real.py"))
+    teacher.query_params.update({"text": "the cat sat", "layer": "1", "head": "3", "query": "3"})
+    teacher.run()
+    teacher.button(key="real-live").click().run()
+    questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
+    assert len(questions) == 1 and questions[0].state == "open" and "3 · cat" in questions[0].labels

@@ -132,6 +132,8 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
 
 def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     """One head (its heatmap and its lines), the class's question about it, all 72 heads as tiles, and what each does."""
+    from views import live  # the live page imports the walkthrough, which imports this module
+
     T = view.T
     pickers = st.columns([3, 3])  # six layer buttons need the room
     layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=view.key("layer"), required=True)
@@ -147,6 +149,8 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     query = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(tokens) + 1), key=view.key("query"),
                            format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
     predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
+    if len(tokens) <= live.store.MAX_OPTIONS:  # the same question for the live class's phones
+        live.ask_here(T, live.focus_item(weights[query], tokens, query), key="real-live")
     quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
     if predict and not predict_then_reveal(weights[query], tokens, T, quiz, token=tokens[query]):
         # Until the reveal nothing shows the head: its other rows, its tile of the overview, the sentences and the table
