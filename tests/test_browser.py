@@ -23,20 +23,31 @@ def context(chromium):
     context.close()
 
 
-@pytest.fixture
-def page(context):
+@pytest.fixture(scope="module")
+def _tab(context):
+    """One tab for the module's tests, loaded afresh by each (a page load is a new session; a new tab costs chromium
+    about twice the work of the load itself), with the page's errors and dialogs collected."""
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
-    yield page
+    yield page, errors
     page.close()
+
+
+@pytest.fixture
+def page(_tab):
+    page, errors = _tab
+    errors.clear()
+    yield page
+    page.goto("about:blank")  # the test's session ends
     assert not errors, errors
 
 
 @pytest.fixture
 def projector(chromium):
-    """A fresh browser context at 1280 x 720 (a classroom projector), its page; closed after the test."""
+    """A fresh browser context at 1280 x 720 (a classroom projector), its page; closed after the test (a tab reused would
+    carry what Streamlit keeps in the browser, such as a sidebar a test opened)."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
     yield context.new_page()
     context.close()

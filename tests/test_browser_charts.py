@@ -139,6 +139,19 @@ def test_only_charts_near_the_screen_are_drawn_and_the_rest_catch_up_when_scroll
         context.close()
 
 
+def click_until(page, where_js: str, arg, done_js: str, tries: int = 4) -> None:
+    """Click the point ``where_js`` finds until ``done_js`` holds (a chart still settling may miss the first click)."""
+    for attempt in range(tries):
+        spot = page.wait_for_function(where_js, arg=arg, timeout=30000).json_value()
+        page.mouse.click(spot["x"], spot["y"])
+        try:
+            page.wait_for_function(f"() => {done_js}", timeout=10000 if attempt < tries - 1 else 30000)
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise
+
+
 TILE_JS = """(at) => {
   const gd = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
     .find(p => p.layout && String(p.layout.title.text || '').includes('72'));
@@ -157,10 +170,8 @@ def test_a_click_on_a_tile_of_the_overview_opens_that_head(chromium, app_url):
         page.goto(f"{app_url}/real-model?{SENTENCE}&layer=1&head=1")
         wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
         page.locator(".st-key-overview-pick").scroll_into_view_if_needed()
-        spot = page.wait_for_function(TILE_JS, arg=[2, 4], timeout=30000).json_value()  # layer 3, head 5
-        page.mouse.click(spot["x"], spot["y"])
+        click_until(page, TILE_JS, [2, 4], "location.search.includes('layer=3') && location.search.includes('head=5')")  # layer 3, head 5
         wait_for_heatmap(page, 0, "h.title.includes('Layer 3, head 5')")
-        page.wait_for_function("() => location.search.includes('layer=3') && location.search.includes('head=5')", timeout=30000)
     finally:
         context.close()
 
@@ -181,9 +192,7 @@ def test_a_click_on_a_patch_of_the_image_shows_where_that_patch_looks(chromium, 
         page.goto(f"{app_url}/vision?section=looks&digit=7")
         page.locator(".st-key-vision-pick").wait_for(timeout=45000)
         page.locator(".st-key-vision-pick").scroll_into_view_if_needed()
-        spot = page.wait_for_function(PATCH_JS, arg=11, timeout=30000).json_value()
-        page.mouse.click(spot["x"], spot["y"])
-        page.wait_for_function("() => location.search.includes('query=11')", timeout=30000)
+        click_until(page, PATCH_JS, 11, "location.search.includes('query=11')")
         page.get_by_text("Where patch 11 looks").first.wait_for(timeout=30000)
     finally:
         context.close()

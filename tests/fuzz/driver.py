@@ -97,6 +97,13 @@ MAIN_JS = """() => {
   return {title: h1 ? h1.innerText : '', charts, tables, text: main.innerText.length};
 }"""
 
+# What every check reads (one call): the page's text, and the main area's title and length (not its charts' numbers).
+PAGE_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]'), h1 = main && main.querySelector('h1');
+  const text = main ? main.innerText : '';
+  return {body: document.body.innerText, main: main ? {title: h1 ? h1.innerText : '', text: text.length} : null};
+}"""
+
 CANDIDATES_JS = """(skip) => {
   const visible = (el) => { const r = el.getBoundingClientRect();  // on screen sideways too (a closed sidebar sits at x < 0)
     return r.width > 0 && r.height > 0 && el.offsetParent !== null && r.right > 0 && r.left < window.innerWidth; };
@@ -345,15 +352,14 @@ class Visit:
         if values.get("predict") in ("1", "true"):  # a class's reveal is its own: the link opens the question, unrevealed
             return
         mine = self.main()
-        other = self.browser.new_context(**VIEWPORTS[self.viewport])
+        page = elsewhere(self.browser, self.viewport)
         try:
-            page = other.new_page()
-            page.goto(url)
-            fresh = Visit(self.browser, self.server, self.viewport, context=other, page=page)
+            page.goto(url)  # a page load: a new session, as in another browser (a new tab of its own costs twice as much)
+            fresh = Visit(self.browser, self.server, self.viewport, context=page.context, page=page)
             fresh.settle()
             theirs = fresh.main()
         finally:
-            other.close()
+            page.goto("about:blank")  # the session ends
         if shown(mine) != shown(theirs):  # the title, every chart's numbers, every table (not one-time notices)
             raise Broken(f"the link {url} opened elsewhere shows another main area: {describe_difference(mine, theirs)}")
 
@@ -381,12 +387,11 @@ class Visit:
             raise Broken(f"the server logged an error after {after}:\n{errors[-3000:]}")
         if self.page.locator("[data-testid=stException]").count():
             raise Broken(f"an exception is shown after {after}: {self.page.locator('[data-testid=stException]').first.inner_text()[:500]}")
-        body = self.page.inner_text("body")
+        page = self.page.evaluate(PAGE_JS)  # as it is (the action settled): charts off the screen need not be drawn to see a blank page
         for words in ("This app has encountered an error", "Page not found"):  # Streamlit's own, in English only
-            if words in body:
+            if words in page["body"]:
                 raise Broken(f"{words!r} after {after} at {self.page.url}")
-        main = self.page.evaluate(MAIN_JS)  # as it is (the action settled): charts off the screen need not be drawn to see a blank page
-        if main is None or (not main["title"] and main["text"] < 20):
+        if page["main"] is None or (not page["main"]["title"] and page["main"]["text"] < 20):
             raise Broken(f"a blank page after {after} at {self.page.url}")
         self.check_typed(after)
         self.check_link(after)
@@ -422,6 +427,22 @@ class Visit:
     def focused(self, key: str) -> bool:
         """Does the element with widget key ``key`` hold the keyboard focus (a box still being typed in)?"""
         return self.page.evaluate("(name) => { const a = document.activeElement; return !!(a && a.closest && a.closest('.st-key-' + name)); }", key)
+
+
+ELSEWHERE: dict[tuple[int, str], object] = {}  # (browser, viewport) -> the page that opens links "elsewhere"
+
+
+def elsewhere(browser, viewport: str):
+    """Another browser's tab for links opened elsewhere: its own context (no cookies of the student's), kept for the
+    browser's life and loaded afresh for each link."""
+    key = (id(browser), viewport)
+    page = ELSEWHERE.get(key)
+    if page is None or page.is_closed():
+        context = browser.new_context(**VIEWPORTS[viewport])
+        context.set_default_timeout(SETTLE_TIMEOUT_MS)
+        page = ELSEWHERE[key] = context.new_page()
+        page.on("dialog", lambda dialog: dialog.dismiss())
+    return page
 
 
 def shown_value(param, control: dict) -> object | None:
