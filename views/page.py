@@ -85,7 +85,11 @@ class View:
 
     def clamp(self, name: str, lo: int, hi: int) -> int:
         """Keep a value inside [lo, hi] (e.g. a token position when the sentence got shorter); returns it."""
-        value = min(max(self[name], lo), max(lo, hi))
+        try:  # a widget may hand back its value as text (a select box's option across a layout switch)
+            current = int(float(self[name]))
+        except (TypeError, ValueError):
+            current = lo
+        value = min(max(current, lo), max(lo, hi))
         if value != self[name]:
             state.page_changed(self.key(name), value)
         self.set(name, value)
