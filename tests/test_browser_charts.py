@@ -152,11 +152,10 @@ def click_until(page, where_js: str, arg, done_js: str, tries: int = 4) -> None:
                 raise
 
 
-TILE_JS = """(at) => {
-  const gd = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
-    .find(p => p.layout && String(p.layout.title.text || '').includes('72'));
+POINT_JS = """([key, i]) => {  // the i-th point of the chart of widget ``key``, in the page's pixels
+  const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
   if (!gd || !gd._fullLayout || !gd.data[1]) return null;
-  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect(), i = at[0] * 12 + at[1];
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
   return {x: box.left + xa._offset + xa.l2p(gd.data[1].x[i]), y: box.top + ya._offset + ya.l2p(gd.data[1].y[i])};
 }"""
 
@@ -170,19 +169,11 @@ def test_a_click_on_a_tile_of_the_overview_opens_that_head(chromium, app_url):
         page.goto(f"{app_url}/real-model?{SENTENCE}&layer=1&head=1")
         wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
         page.locator(".st-key-overview-pick").scroll_into_view_if_needed()
-        click_until(page, TILE_JS, [2, 4], "location.search.includes('layer=3') && location.search.includes('head=5')")  # layer 3, head 5
+        layer_3_head_5 = "location.search.includes('layer=3') && location.search.includes('head=5')"
+        click_until(page, POINT_JS, ["overview-pick", 2 * 12 + 4], layer_3_head_5)
         wait_for_heatmap(page, 0, "h.title.includes('Layer 3, head 5')")
     finally:
         context.close()
-
-
-PATCH_JS = """(number) => {
-  const gd = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].find(p => p.data && p.data[1] && p.data[1].customdata
-    && p.data[1].customdata.length === 16);
-  if (!gd || !gd._fullLayout) return null;
-  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect(), i = number - 1;
-  return {x: box.left + xa._offset + xa.l2p(gd.data[1].x[i]), y: box.top + ya._offset + ya.l2p(gd.data[1].y[i])};
-}"""
 
 
 def test_a_click_on_a_patch_of_the_image_shows_where_that_patch_looks(chromium, app_url):
@@ -192,7 +183,7 @@ def test_a_click_on_a_patch_of_the_image_shows_where_that_patch_looks(chromium, 
         page.goto(f"{app_url}/vision?section=looks&digit=7")
         page.locator(".st-key-vision-pick").wait_for(timeout=45000)
         page.locator(".st-key-vision-pick").scroll_into_view_if_needed()
-        click_until(page, PATCH_JS, 11, "location.search.includes('query=11')")
+        click_until(page, POINT_JS, ["vision-pick", 10], "location.search.includes('query=11')")
         page.get_by_text("Where patch 11 looks").first.wait_for(timeout=30000)
     finally:
         context.close()

@@ -277,6 +277,7 @@ def spread_figure(found: inside.Spread, T) -> figures.Figure:
 
 
 def scaling_section(view: View, model: MiniLM, trace: RealTrace) -> None:
+    """The spread of q · k per head; the sentence's numbers are those of the table (its product from the rounded medians)."""
     T = view.T
     found = inside.spread(model, trace)
     show(spread_figure(found, T), key="spread",
@@ -290,6 +291,6 @@ def scaling_section(view: View, model: MiniLM, trace: RealTrace) -> None:
                            T("inside.scaling.unit"): [f"{found.theory:.2f}", "1.00", "1.00", "1.00", "–", "–"]}), hide_index=True)
     st.markdown(T("inside.scaling.said", median=f"{np.median(found.raw):.2f}", low=f"{found.raw.min():.2f}", high=f"{found.raw.max():.2f}",
                   theory=f"{found.theory:.2f}", q=f"{np.median(found.q):.2f}", k=f"{np.median(found.k):.2f}",
-                  top_raw=f"{found.top_raw.mean():.2f}", top_scaled=f"{found.top_scaled.mean():.2f}",
+                  top_raw=f"{np.median(found.top_raw):.2f}", top_scaled=f"{np.median(found.top_scaled):.2f}",
                   saturated=int((found.top_raw > 0.9).sum()), heads=found.raw.size,
-                  expected=f"{found.theory * np.median(found.q) * np.median(found.k):.2f}"))
+                  expected=f"{found.theory * round(float(np.median(found.q)), 2) * round(float(np.median(found.k)), 2):.2f}"))

@@ -504,8 +504,8 @@ def export_csv(found: store.Class, key: str, T: Texts) -> str:
     writer.writeheader()
     for row in rows:
         question, options = asked[row["question"]]
-        row["question_text"] = spreadsheet_text(plain(question).replace("  \n", " — "))
-        row["answer_text"] = spreadsheet_text(plain(options[row["answer"] - 1]))
+        row["question_text"] = spreadsheet_text(question.replace("  \n", " — "))  # as written: no markdown escapes in a cell
+        row["answer_text"] = spreadsheet_text(options[row["answer"] - 1])
         if found.nicknames:
             row["nickname"] = spreadsheet_text(str(row["nickname"]))
     writer.writerows(rows)
