@@ -54,8 +54,13 @@ class LayerStages:
     @property
     def attention_share(self) -> float:
         """Σ‖attention‖ / (Σ‖attention‖ + Σ‖ffn‖) over the tokens: attention's share of the layer's update."""
-        norms = self.norms
-        return float(norms["attention"].sum() / (norms["attention"].sum() + norms["ffn"].sum()))
+        return self.share_over(range(self.x.shape[0]))
+
+    def share_over(self, rows) -> float:
+        """Attention's share of the update over the tokens ``rows`` only (e.g. the words, without [CLS] and [SEP])."""
+        rows = list(rows)
+        attention, ffn = (float(self.norms[name][rows].sum()) for name in ("attention", "ffn"))
+        return attention / (attention + ffn) if attention + ffn > 0 else float("nan")
 
 
 def layer_stages(model: MiniLM, x: NDArray, layer: int) -> LayerStages:
@@ -162,20 +167,34 @@ class Importance:
         return float(spearmanr(getattr(self, measure), self.leave_one_out).statistic)
 
 
+APOSTROPHES = "'’"
+
+
 def word_groups(model: MiniLM, text: str) -> tuple[list[int], tuple[str, ...], list[list[int]]]:
-    """(piece ids, words, the piece positions of each word), cut as the model cuts (128 pieces)."""
+    """(piece ids, words, the piece positions of each word), cut as the model cuts (128 pieces). A word is a pre-token
+    of the tokenizer (punctuation and each Chinese character stand alone), except that a contraction stays one word:
+    "didn't" is not "didn", "'" and "t"."""
     encoding = model.tokenizer.encode(text)
     ids, _, dropped = model.encode(text)
     word_ids = list(encoding.word_ids)
     if dropped:
         word_ids = word_ids[: len(ids) - 1] + [None]
-    groups: dict[int, list[int]] = {}
+    spans: dict[int, list[int]] = {}
     for position, word in enumerate(word_ids):
         if word is not None:
-            groups.setdefault(word, []).append(position)
-    pieces = [positions for _, positions in sorted(groups.items())]
-    tokens = encoding.tokens
-    words = tuple("".join(tokens[p].removeprefix("##") for p in positions) for positions in pieces)
+            spans.setdefault(word, []).append(position)
+    pieces: list[list[int]] = []
+    previous_end = -1
+    for _, positions in sorted(spans.items()):
+        start, end = encoding.offsets[positions[0]][0], encoding.offsets[positions[-1]][1]
+        piece_text, before = text[start:end], text[previous_end - 1:previous_end] if previous_end > 0 else ""
+        touching = pieces and start == previous_end
+        if touching and (piece_text in APOSTROPHES or (before in APOSTROPHES and piece_text.isalnum())):
+            pieces[-1] = pieces[-1] + positions  # a contraction's apostrophe, or the letters after it
+        else:
+            pieces.append(list(positions))
+        previous_end = end
+    words = tuple("".join(encoding.tokens[p].removeprefix("##") for p in positions) for positions in pieces)
     return ids, words, pieces
 
 

@@ -249,6 +249,13 @@ def without_specials(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[in
     return kept, np.where(sums > 0, rest / np.where(sums > 0, sums, 1.0), uniform)
 
 
+def kept_share(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[int], NDArray]:
+    """Before ``without_specials`` renormalises: (the positions kept, each kept row's weight on the kept columns). A row
+    that kept 0.02 of its weight is blown up fifty times by the renormalisation."""
+    kept = [i for i, t in enumerate(tokens) if t not in SPECIAL_TOKENS] or list(range(len(tokens)))
+    return kept, np.asarray(weights)[..., kept, :][..., kept].sum(axis=-1)
+
+
 def overview(trace: RealTrace, size: int = 16, hide: bool = False) -> NDArray:  # -> [L*(m+1)-1, H*(m+1)-1]
     """All heads tiled into one matrix (rows = layers, columns = heads), NaN gaps between tiles; ``hide``: without
     [CLS] and [SEP], every row renormalised (``without_specials``)."""

@@ -153,7 +153,10 @@ def connect(url: str | None = None) -> Engine:
         if url not in _engines:
             if url.startswith("sqlite:///"):
                 Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(url, pool_pre_ping=True, **({"connect_args": {"timeout": 10}} if url.startswith("sqlite") else {}))
+            # A replica serves a hundred phones whose script threads may all want a connection at once: a larger pool
+            # than SQLAlchemy's 5 + 10 (the project's PostgreSQL allows 200 connections, 3 replicas use at most 150).
+            pool = {"connect_args": {"timeout": 10}} if url.startswith("sqlite") else {"pool_size": 10, "max_overflow": 40}
+            engine = create_engine(url, pool_pre_ping=True, **pool)
             if engine.dialect.name == "sqlite":
                 event.listen(engine, "connect", _sqlite_pragmas)
             migrate(engine)

@@ -2,4 +2,4 @@
 
 from views import live, page
 
-live.draw(page.start("live"))
+live.draw(page.start("live", intro=live.intro_key))

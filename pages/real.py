@@ -24,8 +24,11 @@ trace = real.run(model, str(model.folder), settings.text)
 if trace.dropped:
     st.warning(T("real.cut", total=len(trace.tokens) + trace.dropped, kept=MAX_WORD_PIECES, dropped=trace.dropped),
                icon=":material/content_cut:")
-if contains_cjk(settings.text):
+unknown = trace.tokens.count("[UNK]")
+if contains_cjk(settings.text):  # says [UNK] too
     st.info(T("real.chinese"), icon=":material/translate:")
+elif unknown:  # emoji and characters outside the model's vocabulary all become one shared token
+    st.info(T("real.unknown", count=unknown), icon=":material/help:")
 section = st.segmented_control(T("inside.section"), REAL_SECTIONS, format_func=lambda s: T(f"inside.sections.{s}"),
                                key=view.key("section"), required=True)
 if section in ("heads", "moved", "random"):

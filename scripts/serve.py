@@ -37,6 +37,8 @@ NGINX = os.environ.get("NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
 MISSING_NGINX = f"The load balancer is Debian's nginx at {NGINX}: run 'apt-get install -y nginx' (or set NGINX=/path/to/nginx)."
 COOKIE = "attention_replica"
 HEALTH_EVERY = 3.0  # seconds between health checks of each replica
+HUNG_CHECKS = 10  # a replica restarts after this many failed checks in a row (30 s): one busy with a room joining at once
+# answers late, and restarting it would drop every session it serves
 CONFIG = """# Written by scripts/serve.py; see its docstring.
 worker_processes 1;
 pid {folder}/nginx.pid;
@@ -142,12 +144,12 @@ def wait_healthy(replica: Replica, timeout: float) -> None:
 
 
 def watch(balancer: Balancer, options: tuple[str, ...]) -> None:
-    """Every few seconds, check each replica's health; restart one that has exited or failed three checks in a row."""
+    """Every few seconds, check each replica's health; restart one that has exited or failed HUNG_CHECKS checks in a row."""
     while not balancer.stopping.wait(HEALTH_EVERY):
         for replica in balancer.replicas:
             exited = replica.process is None or replica.process.poll() is not None
             replica.failures = 0 if not exited and replica.healthy() else replica.failures + 1
-            if exited or replica.failures >= 3:
+            if exited or replica.failures >= HUNG_CHECKS:
                 replica.stop()
                 replica.start(options)
                 replica.restarts += 1

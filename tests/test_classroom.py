@@ -157,3 +157,12 @@ def test_chinese_pages_show_no_english_text(page):
     shown = all_text(at) + " ".join(str(t) for spec in figures(at) for t in (spec["layout"].get("title", {}).get("text", ""),))
     leaks = [s for s in sentences if "{" not in s and s in shown]
     assert not leaks, leaks[:3]
+
+
+def test_a_guess_is_right_with_the_key_and_the_weight_within_a_tenth():
+    from views.classroom import predict_verdict
+
+    weights = np.array([0.1, 0.62, 0.28])
+    assert predict_verdict(weights, 1, 0.55) == "right" and predict_verdict(weights, 1, 0.72) == "right"
+    assert predict_verdict(weights, 1, 0.4) == "off_weight" and predict_verdict(weights, 2, 0.62) == "wrong_key"
+    assert predict_verdict(weights, None, None) == "wrong_key"

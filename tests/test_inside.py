@@ -161,7 +161,7 @@ def test_leaving_a_word_out_runs_the_model_without_it(model, trace):
     the batched pass equals the pass of one sentence."""
     found = inside.importance(model, trace, SENTENCE)
     ids, words, pieces = inside.word_groups(model, SENTENCE)
-    assert words[:4] == ("the", "animal", "didn", "'") and len(words) == len(found.leave_one_out) == len(pieces)
+    assert words[:4] == ("the", "animal", "didn't", "cross") and pieces[2] == [3, 4, 5] and len(words) == len(found.leave_one_out) == len(pieces)
     np.testing.assert_allclose(model.forward(np.array([ids, ids]), keep=False)[0][1], trace.hidden, atol=1e-12)
 
     def pooled(sequence: list[int]) -> np.ndarray:
@@ -303,3 +303,18 @@ def test_a_click_on_a_tile_of_the_overview_opens_that_head():
     st.session_state["overview-pick"] = {"selection": {"points": [{"customdata": [5, 8]}]}}
     real.open_tile(FakeView())
     assert st.session_state["real.layer"] == 5 and st.session_state["real.head"] == 8
+
+
+def test_hiding_the_specials_says_how_much_each_row_kept_before_renormalising():
+    """kept_share against an explicit loop: the weight each kept row had on the kept columns, whose reciprocal is how
+    much the renormalisation enlarges it."""
+    from attention_core.pretrained import kept_share, without_specials
+
+    tokens = ("[CLS]", "a", "b", "[SEP]")
+    weights = np.array([[0.7, 0.1, 0.1, 0.1], [0.5, 0.2, 0.1, 0.2], [0.01, 0.01, 0.01, 0.97], [0.25, 0.25, 0.25, 0.25]])
+    kept, share = kept_share(weights, tokens)
+    assert kept == [1, 2]
+    np.testing.assert_allclose(share, [sum(weights[i, j] for j in (1, 2)) for i in (1, 2)])
+    renormalised = without_specials(weights, tokens)[1]
+    np.testing.assert_allclose(renormalised * share[:, None], weights[np.ix_(kept, kept)])
+    assert renormalised[1, 1] == pytest.approx(0.5)  # 0.01 of 0.02 left: a row that kept 2 % shows a 50 % weight

@@ -475,3 +475,41 @@ def test_the_real_models_head_is_asked_from_its_page():
     teacher.button(key="real-live").click().run()
     questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
     assert len(questions) == 1 and questions[0].state == "open" and "3 · cat" in questions[0].labels
+
+
+def test_the_live_list_asks_what_the_walkthrough_last_showed():
+    """After the walkthrough switched to the article's example, the live page's focused-word question is that
+    example's (Thinking, Machines; 112 and 96 → Thinking), not the random weights of the sidebar's sentence."""
+    teacher, code = start()
+    teacher.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
+    teacher.session_state["walkthrough.walk"] = "textbook"
+    teacher.run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    teacher.switch_page(str(ROOT / "pages" / "live.py")).run()
+    teacher_opens(teacher, "walk.focus.0")
+    teacher.button(key="live-close").click().run()
+    teacher.button(key="live-reveal").click().run()
+    assert "Which key does “Thinking” give the most weight?" in all_text(teacher) and "The answer: A. 1 · Thinking." in all_text(teacher)
+
+
+def test_a_concept_check_closes_an_open_question_and_says_so_first():
+    teacher, code = start()
+    teacher_opens(teacher, "concept.rows")
+    assert "Opening the check closes it first" in all_text(teacher)
+    teacher.button(key="live-check-before").click().run()
+    questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
+    assert ("concept.rows", "closed") in [(q.item, q.state) for q in questions if not q.phase]
+    assert all(q.state == "open" for q in questions if q.phase == "before")
+
+
+def test_a_phone_reads_a_students_introduction_and_after_the_end_no_call_to_wait():
+    teacher, code = start()
+    teacher_opens(teacher, "concept.rows")
+    teacher.button(key="live-close").click().run()
+    phone = open_app("live", join=code)
+    assert "Answer your teacher's questions here." in all_text(phone) and "the projector shows" not in all_text(phone)
+    teacher.button(key="live-end").click().run()
+    phone.run()
+    shown = all_text(phone)
+    assert "This class has ended." in shown and "You are in class" not in shown
+    assert "Wait for the answer" not in shown and "Waiting for the teacher" not in shown and "class has ended before" in shown

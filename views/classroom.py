@@ -51,6 +51,17 @@ def edit_numbers(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
     st.table(pd.DataFrame([fixed(row.output)], columns=[str(i + 1) for i in range(row.output.shape[0])]), hide_index=True)
 
 
+WEIGHT_TOLERANCE = 0.1  # a guessed weight this close to the answer counts as right
+
+
+def predict_verdict(weights: np.ndarray, guess_key: int | None, guess_weight: float | None) -> str:
+    """"right" (the key, and the weight within 0.1), "off_weight" (the key, not the weight) or "wrong_key"."""
+    best = int(np.argmax(weights))
+    if guess_key != best:
+        return "wrong_key"
+    return "right" if guess_weight is not None and abs(guess_weight - weights[best]) <= WEIGHT_TOLERANCE + 1e-9 else "off_weight"
+
+
 def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str, token: str | None = None) -> bool:
     """Ask which key the query ``token`` gives the most weight (and how much) before showing it. Returns True once
     revealed; the guess and the reveal stay in the session (stepping away and back keeps them)."""
@@ -58,10 +69,16 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
     if key in revealed:
         guess_key, guess_weight = st.session_state.get(f"{key}-guess", (None, None))
         best = int(np.argmax(weights))
-        answer = T("classroom.answer", token=figures.plain(key_tokens[best]), weight=f"{weights[best]:.2f}")
-        mine = T("classroom.your_guess", token=figures.plain(key_tokens[guess_key]) if guess_key is not None else "–",
+        label = lambda j: f"{j + 1} · {figures.plain(key_tokens[j])}"  # the position tells repeated words apart
+        answer = T("classroom.answer", token=label(best), weight=f"{weights[best]:.2f}")
+        mine = T("classroom.your_guess", token=label(guess_key) if guess_key is not None else "–",
                  weight=f"{guess_weight:.2f}" if guess_weight is not None else "–")
-        (st.success if guess_key == best else st.warning)(f"{mine}  \n{answer}", icon=":material/lightbulb:")
+        verdict = predict_verdict(weights, guess_key, guess_weight)
+        if verdict == "wrong_key" and guess_key is not None:
+            detail = T("classroom.verdict.wrong_key", token=label(guess_key), weight=f"{weights[guess_key]:.2f}")
+        else:
+            detail = T(f"classroom.verdict.{verdict}")
+        (st.success if verdict == "right" else st.warning)(f"{detail}  \n{mine}  \n{answer}", icon=":material/lightbulb:")
         if st.button(T("classroom.again"), key=f"{key}-again"):
             revealed.discard(key)
             st.rerun()

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import inside
-from attention_core.pretrained import MiniLM, RealTrace, head_summary
+from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_summary, kept_share
 from attention_plot import figures
 from attention_plot.figures import label
 from views import real
@@ -42,6 +42,22 @@ def shown_weights(weights: np.ndarray, tokens: tuple[str, ...], hide: bool) -> t
         return weights, tokens
     kept, rest = inside.without_specials(weights, tokens)
     return rest, tuple(tokens[i] for i in kept)
+
+
+LITTLE_KEPT = 0.25  # a row that kept less than this share of its weight after hiding [CLS] and [SEP] is named
+
+
+def hide_note(T, weights: np.ndarray, tokens: tuple[str, ...]) -> None:
+    """Under the hide switch: which rows kept little of their weight once [CLS] and [SEP] were hidden, so their
+    renormalised pattern enlarges a remainder (a row with 2 % left is multiplied by 50)."""
+    kept, share = kept_share(weights, tokens)
+    little = [i for i, s in zip(kept, share) if s < LITTLE_KEPT]
+    if not little:
+        st.caption(T("inside.hide.fine", least=f"{share.min():.0%}"))
+        return
+    least = kept[int(np.argmin(share))]
+    st.caption(T("inside.hide.little", count=len(little), rows=len(kept), below=f"{LITTLE_KEPT:.0%}", least=f"{share.min():.1%}",
+                 token=f"{least} · {figures.plain(tokens[least])}", factor=f"{1 / max(share.min(), 1e-9):,.0f}"))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -93,6 +109,12 @@ def layer_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> Non
     x, a, f = (float(norms[name].mean()) for name in ("x", "attention", "ffn"))
     st.markdown(T("inside.layer.share", layer=layer + 1, attention=f"{share:.0%}", ffn=f"{1 - share:.0%}", x=f"{x:.2f}", a=f"{a:.2f}",
                   f=f"{f:.2f}", ra=f"{a / x:.0%}", rf=f"{f / x:.0%}"))
+    words = [i for i, token in enumerate(trace.tokens) if token not in SPECIAL_TOKENS]
+    if words:  # [CLS]'s feed-forward update is tens of times the others' in the first layers: the words' share too
+        ffn_norms = norms["ffn"]
+        word_share = stages.share_over(words)
+        st.markdown(T("inside.layer.share_words", cls_f=f"{ffn_norms[0]:.1f}", median_f=f"{np.median(ffn_norms[words]):.1f}",
+                      words=f"{word_share:.0%}", words_ffn=f"{1 - word_share:.0%}"))
     exact = float(np.abs(stages.output - trace.inputs[layer + 1]).max())
     st.caption(T("inside.layer.checked", layer=layer + 1, error=f"{exact:.1e}"))
 
@@ -117,6 +139,7 @@ def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     weights, moved = inside.moved_norms(model, trace.inputs[layer], layer, head)
     tokens = trace.tokens
     if view["hide"]:  # the same rows and columns on both sides; the weights renormalised, the norms as they are
+        hide_note(T, weights, tokens)
         kept, weights = inside.without_specials(weights, tokens)
         moved, tokens = moved[np.ix_(kept, kept)], tuple(tokens[i] for i in kept)
     left, right = st.columns(2)
@@ -185,7 +208,8 @@ def best_said(T, rho: dict[str, float], where: str = "best") -> str:
 
 def importance_section(view: View, model: MiniLM, text: str) -> None:
     T = view.T
-    found = importance_of(model, str(model.folder), text)
+    with st.spinner(T("inside.importance.computing")):  # one forward pass per word: seconds on a long sentence
+        found = importance_of(model, str(model.folder), text)
     rho = {m: found.spearman(m) for m in inside.MEASURES}
     frame = pd.DataFrame({T("inside.importance.word"): [figures.plain(w) for w in found.words],
                           T("inside.importance.measures.leave_one_out"): found.leave_one_out,
@@ -236,6 +260,8 @@ def random_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> No
     n = len(trace.tokens)
     for column, (name, run) in zip(st.columns(2), (("trained", trace), ("untrained", other))):
         with column:
+            if view["hide"]:
+                hide_note(T, run.attentions[layer, head], run.tokens)
             weights, tokens = shown_weights(run.attentions[layer, head], run.tokens, view["hide"])
             chart(weights, tokens, tokens, kind="weights", title=T(f"inside.random.{name}", layer=layer + 1, head=head + 1),
                   key=f"random-{name}", T=T, values=len(tokens) <= 10, rows_are="query", cols_are="key")

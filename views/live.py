@@ -85,8 +85,14 @@ def focus_item(weights, key_tokens: tuple[str, ...], focus: int) -> Item:
     return Item(f"walk.focus.{focus}", len(key_tokens), int(weights.argmax()), labels)
 
 
+WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
+
+
 def walk_item(view: View) -> Item | None:
-    """The focused word's question on the session's sentence (the walkthrough's random weights, head 1)."""
+    """The focused word's question as the walkthrough last showed it (its weights, head and focused word); before the
+    walkthrough has been opened, the question on the session's sentence with the walkthrough's default random weights."""
+    if WALK_ITEM in st.session_state:
+        return st.session_state[WALK_ITEM]
     try:
         explained = explain(view.settings.text, **view.settings.explain_options())
     except ValueError:
@@ -96,6 +102,11 @@ def walk_item(view: View) -> Item | None:
         return None
     focus = min(max(int(st.session_state.get(state.key("walkthrough", "focus"), 1)), 1), len(tokens)) - 1
     return focus_item(explained.trace.heads[0].weights[focus], tokens, focus)
+
+
+def remember_walk(item: Item | None) -> None:
+    """The walkthrough's focused question, for the live page's list (None: this walk has no askable question)."""
+    st.session_state[WALK_ITEM] = item
 
 
 def lesson_banner(T: Texts) -> None:
@@ -269,7 +280,10 @@ def _open(item: Item, live_key: str | None) -> None:
         st.session_state[ERROR] = error
 
 
-def _open_check(phase: str) -> None:
+def _open_check(phase: str, question_id: int | None = None) -> None:
+    """Open the concept check's items; a question still open on the phones is closed first (its answers kept)."""
+    if question_id is not None:
+        _act(store.close_question, question_id)
     for item in concept_items():
         _act(lambda db, code, key, item=item: store.open_question(db, code, key, item.id, item.options, item.correct, phase=phase))
 
@@ -296,6 +310,7 @@ def teacher(view: View) -> None:
     if found.ended is not None:  # no code or QR code any more: nobody can join
         st.info(T("live.teacher.ended", code=found.code), icon=":material/event_busy:")
     else:
+        st.session_state[ASK_DRAWN] = open_single(found.id)
         projector(view, found.id, found.code)
         ask(view, found.id)
         check_panel(view, found.id)
@@ -311,13 +326,22 @@ def teacher(view: View) -> None:
                       icon=":material/stop_circle:")
 
 
-def ask(view: View, class_id: int) -> None:
-    T = view.T
+ASK_DRAWN = "live-ask-drawn"  # the open question "Ask the class" was drawn with (its id, or None)
+
+
+def open_single(class_id: int) -> store.Question | None:
+    """The one question open on the phones (not a concept check's item), or None."""
     try:
         still_open = [q for q in store.open_questions(engine(), class_id, ("open",)) if not q.phase]
     except (SQLAlchemyError, OSError):
-        still_open = []
-    open_now = wording(T, still_open[-1])[0].replace("  \n", " — ") if still_open else ""
+        return None
+    return still_open[-1] if still_open else None
+
+
+def ask(view: View, class_id: int) -> None:
+    T = view.T
+    still_open = st.session_state.get(ASK_DRAWN)
+    open_now = wording(T, still_open)[0].replace("  \n", " — ") if still_open else ""
     walk = walk_item(view)
     items = ([walk] if walk else []) + lesson_items(T) + concept_items()
     names = {item.id: item_title(T, item) for item in items}
@@ -366,6 +390,10 @@ def projector(view: View, class_id: int, code: str) -> None:
     except (SQLAlchemyError, OSError) as error:
         refused(T, error)
         return
+    now_open = next((q.id for q in reversed(questions) if q.state == "open"), None)
+    drawn = st.session_state.get(ASK_DRAWN)
+    if now_open != (drawn.id if drawn else None):  # closed, revealed or opened since: "Ask the class" says so
+        st.rerun(scope="app")
     join_card(T, code, compact=bool(questions) and not view.layout.extras)
     st.caption(T("live.teacher.seated", count=tally.seated))
     if not questions:
@@ -436,10 +464,14 @@ def check_panel(view: View, class_id: int) -> None:
                           answers=sum(sum(counts_of(tally, q)) for q in questions if q.id in open_now)))
             st.button(T("live.teacher.check_close"), key="live-check-close", on_click=_close_check, args=(open_now,), type="primary")
         else:
+            single = open_single(class_id)
+            if single is not None and not {"before", "after"} <= given:
+                question = wording(T, single)[0].replace("  \n", " — ")
+                st.caption(T("live.teacher.check_replaces", question=plain(question)))
             for phase in ("before", "after"):
                 if phase not in given:
                     st.button(T("live.teacher.check_open", phase=T(f"live.phase.{phase}")), key=f"live-check-{phase}",
-                              on_click=_open_check, args=(phase,))
+                              on_click=_open_check, args=(phase, single.id if single else None))
         scores = check_scores(questions, tally)
         if open_now:  # while a check is open its scores stay hidden: the first answers would sway the rest
             hidden = 1 if phase == "before" else 2
@@ -575,9 +607,10 @@ def student(view: View) -> None:
     except (store.Refused, SQLAlchemyError, OSError) as error:
         refused(T, error)
         return
-    st.success(T("live.student.joined", code=found.code), icon=":material/groups:")
-    if found.ended is not None:
+    if found.ended is not None:  # what was revealed stays readable; nothing more is asked
         st.info(T("live.refused.ended"), icon=":material/event_busy:")
+    else:
+        st.success(T("live.student.joined", code=found.code), icon=":material/groups:")
     cookie(SEAT_COOKIE, f"{found.code}.{view['seat']}", 0 if found.ended is not None else int(store.CLASS_HOURS * 3600))
     room(view, found.id, student_id, watching=found.ended is None)
 
@@ -617,8 +650,12 @@ def room(view: View, class_id: int, student_id: int, watching: bool = True) -> N
         refused(view.T, error)
         return
     if watching:  # an ended class asks nothing more: the phone stops reading
-        watch(class_id, signature(questions))
-    answers_part(view, class_id, student_id)
+        try:
+            drawn = class_moves(class_id)[0]  # what the waiting part compares with: the same (cached) reading
+        except (SQLAlchemyError, OSError):
+            drawn = signature(questions)
+        watch(class_id, drawn)
+    answers_part(view, class_id, student_id, watching)
 
 
 def signature(questions: list[store.Question]) -> tuple:
@@ -626,12 +663,18 @@ def signature(questions: list[store.Question]) -> tuple:
     return tuple((q.id, q.state) for q in questions)
 
 
+@st.cache_data(ttl=PHONE_POLL / 2, max_entries=256, show_spinner=False)
+def class_moves(class_id: int) -> tuple[tuple, bool]:
+    """What a waiting phone reads: (its questions' signature, has the class ended). Read from the database at most once
+    per half poll for the whole server process, however many phones wait: a room of 100 is one query, not 100."""
+    return signature(store.open_questions(engine(), class_id)), store.has_ended(engine(), class_id)
+
+
 @st.fragment(run_every=PHONE_POLL)
 def watch(class_id: int, drawn: tuple) -> None:
-    """Draws nothing: one query every few seconds, and a redraw when the teacher moved on."""
+    """Draws nothing: one (shared) reading every few seconds, and a redraw when the teacher moved on."""
     try:
-        now = signature(store.open_questions(engine(), class_id))
-        ended = store.has_ended(engine(), class_id)
+        now, ended = class_moves(class_id)
     except (SQLAlchemyError, OSError):
         return  # the next read tries again; the phone keeps what it shows
     if now != drawn or ended:
@@ -639,8 +682,8 @@ def watch(class_id: int, drawn: tuple) -> None:
 
 
 @st.fragment
-def answers_part(view: View, class_id: int, student_id: int) -> None:
-    questions_view(view, class_id, student_id)
+def answers_part(view: View, class_id: int, student_id: int, waiting: bool = True) -> None:
+    questions_view(view, class_id, student_id, waiting)
 
 
 def _send(question_id: int, student_id: int, widget: str) -> None:
@@ -653,7 +696,7 @@ def _send(question_id: int, student_id: int, widget: str) -> None:
         st.session_state[ERROR] = error
 
 
-def questions_view(view: View, class_id: int, student_id: int) -> None:
+def questions_view(view: View, class_id: int, student_id: int, waiting: bool = True) -> None:
     T = view.T
     try:
         questions = store.open_questions(engine(), class_id)
@@ -673,13 +716,13 @@ def questions_view(view: View, class_id: int, student_id: int) -> None:
             one_question(T, question, mine.get(question.id), student_id, number, explain_after_answer=phase == "after")
         st.caption(T("live.student.check_done", count=sum(q.id in mine for q in check), total=len(check)))
     if single:
-        one_question(T, single[-1], mine.get(single[-1].id), student_id)
-    elif not check:
+        one_question(T, single[-1], mine.get(single[-1].id), student_id, waiting=waiting)
+    elif not check and waiting:
         st.info(T("live.student.wait"), icon=":material/hourglass_empty:")
 
 
 def one_question(T: Texts, question: store.Question, chosen: int | None, student_id: int, number: int | None = None,
-                 explain_after_answer: bool = False) -> None:
+                 explain_after_answer: bool = False, waiting: bool = True) -> None:
     asked, options, explanation = wording(T, question)
     with st.container(border=True, key=f"live-q-{question.id}"):
         st.markdown(f"**{number}.** {plain(asked)}" if number else f"**{plain(asked)}**")
@@ -692,11 +735,11 @@ def one_question(T: Texts, question: store.Question, chosen: int | None, student
             if chosen is not None:
                 st.caption(T("live.student.sent", option=option_name(options, chosen)))
                 if explain_after_answer and explanation:
-                    st.markdown(f"**{T('live.student.explanation')}:** {plain(explanation)}")
+                    st.markdown(T("live.student.explained", explanation=plain(explanation)))
             return
         if question.state == "closed":
             st.markdown(T("live.student.you", option=option_name(options, chosen)) if chosen is not None else T("live.student.none"))
-            st.caption(T("live.student.closed"))
+            st.caption(T("live.student.closed" if waiting else "live.student.closed_ended"))
             return
         truth = T("live.student.truth", option=option_name(options, question.correct))
         if chosen is None:
@@ -706,10 +749,16 @@ def one_question(T: Texts, question: store.Question, chosen: int | None, student
             (st.success if chosen == question.correct else st.warning)(
                 f"{T('live.student.you', option=option_name(options, chosen))}  \n{truth} {verdict}", icon=":material/lightbulb:")
         if explanation:
-            st.markdown(f"**{T('live.student.explanation')}:** {plain(explanation)}")
+            st.markdown(T("live.student.explained", explanation=plain(explanation)))
 
 
 # --- The page ---
+
+
+def intro_key(view: View) -> str:
+    """A phone that came by a join link (or has joined) reads what a student does; anyone else, what the page is."""
+    joining = TEACHER not in st.session_state and (view["join"] or STUDENT in st.session_state)
+    return "live.intro_student" if joining else "live.intro"
 
 
 def draw(view: View) -> None:

@@ -142,6 +142,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     kept = keep(trace, hide)
     tokens = tuple(trace.tokens[i] for i in kept)
     weights = trace.attentions[layer - 1, head - 1]
+    raw_weights = weights
     if hide:  # every row renormalised to sum to 1 over the words left
         weights = inside.without_specials(weights, trace.tokens)[1]
     pick, guess = st.columns([3, 2], vertical_alignment="bottom")
@@ -157,6 +158,10 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
         # that name its pattern would all give the answer away.
         st.info(T("real.hidden", layer=layer, head=head), icon=":material/visibility_off:")
         return
+    if hide:
+        from views.inside import hide_note  # views.inside imports this module
+
+        hide_note(T, raw_weights, trace.tokens)
     left, right = st.columns([3, 2])
     with left:
         chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,

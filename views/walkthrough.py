@@ -188,7 +188,9 @@ def _choose_walk(view: View) -> Walk:
             pretrained = explanation.options.layer is not None
             st.caption(T("walkthrough.weights_pretrained", layer=view["layer"]) if pretrained else T("walkthrough.weights_random"))
         walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
-    view.clamp("focus", 1, len(walk.tokens))
+    focus = view.clamp("focus", 1, len(walk.tokens)) - 1
+    askable = 2 <= len(walk.key_tokens) <= live.store.MAX_OPTIONS  # the live page asks what this walk shows
+    live.remember_walk(live.focus_item(walk.head.weights[focus], walk.key_tokens, focus) if askable else None)
     if not view.layout.extras:  # on a projector the class's question and its word are chosen here, in the pop-over
         focus_picker(view, walk, st)
         st.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
