@@ -70,7 +70,7 @@ def test_a_teacher_and_three_phones_run_a_question_and_a_reload_loses_nothing(ch
     tap(phones[1], "B")  # the Chinese phone changes its answer while voting is open
     teacher.get_by_text("3 of 3 answered").wait_for(timeout=15000)
     assert not teacher.locator("[data-testid=stProgress]").count()  # open: how many, never what
-    assert phones[1].get_by_text("一个查询：它如何把注意力分配给每个键").count()  # the phone in Chinese
+    assert phones[1].get_by_text("一个查询：它对每个键的权重").count()  # the phone in Chinese
     phones[0].reload()  # a phone reloads: the same seat, the same answer
     phones[0].get_by_text("Sent: B.", exact=False).wait_for(timeout=30000)
     teacher.locator(".st-key-live-close button").click()
