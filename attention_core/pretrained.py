@@ -242,9 +242,9 @@ def thumbnail(matrix: NDArray, size: int) -> NDArray:  # [n, n] -> [min(n, size)
 def without_specials(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[int], NDArray]:
     """[CLS] and [SEP] hidden: (the positions kept, the weights among them with each row renormalised to sum to 1).
     ``weights`` is (..., n, n); a row whose weight was all on the specials becomes uniform."""
-    kept = [i for i, t in enumerate(tokens) if t not in SPECIAL_TOKENS] or list(range(len(tokens)))
+    kept, share = kept_share(weights, tokens)
     rest = np.asarray(weights)[..., kept, :][..., kept]
-    sums = rest.sum(axis=-1, keepdims=True)
+    sums = share[..., None]
     uniform = np.full_like(rest, 1.0 / len(kept))
     return kept, np.where(sums > 0, rest / np.where(sums > 0, sums, 1.0), uniform)
 

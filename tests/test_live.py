@@ -480,7 +480,7 @@ def test_the_real_models_head_is_asked_from_its_page():
 def test_the_live_list_asks_what_the_walkthrough_last_showed():
     """After the walkthrough switched to the article's example, the live page's focused-word question is that
     example's (Thinking, Machines; 112 and 96 → Thinking), not the random weights of the sidebar's sentence."""
-    teacher, code = start()
+    teacher, _ = start()
     teacher.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
     teacher.session_state["walkthrough.walk"] = "textbook"
     teacher.run()

@@ -24,6 +24,7 @@ SNAPSHOT = Path(__file__).resolve().parent.parent / "assets" / "snapshots" / "im
 SHARES = ("cls", "sep", "punctuation")
 ROLES = ("previous", "next", "self", "cls", "sep")
 COLOURS = {"x": "#555555", "attention": "#0072B2", "ffn": "#D55E00"}  # one quantity, one colour, on every chart here
+MIN_RANKED = 3  # with two words a rank correlation can only be +1 or -1: no measure is compared below three
 MEASURE_COLOURS = {"leave_one_out": "#000000", "attention": "#0072B2", "rollout": "#E69F00", "flow": "#009E73"}
 
 
@@ -223,7 +224,8 @@ def importance_section(view: View, model: MiniLM, text: str) -> None:
          alt=T("inside.importance.alt", n=len(found.words), top=figures.plain(found.words[int(np.argmax(found.leave_one_out))])
                if len(found.words) else "–"))
     st.markdown(T("inside.importance.here", attention=f"{rho['attention']:.2f}", rollout=f"{rho['rollout']:.2f}",
-                  flow=f"{rho['flow']:.2f}", n=len(found.words)) + " " + best_said(T, rho))
+                  flow=f"{rho['flow']:.2f}", n=len(found.words)) + " " + (best_said(T, rho) if len(found.words) >= MIN_RANKED
+                                                                else T("inside.importance.too_short")))
     stored = built_in()
     means = {m: float(np.nanmean(stored["spearman"][m])) for m in inside.MEASURES}
     st.markdown(T("inside.importance.set", count=len(stored["sentences"]), attention=f"{means['attention']:.2f}",
