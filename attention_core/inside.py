@@ -83,6 +83,13 @@ def moved_norms(model: MiniLM, x: NDArray, layer: int, head: int) -> tuple[NDArr
     return weights, weights * np.linalg.norm(moved, axis=1)[None, :]
 
 
+def arriving_shares(moved: NDArray) -> NDArray:
+    """(n, n) ‖α_ij f(x_j)‖ -> each key's share of what arrives at query i: m_ij / Σ_j m_ij (rows sum to 1, as α's do;
+    a row that receives nothing stays 0). Comparable cell by cell with α: a row renormalised by a constant keeps its shares."""
+    totals = moved.sum(axis=1, keepdims=True)
+    return np.divide(moved, totals, out=np.zeros_like(moved, dtype=float), where=totals > 0)
+
+
 def is_punctuation(token: str) -> bool:
     """A word piece made only of punctuation (",", ".", "'", "##." …)."""
     text = token.removeprefix("##")

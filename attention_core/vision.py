@@ -57,10 +57,12 @@ def patches(images: NDArray, size: int) -> NDArray:
 
 
 def clamp_image(image: NDArray) -> tuple[NDArray, bool]:
-    """An image typed by hand: NaN as 0, values clamped to 0–16 and rounded; whether anything had to change."""
-    raw = np.nan_to_num(np.asarray(image, dtype=np.float64).reshape(SIDE, SIDE), nan=0.0, posinf=MAX_PIXEL, neginf=0.0)
+    """An image typed by hand: NaN (an emptied cell, text) as 0, values clamped to 0–16 and rounded; whether anything
+    had to change (a NaN counts)."""
+    typed = np.asarray(image, dtype=np.float64).reshape(SIDE, SIDE)
+    raw = np.nan_to_num(typed, nan=0.0, posinf=MAX_PIXEL, neginf=0.0)
     clean = np.clip(np.rint(raw), 0, MAX_PIXEL)
-    return clean, bool(np.any(clean != raw))
+    return clean, bool(np.any(clean != raw) or np.isnan(typed).any())
 
 
 def vit_config(size: int, d_model: int = 32, heads: int = 2, layers: int = 2) -> TinyConfig:

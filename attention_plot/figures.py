@@ -245,6 +245,7 @@ def heatmap(
         textfont=dict(size="auto"), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
+    col_ticks, row_ticks = ticks(n_cols, labels=cols), ticks(n_rows, labels=rows)
     # Under the cells, a line for the note shown when the numbers are too small to read (a screen's layout only: a
     # projector keeps its height for the matrix, and presenter.css hides numbers under 16 px; the tooltips keep them).
     noted = show_values and bool(hidden_note) and font <= 13
@@ -254,14 +255,14 @@ def heatmap(
                  showarrow=False, font=dict(size=smaller(font), color="#555555"))] if noted else []
     layout = dict(
         title=dict(text=title, font=dict(size=font + 3, **({"color": TEXT_HUES[kind]} if kind in HUES else {})), x=0, xref="paper", y=1,
-                   yref="container",
-                   yanchor="top", pad=dict(t=8)),
+                   yref="container", yanchor="top", pad=dict(t=8)),  # assets/js/charts.js keeps the column labels clear of it
         font=dict(size=CELL_CAP.get(font, font)), hoverlabel=hover_label(font), annotations=note,  # the note first: theme.css finds it at index 0
         height=height,
         margin=dict(l=10, r=10, t=top, b=bottom),
-        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font), standoff=4), tickvals=ticks(n_cols), ticktext=cols[ticks(n_cols)], side="top",
+        xaxis=dict(axis, title=dict(text=x_title, font=dict(size=font), standoff=4), tickvals=col_ticks, ticktext=cols[col_ticks], side="top",
+                   automargin=True,
                    **({"tickangle": 0} if n_cols > 48 else {})),
-        yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=ticks(n_rows), ticktext=rows[ticks(n_rows)],
+        yaxis=dict(axis, title=dict(text=y_title, font=dict(size=font)), tickvals=row_ticks, ticktext=rows[row_ticks],
                    autorange="reversed"),
         shapes=[
             dict(type="line", x0=g * n_cols / column_groups - 0.5, x1=g * n_cols / column_groups - 0.5, y0=-0.5, y1=n_rows - 0.5,
@@ -296,6 +297,17 @@ def at_least(font: dict | None, size: float) -> dict:
     return {**font, "size": max(font.get("size", 0), size)}
 
 
+def with_ink(figure: Figure, image: NDArray, level: float) -> Figure:
+    """The heatmap ``figure`` with the outline of ``image`` (rows, cols, on the heatmap's positions) where it crosses
+    ``level``: a dark line on a white halo, so that it keeps 3:1 against every colour of the scale. Returns a new figure."""
+    rows, cols = np.shape(image)
+    outline = dict(type="contour", z=typed(np.asarray(image, dtype=float)), x=np.arange(cols), y=np.arange(rows), showscale=False,
+                   showlegend=False, hoverinfo="skip", contours=dict(start=level, end=level, size=1, coloring="none"))
+    halo = dict(outline, line=dict(color="#ffffff", width=5, smoothing=1.0))
+    line = dict(outline, line=dict(color="#111111", width=2, smoothing=1.0))
+    return {"data": [*figure["data"], halo, line], "layout": figure["layout"]}
+
+
 def sized(figure: Figure, font: int) -> Figure:
     """The figure with no text smaller than ``font`` px (titles, ticks, axis titles, legends, annotations, text on bars,
     hover labels) and its title a little larger: what every chart gets from the layout (17 px on a projector).
@@ -327,9 +339,12 @@ def sized(figure: Figure, font: int) -> Figure:
     return {"data": [grow(trace) for trace in figure["data"]], "layout": layout}
 
 
-def ticks(n: int, most: int = 48) -> NDArray:
-    """Positions to label on an axis of n cells: all of them up to ``most``, else about 12 evenly spaced (384 dimensions)."""
-    return np.arange(0, n, 1 if n <= most else -(-n // 12))
+def ticks(n: int, most: int = 48, labels: NDArray | None = None) -> NDArray:
+    """Positions to label on an axis of n cells: all of them up to ``most``, else about 12 evenly spaced (384 dimensions).
+    An axis numbered 1..n (dimensions) beyond 16 cells gets about 8 numbers: on a phone 32 upright numbers run together,
+    and the tooltip names every cell."""
+    numbered = labels is not None and n > 16 and list(labels) == [str(i + 1) for i in range(n)]
+    return np.arange(0, n, -(-n // 8) if numbered and n <= most else 1 if n <= most else -(-n // 12))
 
 
 def window_frames(outline: NDArray) -> list[dict]:

@@ -30,7 +30,8 @@ AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "t
                "word": "common.labels.words", "target": "common.labels.targets", "source": "common.labels.sources",
                "sentence": "common.labels.sentences", "document": "common.labels.documents", "block": "common.labels.blocks",
                "query_position": "common.labels.query_positions", "key_position": "common.labels.key_positions",
-               "column_position": "common.labels.column_positions"}
+               "column_position": "common.labels.column_positions", "pixel_row": "common.labels.pixel_rows",
+               "pixel_column": "common.labels.pixel_columns"}
 
 
 class Labels(NamedTuple):

@@ -259,7 +259,8 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     return {"students": done, "readings": readings, "counts": counts, "began": began}
 
 
-def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> None:
+def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> float:
+    """Print what the class measured; returns the p95 from a tap to its acknowledgement (nan when nobody answered)."""
     done, readings, counts = result["students"], result["readings"], result["counts"]
     answered = [s for s in done if s.choices]
     errors = [s.error for s in done if s.error]
@@ -295,6 +296,20 @@ def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> N
     print(f"  projector's histogram {last} equals the database's {[counts.get(c, 0) for c in range(OPTIONS)]}: {projector_ok}")
     if errors:
         print("  first error:", errors[0])
+    return percentile(to_ack, 0.95) if to_ack else float("nan")
+
+
+def floor(sessions: int, ack_p95: float) -> None:
+    """The same number of sessions on a bare Streamlit script (one process, one slider moved by all at once, as
+    make load's floor): a tap's acknowledgement is a rerun's round trip, so the ratio says what the live page costs."""
+    from scripts.load import BARE, measure
+
+    with tempfile.TemporaryDirectory() as folder:
+        bare = Path(folder) / "bare.py"
+        bare.write_text(BARE)
+        found = measure(str(bare), sessions, "")
+    print(f"  floor, a bare Streamlit script on one process, {sessions} sessions rerunning at once: rerun p95 {found['rerun_p95']:.2f} s; "
+          f"tap -> acknowledged p95 / floor = {ack_p95 / found['rerun_p95']:.1f}")
 
 
 def main() -> None:
@@ -314,16 +329,18 @@ def main() -> None:
             kill = (lambda after: kill_one(balancer, after)) if args.kill else None
             result = asyncio.run(lesson(balancer.url, database, students, True, args.seed, kill))
             name = f"nginx + {len(balancer.replicas)} replicas, PostgreSQL" + (", one replica killed mid-question" if args.kill else "")
-            report(name, result, students, GOALS[3])
+            ack = report(name, result, students, GOALS[3])
             print(f"  replicas restarted by the watcher: {sum(r.restarts for r in balancer.replicas)}"
                   + (" (one was killed on purpose)" if args.kill else ""))
+        floor(students, ack)
         return
     with tempfile.TemporaryDirectory() as folder:
         file = f"{folder}/live-class.sqlite3"
         with serve_process(env={"ATTENTION_CLASS_FILE": file}) as (url, _):
             asyncio.run(lesson(url, f"sqlite:///{file}", 1, False, args.seed))  # the first session imports everything
             result = asyncio.run(lesson(url, f"sqlite:///{file}", students, False, args.seed))
-            report("one process, SQLite", result, students, GOALS[1])
+            ack = report("one process, SQLite", result, students, GOALS[1])
+    floor(students, ack)
 
 
 if __name__ == "__main__":

@@ -318,3 +318,36 @@ def test_hiding_the_specials_says_how_much_each_row_kept_before_renormalising():
     renormalised = without_specials(weights, tokens)[1]
     np.testing.assert_allclose(renormalised * share[:, None], weights[np.ix_(kept, kept)])
     assert renormalised[1, 1] == pytest.approx(0.5)  # 0.01 of 0.02 left: a row that kept 2 % shows a 50 % weight
+
+
+def test_weight_and_share_of_what_arrives_are_compared_cell_by_cell(model, trace):
+    """The moved map's rows sum to 1 like α's (hiding the specials leaves the shares as the renormalised weights would);
+    the page names exactly the cells with α_ij ≥ 0.2 and a share of what arrives at most half of α_ij, as a loop finds them."""
+    from conftest import all_text, open_app
+
+    from attention_core.pretrained import without_specials
+    from attention_plot.figures import plain
+
+    layer, head = 0, 0
+    weights, moved = inside.moved_norms(model, trace.inputs[layer], layer, head)
+    shares = inside.arriving_shares(moved)
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
+    for i in range(len(trace.tokens)):
+        for j in range(len(trace.tokens)):
+            assert shares[i, j] == pytest.approx(moved[i, j] / sum(moved[i]))
+    kept, renormalised = without_specials(weights, trace.tokens)
+    np.testing.assert_allclose(inside.arriving_shares(renormalised * moved[np.ix_(kept, kept)] / weights[np.ix_(kept, kept)]),
+                               inside.arriving_shares(moved[np.ix_(kept, kept)]))
+    expected = [(trace.tokens[i], trace.tokens[j]) for i in range(len(trace.tokens)) for j in range(len(trace.tokens))
+                if weights[i, j] >= 0.2 and shares[i, j] <= weights[i, j] / 2]
+    at = open_app("real", section="moved", layer=layer + 1, head=head + 1, text=SENTENCE)
+    text = all_text(at)
+    if expected:
+        gaps = sorted(expected, key=lambda c: shares[trace.tokens.index(c[0]), trace.tokens.index(c[1])]
+                      - weights[trace.tokens.index(c[0]), trace.tokens.index(c[1])])
+        assert "Large weight, little brought" in text
+        for query, key in gaps[:4]:
+            assert f"“{plain(query)}” → “{plain(key)}”" in text
+    else:
+        assert "no cell with 20 % of its row's weight" in text
+    np.testing.assert_allclose(z_values(figures(at)[-1]), shares, atol=1e-9)

@@ -317,6 +317,11 @@ def test_the_teacher_link_resumes_the_class_elsewhere_and_leaves_the_address_bar
     assert "This teacher link is not valid for the class." in all_text(forged) and live.TEACHER not in forged.session_state
 
 
+def test_a_link_with_a_wrong_code_says_so_before_anything_is_typed():
+    phone = open_app("live", join="ZZZZZZ")
+    assert "No class has this code." in all_text(phone) and live.STUDENT not in phone.session_state
+
+
 def test_a_wrong_code_is_answered_slowly_and_then_paused(monkeypatch):
     monkeypatch.setattr(live, "WRONG_DELAY", 0.05)
     phone = open_app("live")
@@ -412,11 +417,12 @@ def test_the_walkthroughs_question_is_computed_from_the_sentence():
 
     weights = explain("the cat sat on the mat", d_model=8, d_k=4, heads=1, score="scaled_dot", mode="soft", window=2, positions=True,
                       seed=0, max_tokens=48).trace.heads[0].weights[1]
-    teacher_opens(teacher, "walk.focus.1")
+    teacher_opens(teacher, "walk.random-1.1")
     teacher.button(key="live-close").click().run()
     teacher.button(key="live-reveal").click().run()
     assert f"The answer: {'ABCDEF'[int(weights.argmax())]}. {int(weights.argmax()) + 1} · " in all_text(teacher)
     assert "Which key does “cat” give the most weight?" in all_text(teacher)
+    assert "On the walkthrough's random weights (seeded), head 1." in all_text(teacher)  # which weights the room guesses
 
 
 def test_the_live_page_is_chinese_in_chinese():
@@ -425,6 +431,7 @@ def test_the_live_page_is_chinese_in_chinese():
     text = all_text(teacher)
     assert "加入码" in text and "向全班提问" in text
     code = teacher.session_state[live.TEACHER][0]
+    assert f"/live?join={code}&amp;lang=zh" in "".join(h.proto.body for h in teacher.get("html"))  # the QR's link joins in Chinese
     phone = open_app("live", join=code, lang="zh")
     assert f"你已加入课堂 {code}。" in all_text(phone)
 
@@ -486,10 +493,11 @@ def test_the_live_list_asks_what_the_walkthrough_last_showed():
     teacher.run()
     assert not teacher.exception, [e.message for e in teacher.exception]
     teacher.switch_page(str(ROOT / "pages" / "live.py")).run()
-    teacher_opens(teacher, "walk.focus.0")
+    teacher_opens(teacher, "walk.textbook.0")
     teacher.button(key="live-close").click().run()
     teacher.button(key="live-reveal").click().run()
     assert "Which key does “Thinking” give the most weight?" in all_text(teacher) and "The answer: A. 1 · Thinking." in all_text(teacher)
+    assert "On the article's example, “Thinking Machines”" in all_text(teacher)
 
 
 def test_a_concept_check_closes_an_open_question_and_says_so_first():

@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, figures, z_values
 
 from attention_core import vision
 from attention_core.tiny import Params
@@ -41,6 +41,10 @@ def test_a_hand_typed_image_is_clamped_and_says_so():
     wild[0, 0], wild[1, 1], wild[2, 2] = 99, -4, np.nan
     clean, changed = vision.clamp_image(wild)
     assert changed and clean[0, 0] == 16 and clean[1, 1] == 0 and clean[2, 2] == 0
+    emptied = image.copy()
+    emptied[4, 4] = np.nan  # text typed in a number cell reaches the page as NaN: read as 0, and said
+    clean, changed = vision.clamp_image(emptied)
+    assert changed and clean[4, 4] == 0
 
 
 def test_the_gradients_match_finite_differences():
@@ -141,10 +145,16 @@ def test_predict_first_hides_the_maps_until_the_guess():
     from conftest import all_text, figure_titles, open_app
 
     at = open_app("vision", section="looks", predict=1, digit=7)
-    assert figure_titles(at) == ["The image (a 7), each pixel ÷ 16"] and "hidden until the reveal" in all_text(at)
+    assert figure_titles(at) == ["This 7, cut into its numbered patches"] and "hidden until the reveal" in all_text(at)
+    assert "in layer 2, with both heads averaged, which patch of this 7 will [CLS] attend to most" in all_text(at)
     next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(5).run()
     next(b for b in at.button if b.key and b.key.endswith("-reveal")).click().run()
     assert "Layer 2, head 2: [CLS] → patches" in figure_titles(at)
+    mean = next(f for f in figures(at) if f["layout"]["title"]["text"] == "Layer 2, heads averaged: [CLS] → patches")
+    weights = z_values(mean)[::2, ::2].ravel()  # one value per 2 × 2 patch
+    best = int(weights.argmax())
+    assert f"{best + 1} · patch {best + 1} with {weights[best]:.2f}" in all_text(at)  # the answer is on a map shown
+    assert [trace["type"] for trace in mean["data"]] == ["heatmap", "contour", "contour"]  # the digit's outline over it
 
 
 def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
@@ -160,6 +170,9 @@ def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
     monkeypatch.setattr(page, "editor", lambda image, key: wild)
     at = open_app("vision", section="draw", digit=1)
     assert "clamped" in all_text(at) and "The model reads this as a" in all_text(at)
+    read = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("What the model reads"))
+    expected = np.clip(wild, 0, 16) / 16
+    np.testing.assert_allclose(z_values(read), expected)
     monkeypatch.setattr(page, "editor", lambda image, key: np.zeros((8, 8)))
     at = open_app("vision", section="draw", digit=1)
     assert "The image is blank" in all_text(at) and "The model reads" not in all_text(at)

@@ -62,9 +62,11 @@ def predict_verdict(weights: np.ndarray, guess_key: int | None, guess_weight: fl
     return "right" if guess_weight is not None and abs(guess_weight - weights[best]) <= WEIGHT_TOLERANCE + 1e-9 else "off_weight"
 
 
-def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str, token: str | None = None) -> bool:
-    """Ask which key the query ``token`` gives the most weight (and how much) before showing it. Returns True once
-    revealed; the guess and the reveal stay in the session (stepping away and back keeps them)."""
+def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str, token: str | None = None,
+                        question: str | None = None) -> bool:
+    """Ask which key the query ``token`` gives the most weight (and how much) before showing it (``question``: the
+    page's own wording of it). Returns True once revealed; the guess and the reveal stay in the session (stepping away
+    and back keeps them)."""
     revealed = st.session_state.setdefault("revealed", set())
     if key in revealed:
         guess_key, guess_weight = st.session_state.get(f"{key}-guess", (None, None))
@@ -83,7 +85,7 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
             revealed.discard(key)
             st.rerun()
         return True
-    st.info(T("classroom.predict_intro") if token is None else T("classroom.predict_word", token=figures.plain(token)),
+    st.info(question or (T("classroom.predict_intro") if token is None else T("classroom.predict_word", token=figures.plain(token))),
             icon=":material/quiz:")
     guess = st.selectbox(T("classroom.which"), range(len(key_tokens)), index=None, key=f"{key}-which",
                          format_func=lambda j: f"{j + 1} · {key_tokens[j]}", placeholder=T("classroom.pick"))

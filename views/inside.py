@@ -123,14 +123,14 @@ def layer_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> Non
 # --- Weight and weighted vector ---
 
 
-def misleading(weights: np.ndarray, moved: np.ndarray, tokens: tuple[str, ...], most: int = 4) -> list[tuple[str, float, float]]:
-    """Keys whose share of the weight is large (≥ 10 %) but whose share of what arrives is at most half of it:
-    (token, weight share, moved share), largest gap first."""
-    weight_share = weights.mean(axis=0)
-    moved_share = moved.sum(axis=0) / moved.sum()
-    found = [(tokens[j], float(weight_share[j]), float(moved_share[j])) for j in range(len(tokens))
-             if weight_share[j] >= 0.1 and moved_share[j] <= weight_share[j] / 2]
-    return sorted(found, key=lambda f: f[2] - f[1])[:most]
+def misleading(weights: np.ndarray, shares: np.ndarray, tokens: tuple[str, ...], most: int = 4,
+               large: float = 0.2) -> list[tuple[str, str, float, float]]:
+    """Cells whose weight α_ij is large (≥ ``large``) but whose share of what arrives at query i is at most half of it:
+    (query, key, weight, share), largest gap first. Both maps' rows sum to 1, so the two numbers compare cell by cell."""
+    found = [(tokens[i], tokens[j], float(weights[i, j]), float(shares[i, j]))
+             for i in range(len(tokens)) for j in range(len(tokens))
+             if weights[i, j] >= large and shares[i, j] <= weights[i, j] / 2]
+    return sorted(found, key=lambda f: f[3] - f[2])[:most]
 
 
 def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
@@ -147,14 +147,14 @@ def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     with left:
         chart(weights, tokens, tokens, kind="weights", title=T("inside.moved.weights", layer=layer + 1, head=head + 1), key="moved-weights",
               T=T, values=len(tokens) <= 12, rows_are="query", cols_are="key")
+    shares = inside.arriving_shares(moved)
     with right:
-        scaled = moved / moved.max() if moved.max() > 0 else moved
-        chart(scaled, tokens, tokens, kind="weights", title=T("inside.moved.norms", layer=layer + 1, head=head + 1, top=f"{moved.max():.2f}"),
+        chart(shares, tokens, tokens, kind="weights", title=T("inside.moved.norms", layer=layer + 1, head=head + 1),
               key="moved-norms", T=T, values=len(tokens) <= 12, rows_are="query", cols_are="key")
-    found = misleading(weights, moved, tokens)
+    found = misleading(weights, shares, tokens)
     if found:
-        named = T("inside.moved.separator").join(T("inside.moved.one", token=figures.plain(t), weight=f"{w:.0%}", moved=f"{m:.0%}")
-                                                  for t, w, m in found)
+        named = T("inside.moved.separator").join(T("inside.moved.one", query=figures.plain(q), key=figures.plain(k), weight=f"{w:.0%}",
+                                                   moved=f"{m:.0%}") for q, k, w, m in found)
         st.markdown(T("inside.moved.found", found=named))
     else:
         st.markdown(T("inside.moved.none"))

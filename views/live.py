@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from attention_core import explain
 from attention_plot.figures import plain
-from attention_plot.text import Texts
+from attention_plot.text import DEFAULT_LANGUAGE, Texts
 from classroom import store
 from views import state
 from views.lesson import STOPS, answer_values
@@ -78,11 +78,22 @@ def lesson_items(T: Texts) -> list[Item]:
     return [Item(f"lesson.{stop.id}", len(T.get(f"lesson.stops.{stop.id}.options")), stop.correct) for stop in STOPS]
 
 
-def focus_item(weights, key_tokens: tuple[str, ...], focus: int) -> Item:
+def focus_item(weights, key_tokens: tuple[str, ...], focus: int, setting: str = "random-1") -> Item:
     """"Which key does the focused word give the most weight?": the options are the keys, the answer the row's largest
-    weight (the walkthrough's own row, whatever head or model it shows)."""
+    weight (the walkthrough's own row, whatever head or model it shows). ``setting`` names the weights, for the wording:
+    "random-{head}", "textbook" or "real-{layer}-{head}" (1-based); the id is "walk.{setting}.{focus}"."""
     labels = tuple(f"{j + 1} · {token}" for j, token in enumerate(key_tokens))
-    return Item(f"walk.focus.{focus}", len(key_tokens), int(weights.argmax()), labels)
+    return Item(f"walk.{setting}.{focus}", len(key_tokens), int(weights.argmax()), labels)
+
+
+def setting_words(T: Texts, setting: str) -> str:
+    """The weights a walk question is asked on, in words ("" for an id stored before settings were named)."""
+    kind, *numbers = setting.split("-")
+    if kind == "random" and len(numbers) == 1:
+        return T("live.items.setting.random", head=numbers[0])
+    if kind == "real" and len(numbers) == 2:
+        return T("live.items.setting.real", layer=numbers[0], head=numbers[1])
+    return T("live.items.setting.textbook") if kind == "textbook" else ""
 
 
 WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
@@ -145,9 +156,11 @@ def wording(T: Texts, question: store.Question) -> tuple[str, list[str], str | N
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{rest}.options")]
         asked = f"{T('live.items.lesson', number=number, title=T(f'lesson.stops.{rest}.title'))}  \n{T(f'lesson.stops.{rest}.ask', **values)}"
         return asked, options, T(f"lesson.stops.{rest}.answer", **values)
-    focus = int(rest.rpartition(".")[2])
-    token = question.labels[focus].partition(" · ")[2]
-    return T("live.items.walk_focus", token=token), list(question.labels), None
+    setting, _, focus = rest.rpartition(".")
+    token = question.labels[int(focus)].partition(" · ")[2]
+    said = setting_words(T, setting)
+    asked = T("live.items.walk_focus", token=token) + (f"  \n{said}" if said else "")
+    return asked, list(question.labels), None
 
 
 def option_name(options: list[str], index: int) -> str:
@@ -157,10 +170,12 @@ def option_name(options: list[str], index: int) -> str:
 # --- The join card ---
 
 
-def join_url(code: str) -> str:
-    """The address students open: this server as the teacher's browser reaches it, the live page, the code."""
+def join_url(code: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The address students open: this server as the teacher's browser reaches it, the live page, the code, and the
+    teacher's language when it is not the default (a class taught in Chinese joins in Chinese)."""
     here = urlsplit(st.context.url or "http://localhost:8501/")
-    return f"{here.scheme}://{here.netloc}/live?{urlencode({'join': code})}"
+    params = {"join": code, **({"lang": lang} if lang != DEFAULT_LANGUAGE else {})}
+    return f"{here.scheme}://{here.netloc}/live?{urlencode(params)}"
 
 
 def qr_image(url: str, alt: str) -> str:
@@ -174,7 +189,7 @@ def qr_image(url: str, alt: str) -> str:
 def join_card(T: Texts, code: str, compact: bool = False) -> None:
     """The code in letters large enough for the back of the room, the address to type, and the QR code of both;
     ``compact``: one line above a question on the projector (latecomers still see how to join)."""
-    url = join_url(code)
+    url = join_url(code, T.lang)
     spelled = " ".join(code)  # a screen reader spells the code out
     if compact:
         st.html(f'''<p class="live-join-line">{html.escape(T("live.teacher.join_at", url="")).strip()} <code>{html.escape(url)}</code>
@@ -319,7 +334,7 @@ def teacher(view: View) -> None:
     if found.ended is None and view.layout.extras:
         with st.expander(T("live.teacher.resume")):
             st.caption(T("live.teacher.resume_help"))
-            st.code(f"{join_url(found.code)}&{urlencode({'teacher': key})}", language=None)
+            st.code(f"{join_url(found.code, T.lang)}&{urlencode({'teacher': key})}", language=None)
         with st.popover(T("live.teacher.end"), icon=":material/stop_circle:"):  # one click more: ending cannot be undone
             st.markdown(T("live.teacher.end_confirm"))
             st.button(T("live.teacher.end_now"), key="live-end", on_click=_act, args=(store.end_class,), type="primary",
@@ -623,7 +638,10 @@ def join_form(view: View) -> bool:
     if linked:
         try:
             nicknames = store.class_by_code(engine(), linked, joining=False).nicknames
-        except (store.Refused, SQLAlchemyError, OSError):
+        except store.Refused as error:  # a mistyped or tampered link: said at once, the box below to type the code
+            refused(T, error)
+            nicknames = False
+        except (SQLAlchemyError, OSError):
             nicknames = False
         # The QR code's link, or a phone coming back (a reload: the same seat): in at once, nothing to type.
         if not nicknames and not st.session_state.get(WRONG) and try_join(view, linked, None, quiet=True):

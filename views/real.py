@@ -120,10 +120,12 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
     trace = dict(type="heatmap", z=figures.typed(grid), colorscale=figures.WEIGHT_SCALE, zmin=0.0, zmax=1.0, hoverinfo="skip", showscale=False)
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
-        height=60 + 3 * grid.shape[0] + 100,  # the title at the top, clear of the head numbers above the tiles
+        # The tiles fill the chart's width (no fixed aspect: a phone or a projector gets no blank band beside them, and the
+        # layer numbers stay next to their row); the title at the top, clear of the head numbers above the tiles.
+        height=min(480, 60 + 3 * grid.shape[0] + 100),
         margin=dict(l=10, r=10, t=60, b=10), shapes=[frame],
         xaxis=dict(tickmode="array", tickvals=centres(heads), ticktext=[str(h + 1) for h in range(heads)], side="top",
-                   showgrid=False, zeroline=False, scaleanchor="y"),
+                   showgrid=False, zeroline=False),
         yaxis=dict(tickmode="array", tickvals=centres(layers), ticktext=[str(layer + 1) for layer in range(layers)],
                    autorange="reversed", showgrid=False, zeroline=False),
     )
@@ -151,7 +153,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
                            format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
     predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
     if len(tokens) <= live.store.MAX_OPTIONS:  # the same question for the live class's phones
-        live.ask_here(T, live.focus_item(weights[query], tokens, query), key="real-live")
+        live.ask_here(T, live.focus_item(weights[query], tokens, query, f"real-{layer}-{head}"), key="real-live")
     quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
     if predict and not predict_then_reveal(weights[query], tokens, T, quiz, token=tokens[query]):
         # Until the reveal nothing shows the head: its other rows, its tile of the overview, the sentences and the table

@@ -25,6 +25,7 @@ from views.walkthrough import DRAW, Walk
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 STEPS = ("qkv", "raw", "scaled", "softmax", "output")  # the walkthrough's steps, unchanged
 KS = (1, 2, 3, 4, 6, 8, 12, 16)
+EDITOR_COLUMN = 40  # px: the grid's eight columns fit a 390 px phone
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def upsampled(values: NDArray, size: int) -> NDArray:
 
 def image_chart(image: NDArray, T, key: str, title: str) -> None:
     chart(image / core.MAX_PIXEL, dims(8), dims(8), kind="weights", title=title, key=key, T=T, values=True, decimals=2,
-          rows_are="position", cols_are="position")
+          rows_are="pixel_row", cols_are="pixel_column")
 
 
 # --- An image is a sentence ---
@@ -158,13 +159,18 @@ def steps_section(view: View) -> None:
 # --- Where it looks ---
 
 
-def attention_maps(view: View, maps: NDArray, size: int, titles: list[str], key: str) -> None:
+def over_image(weights: NDArray, size: int, image: NDArray, title: str, key: str, T) -> None:
+    """Per-patch weights (m,) on the image's pixels, with the digit's outline (half ink) drawn over them."""
+    chart(upsampled(weights, size), dims(8), dims(8), kind="weights", title=title, key=key, T=T, values=False, rows_are="pixel_row",
+          cols_are="pixel_column", ink=(image, core.MAX_PIXEL / 2))
+
+
+def attention_maps(view: View, maps: NDArray, size: int, image: NDArray, titles: list[str], key: str) -> None:
     """Per-patch weights (count, m) over the image, two a row."""
     for first in range(0, len(maps), 2):
         for column, index in zip(st.columns(2), range(first, min(first + 2, len(maps)))):
             with column:
-                chart(upsampled(maps[index], size), dims(8), dims(8), kind="weights", title=titles[index], key=f"{key}-{index}", T=view.T,
-                      values=False, rows_are="position", cols_are="position")
+                over_image(maps[index], size, image, titles[index], f"{key}-{index}", view.T)
 
 
 def open_patch(view: View) -> None:
@@ -199,27 +205,31 @@ def looks_section(view: View) -> None:
     predict = st.toggle(T("vision.predict"), key=view.key("predict"), help=T("vision.predict_help"))
     if predict:
         last = cls_maps[-1].mean(axis=0)
-        image_chart(image, T, "vision-guess-image", T("vision.image_title", label=label))
-        if not predict_then_reveal(last, names, T, f"vision-{digit}-{at}", token="[CLS]"):
+        show(image_figure(image, size, T, title=T("vision.guess_title", label=label)), key="vision-guess-image",
+             alt=T("vision.guess_alt", label=label, count=m))
+        asked = T("vision.predict_question", layer=cls_maps.shape[0], label=label)
+        if not predict_then_reveal(last, names, T, f"vision-{digit}-{at}", question=asked):
             st.info(T("vision.hidden"), icon=":material/visibility_off:")
             return
     titles = [T("vision.cls_map", layer=layer + 1, head=head + 1) for layer in range(cls_maps.shape[0]) for head in range(cls_maps.shape[1])]
+    titles.append(T("vision.cls_mean", layer=cls_maps.shape[0]))  # the map the prediction asks about
     st.markdown(T("vision.cls_intro", step=int(watched[at])))
-    attention_maps(view, cls_maps.reshape(-1, m), size, titles, "vision-cls")
+    if at == 0:
+        peaks = run.attention.max(axis=-1).mean(axis=(1, 2, 3))  # per watched step: the mean over layers, digits, heads
+        st.caption(T("vision.untrained", top=f"{cls_maps.max():.0%}", before=f"{peaks[0]:.2f}", after=f"{peaks[-1]:.2f}"))
+    attention_maps(view, np.vstack([cls_maps.reshape(-1, m), cls_maps[-1].mean(axis=0)[None]]), size, image, titles, "vision-cls")
     if trained:
         trace = core.vit_forward(run.params, image)
         rolled = core.rollout(trace)[0]
         left, right = st.columns(2)
         with left:
-            chart(upsampled(rolled, size), dims(8), dims(8), kind="weights", title=T("vision.rollout"), key="vision-rollout", T=T,
-                  values=False, rows_are="position", cols_are="position")
+            over_image(rolled, size, image, T("vision.rollout"), "vision-rollout", T)
         with right:
             show_selectable(image_figure(image, size, T), key="vision-pick", on_select=lambda: open_patch(view), alt=T("vision.pick_alt"))
         query = view.clamp("query", 1, m)
         st.selectbox(T("vision.query"), range(1, m + 1), key=view.key("query"), format_func=lambda i: names[i - 1])
         rows = trace.layers[-1].weights[0].mean(axis=0)[query, 1:]  # that patch's attention, last layer, heads averaged
-        chart(upsampled(rows, size), dims(8), dims(8), kind="weights", title=T("vision.query_map", patch=query), key="vision-query", T=T,
-              values=False, rows_are="position", cols_are="position")
+        over_image(rows, size, image, T("vision.query_map", patch=query), "vision-query", T)
         best = int(np.argmax(rolled))
         st.markdown(T("vision.looks_said", label=label, patch=best + 1, share=f"{rolled[best]:.0%}",
                       predicted=int(trace.logits[0].argmax()), right=T("vision.right") if int(trace.logits[0].argmax()) == label
@@ -228,14 +238,19 @@ def looks_section(view: View) -> None:
         st.caption(T("vision.not_trained"))
 
 
-def image_figure(image: NDArray, size: int, T) -> figures.Figure:
-    """The image in greys with its patch grid and a point at each patch's centre (a click there picks the patch)."""
+def image_figure(image: NDArray, size: int, T, title: str = "") -> figures.Figure:
+    """The image in greys with its patch grid, each patch's number, and a point at each patch's centre (a click there
+    picks the patch)."""
     per = 8 // size
     lines = [dict(type="line", x0=i * size - 0.5, x1=i * size - 0.5, y0=-0.5, y1=7.5, line=dict(color="#E69F00", width=2)) for i in range(1, per)]
     lines += [dict(type="line", y0=i * size - 0.5, y1=i * size - 0.5, x0=-0.5, x1=7.5, line=dict(color="#E69F00", width=2)) for i in range(1, per)]
     heat = dict(type="heatmap", z=image / core.MAX_PIXEL, colorscale=[[0, "#ffffff"], [1, "#111111"]], zmin=0, zmax=1, showscale=False,
                 hoverinfo="skip")
-    layout = dict(title=dict(text=T("vision.pick_title"), font=dict(size=14), x=0, xref="paper"), height=360, shapes=lines,
+    numbers = [dict(x=c * size - 0.5, y=r * size - 0.5, xanchor="left", yanchor="top", text=str(r * per + c + 1), showarrow=False,
+                    font=dict(size=11, color="#111111"), bgcolor="rgba(255,255,255,0.85)", borderpad=1)
+               for r in range(per) for c in range(per)]  # each patch's number in its corner, on white over the ink
+    layout = dict(title=dict(text=title or T("vision.pick_title"), font=dict(size=14), x=0, xref="paper"), height=360, shapes=lines,
+                  annotations=numbers,
                   margin=dict(l=10, r=10, t=60, b=10), xaxis=dict(visible=False, range=[-0.5, 7.5], constrain="domain"),
                   yaxis=dict(visible=False, range=[7.5, -0.5], scaleanchor="x"))
     return {"data": [heat, patch_targets(size, T)], "layout": layout}
@@ -281,7 +296,7 @@ def editor(image: NDArray, key: str) -> NDArray:
     """The 8 × 8 grid to edit by hand, started from ``image``: what the student typed (8, 8), unchecked."""
     frame = pd.DataFrame(image.astype(int), columns=[str(c + 1) for c in range(8)])
     edited = st.data_editor(frame, key=key, hide_index=True, num_rows="fixed",
-                            column_config={c: st.column_config.NumberColumn(c, step=1) for c in frame.columns})
+                            column_config={c: st.column_config.NumberColumn(c, step=1, width=EDITOR_COLUMN) for c in frame.columns})
     return edited.to_numpy(dtype=float)
 
 
@@ -300,6 +315,9 @@ def draw_section(view: View) -> None:
     if not clean.any():
         st.info(T("vision.blank"), icon=":material/draw:")
         return
+    if changed:  # what the model reads, beside what was typed
+        with right:
+            image_chart(clean, T, "vision-draw-clean", T("vision.read_title"))
     params = shipped(2).params
     trace = core.vit_forward(params, clean)
     probabilities = np.exp(trace.logits[0] - trace.logits[0].max())
@@ -307,7 +325,6 @@ def draw_section(view: View) -> None:
     with right:
         show(figures.bars(probabilities, tuple(str(d) for d in range(10)), title=T("vision.probabilities"), y_title=T("vision.probability")),
              key="vision-probabilities")
-    chart(upsampled(core.rollout(trace)[0], 2), dims(8), dims(8), kind="weights", title=T("vision.rollout"), key="vision-draw-rollout",
-          T=T, values=False, rows_are="position", cols_are="position")
+    over_image(core.rollout(trace)[0], 2, clean, T("vision.rollout"), "vision-draw-rollout", T)
     best = int(probabilities.argmax())
     st.markdown(T("vision.draw_said", digit=best, probability=f"{probabilities[best]:.0%}"))

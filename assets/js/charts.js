@@ -40,11 +40,25 @@ if (!host.__attentionCharts) {
       if (!known || !title || title.text !== known.text || layout.width !== known.width) return figure;
       return {...figure, layout: {...layout, title: {...title, text: known.lines, pad: {...title.pad, t: known.pad}}, margin: {...layout.margin, t: known.top}}};
     };
+    // Column labels above the cells turn upright on a narrow chart and, with their axis title, can then reach the title,
+    // as can a legend above the plot that a phone breaks onto two rows: the room above the plot grows by the overlap,
+    // measured once drawn, and is kept like a wrapped title.
+    const clear = (gd, tries = 3) => {
+      const node = gd.querySelector(".g-gtitle .gtitle"), layout = gd.layout || {}, title = layout.title;
+      if (!node || !title || typeof title.text !== "string") return;
+      const below = [...gd.querySelectorAll(".g-xtitle text, .xtick text, .legend .traces")].map((n) => n.getBoundingClientRect()).filter((r) => r.height > 0);
+      if (!below.length) return;
+      const overlap = Math.ceil(node.getBoundingClientRect().bottom + 3 - Math.min(...below.map((r) => r.top)));
+      if (overlap <= 0 || tries <= 0) return;
+      const top = ((layout.margin && layout.margin.t) || 80) + overlap, known = wrapped.get(gd);
+      wrapped.set(gd, known ? {...known, top} : {text: title.text, width: layout.width, lines: title.text, top, pad: (title.pad && title.pad.t) || 0});
+      Plotly.relayout(gd, {"margin.t": top}).then(() => clear(gd, tries - 1));  // measured again once redrawn
+    };
     const fit = (gd) => {
       const node = gd.querySelector(".g-gtitle .gtitle"), layout = gd.layout || {}, title = layout.title;
-      if (!node || !title || typeof title.text !== "string" || title.text.includes("<br>")) return;
+      if (!node || !title || typeof title.text !== "string" || title.text.includes("<br>")) return clear(gd);
       const width = node.getBoundingClientRect().width, room = gd.getBoundingClientRect().right - node.getBoundingClientRect().left - 6;
-      if (width <= room || room < 40) return;
+      if (width <= room || room < 40) return clear(gd);
       const plain = title.text.replace(/<[^>]*>/g, "");
       const fits = Math.floor(plain.length * room / width), even = Math.ceil(plain.length / Math.ceil(width / room));
       const most = Math.max(4, Math.min(fits, even + 6));  // characters on a line: lines of about equal length
@@ -60,7 +74,7 @@ if (!host.__attentionCharts) {
       const size = (title.font && title.font.size) || 14, top = ((layout.margin && layout.margin.t) || 80) + Math.round(size * 1.25) * (lines.length - 1);
       const pad = ((title.pad && title.pad.t) || 0) + Math.round(size * 0.65) * (lines.length - 1);
       wrapped.set(gd, {text: title.text, width: layout.width, lines: lines.join("<br>"), top, pad});
-      Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad});
+      Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad}).then(() => clear(gd));
     };
     // Numbers in a heatmap's cells are black or white, whichever contrasts more with the cell's colour (at least 4.58:1
     // on any colour); Plotly picks #444 on a light cell, under 4.5:1 on a mid-blue. The colour is found as Plotly finds
