@@ -394,3 +394,17 @@ def test_the_menu_lists_every_page_in_chinese_with_no_english_view_more(projecto
     assert links.count() == len(PAGES)
     assert projector.locator("[data-testid=stSidebarNavViewButton]").count() == 0
     assert "View" not in projector.inner_text("[data-testid=stSidebarNav]")
+
+
+def test_nothing_is_fetched_from_outside_the_server(projector, app_url):
+    """No request leaves the app's own server, through the menu's pages and their icons (Streamlit would fetch a
+    page's Material icon for the tab from fonts.gstatic.com)."""
+    outside: list[str] = []
+    projector.on("request", lambda request: None if request.url.startswith((app_url, "data:", "blob:")) else outside.append(request.url))
+    projector.goto(f"{app_url}/?lang=en")
+    projector.get_by_role("heading", name="Self-attention, step by step").wait_for(timeout=30000)
+    for name in ("Scaling lab", "Attention on images"):
+        projector.locator("[data-testid=stSidebarNavLink]", has_text=name).first.click()
+        projector.wait_for_timeout(2500)
+    assert "/vision" in projector.url
+    assert not outside, outside

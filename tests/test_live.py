@@ -320,6 +320,7 @@ def test_the_teacher_link_resumes_the_class_elsewhere_and_leaves_the_address_bar
 def test_a_link_with_a_wrong_code_says_so_before_anything_is_typed():
     phone = open_app("live", join="ZZZZZZ")
     assert "No class has this code." in all_text(phone) and live.STUDENT not in phone.session_state
+    assert not [b for b in phone.button if b.key == "live-start"]  # a phone from a link is not offered a class of its own
 
 
 def test_a_wrong_code_is_answered_slowly_and_then_paused(monkeypatch):

@@ -153,7 +153,9 @@ def test_predict_first_hides_the_maps_until_the_guess():
     mean = next(f for f in figures(at) if f["layout"]["title"]["text"] == "Layer 2, heads averaged: [CLS] → patches")
     weights = z_values(mean)[::2, ::2].ravel()  # one value per 2 × 2 patch
     best = int(weights.argmax())
-    assert f"{best + 1} · patch {best + 1} with {weights[best]:.2f}" in all_text(at)  # the answer is on a map shown
+    # the answer is on a map shown, and says where: its patch's pixel rows and columns, as the maps are labelled
+    rows, cols = f"{best // 4 * 2 + 1}–{best // 4 * 2 + 2}", f"{best % 4 * 2 + 1}–{best % 4 * 2 + 2}"
+    assert f"Answer: {best + 1} · patch {best + 1} \\(pixel rows {rows}, columns {cols}\\) with {weights[best]:.2f}" in all_text(at)
     assert [trace["type"] for trace in mean["data"]] == ["heatmap", "contour", "contour"]  # the digit's outline over it
 
 

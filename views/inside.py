@@ -158,6 +158,8 @@ def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
         st.markdown(T("inside.moved.found", found=named))
     else:
         st.markdown(T("inside.moved.none"))
+    if view["hide"]:  # the cells on [CLS] and [SEP], often the largest weights that bring least, are not among those checked
+        st.markdown(T("inside.moved.only_shown"))
     if view.layout.explains:
         st.caption(T("inside.moved.how"))
 

@@ -356,7 +356,8 @@ def open_single(class_id: int) -> store.Question | None:
 def ask(view: View, class_id: int) -> None:
     T = view.T
     still_open = st.session_state.get(ASK_DRAWN)
-    open_now = wording(T, still_open)[0].replace("  \n", " — ") if still_open else ""
+    # one line, without its own closing stop: the notice that quotes it ends the sentence
+    open_now = wording(T, still_open)[0].replace("  \n", " — ").rstrip("。.") if still_open else ""
     walk = walk_item(view)
     items = ([walk] if walk else []) + lesson_items(T) + concept_items()
     names = {item.id: item_title(T, item) for item in items}
@@ -481,7 +482,7 @@ def check_panel(view: View, class_id: int) -> None:
         else:
             single = open_single(class_id)
             if single is not None and not {"before", "after"} <= given:
-                question = wording(T, single)[0].replace("  \n", " — ")
+                question = wording(T, single)[0].replace("  \n", " — ").rstrip("。.")
                 st.caption(T("live.teacher.check_replaces", question=plain(question)))
             for phase in ("before", "after"):
                 if phase not in given:
@@ -791,5 +792,5 @@ def draw(view: View) -> None:
     if error is not None:
         refused(T, error)
     student(view)
-    if STUDENT not in st.session_state:  # a teacher may start on the projector too
+    if STUDENT not in st.session_state and not view["join"]:  # a teacher may start on the projector too; a join link is a phone's
         start_form(view)

@@ -122,7 +122,7 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
         title=dict(text=title, font=dict(size=14), x=0, xref="paper", y=1, yref="container", yanchor="top", pad=dict(t=8)),
         # The tiles fill the chart's width (no fixed aspect: a phone or a projector gets no blank band beside them, and the
         # layer numbers stay next to their row); the title at the top, clear of the head numbers above the tiles.
-        height=min(480, 60 + 3 * grid.shape[0] + 100),
+        height=420,  # six rows of tiles about 45 px high, whatever the sentence's length
         margin=dict(l=10, r=10, t=60, b=10), shapes=[frame],
         xaxis=dict(tickmode="array", tickvals=centres(heads), ticktext=[str(h + 1) for h in range(heads)], side="top",
                    showgrid=False, zeroline=False),

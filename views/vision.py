@@ -205,10 +205,13 @@ def looks_section(view: View) -> None:
     predict = st.toggle(T("vision.predict"), key=view.key("predict"), help=T("vision.predict_help"))
     if predict:
         last = cls_maps[-1].mean(axis=0)
+        per = 8 // size  # each option says where its patch lies, in the pixel rows and columns the maps are labelled with
+        placed = tuple(T("vision.patch_at", number=i + 1, rows=f"{i // per * size + 1}–{i // per * size + size}",
+                         cols=f"{i % per * size + 1}–{i % per * size + size}") for i in range(m))
         show(image_figure(image, size, T, title=T("vision.guess_title", label=label)), key="vision-guess-image",
              alt=T("vision.guess_alt", label=label, count=m))
         asked = T("vision.predict_question", layer=cls_maps.shape[0], label=label)
-        if not predict_then_reveal(last, names, T, f"vision-{digit}-{at}", question=asked):
+        if not predict_then_reveal(last, placed, T, f"vision-{digit}-{at}", question=asked):
             st.info(T("vision.hidden"), icon=":material/visibility_off:")
             return
     titles = [T("vision.cls_map", layer=layer + 1, head=head + 1) for layer in range(cls_maps.shape[0]) for head in range(cls_maps.shape[1])]

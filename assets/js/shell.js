@@ -16,6 +16,13 @@ if (!host.__attentionShell) {
     event.preventDefault(); event.stopImmediatePropagation();
     setTimeout(() => { replaying = true; link.click(); replaying = false; }, 450);
   }, true);
+  // 1b. Nothing leaves the server: a page's Material icon becomes the tab's icon through an SVG on fonts.gstatic.com,
+  //     which Streamlit fetches when the page opens. The tab keeps the app's own icon (set_page_config) instead.
+  const href = Object.getOwnPropertyDescriptor(HTMLLinkElement.prototype, "href");
+  Object.defineProperty(HTMLLinkElement.prototype, "href", {
+    configurable: true, get() { return href.get.call(this); },
+    set(value) { if (!(this.rel === "shortcut icon" && String(value).startsWith("https://fonts.gstatic.com/"))) href.set.call(this, value); },
+  });
   // 2. On a phone the sidebar covers the page: it closes once a page is chosen.
   doc.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest(NAV);
