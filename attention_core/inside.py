@@ -90,6 +90,13 @@ def arriving_shares(moved: NDArray) -> NDArray:
     return np.divide(moved, totals, out=np.zeros_like(moved, dtype=float), where=totals > 0)
 
 
+def large_but_little(weights: NDArray, shares: NDArray, large: float = 0.2) -> list[tuple[int, int]]:
+    """Cells (i, j) whose weight α_ij is at least ``large`` but whose share of what arrives at query i is at most half
+    of it, largest gap (α_ij − share) first: where a weight overstates what key j brings (Kobayashi et al.)."""
+    found = np.argwhere((weights >= large) & (shares <= weights / 2))
+    return sorted(((int(i), int(j)) for i, j in found), key=lambda c: shares[c] - weights[c])
+
+
 def is_punctuation(token: str) -> bool:
     """A word piece made only of punctuation (",", ".", "'", "##." …)."""
     text = token.removeprefix("##")

@@ -56,6 +56,14 @@ def patches(images: NDArray, size: int) -> NDArray:
     return cut[0] if one else cut
 
 
+def patch_span(index: int, size: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where patch ``index`` (0-based, reading order as ``patches`` cuts them) lies: its first and last pixel row and
+    column, 1-based, e.g. patch 14 of 2 × 2 patches -> ((7, 8), (5, 6))."""
+    per = SIDE // size
+    row, col = divmod(index, per)
+    return (row * size + 1, row * size + size), (col * size + 1, col * size + size)
+
+
 def clamp_image(image: NDArray) -> tuple[NDArray, bool]:
     """An image typed by hand: NaN (an emptied cell, text) as 0, values clamped to 0–16 and rounded; whether anything
     had to change (a NaN counts)."""

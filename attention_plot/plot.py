@@ -72,6 +72,11 @@ def number(value: float, decimals: int = 2) -> str:
     return f"{value:.{decimals}f}".replace("-", "−")
 
 
+def token_name(labels: tuple[str, ...], i: int) -> str:
+    """Label i in quotes, its position after it when the label repeats: “the” (5)."""
+    return f"“{labels[i]}” ({i + 1})" if list(labels).count(labels[i]) > 1 else f"“{labels[i]}”"
+
+
 def key_numbers(T: Texts, values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], kind: str) -> str:
     """A sentence naming the largest and the smallest finite cells of ``values`` (rows, cols) by their labels, e.g.
     "Each row sums to 1; “cat” puts the most weight on “the” (0.56); …" for attention weights."""
@@ -80,9 +85,7 @@ def key_numbers(T: Texts, values: NDArray, rows: tuple[str, ...], cols: tuple[st
         return ""
     high = np.unravel_index(np.nanargmax(finite), finite.shape)
     low = np.unravel_index(np.nanargmin(finite), finite.shape)
-    def name(labels: tuple[str, ...], i: int) -> str:  # a repeated token is told apart by its position
-        return f"“{labels[i]}” ({i + 1})" if list(labels).count(labels[i]) > 1 else f"“{labels[i]}”"
-
+    name = token_name
     words = dict(high=number(finite[high]), high_row=name(rows, high[0]), high_col=name(cols, high[1]),
                  low=number(finite[low]), low_row=name(rows, low[0]), low_col=name(cols, low[1]))
     shown = np.isfinite(finite).any(axis=1)  # a row hidden while the class predicts stays hidden

@@ -327,6 +327,7 @@ def test_weight_and_share_of_what_arrives_are_compared_cell_by_cell(model, trace
 
     from attention_core.pretrained import without_specials
     from attention_plot.figures import plain
+    from attention_plot.plot import token_name
 
     layer, head = 0, 0
     weights, moved = inside.moved_norms(model, trace.inputs[layer], layer, head)
@@ -338,16 +339,16 @@ def test_weight_and_share_of_what_arrives_are_compared_cell_by_cell(model, trace
     kept, renormalised = without_specials(weights, trace.tokens)
     np.testing.assert_allclose(inside.arriving_shares(renormalised * moved[np.ix_(kept, kept)] / weights[np.ix_(kept, kept)]),
                                inside.arriving_shares(moved[np.ix_(kept, kept)]))
-    expected = [(trace.tokens[i], trace.tokens[j]) for i in range(len(trace.tokens)) for j in range(len(trace.tokens))
+    expected = [(i, j) for i in range(len(trace.tokens)) for j in range(len(trace.tokens))
                 if weights[i, j] >= 0.2 and shares[i, j] <= weights[i, j] / 2]
     at = open_app("real", section="moved", layer=layer + 1, head=head + 1, text=SENTENCE)
     text = all_text(at)
     if expected:
-        gaps = sorted(expected, key=lambda c: shares[trace.tokens.index(c[0]), trace.tokens.index(c[1])]
-                      - weights[trace.tokens.index(c[0]), trace.tokens.index(c[1])])
+        gaps = sorted(expected, key=lambda c: shares[c] - weights[c])
         assert "Large weight, little brought" in text
-        for query, key in gaps[:4]:
-            assert f"“{plain(query)}” → “{plain(key)}”" in text
+        shown = tuple(plain(t) for t in trace.tokens)
+        for i, j in gaps[:4]:  # a repeated word with its position: “the” (5)
+            assert f"{token_name(shown, i)} → {token_name(shown, j)}" in text
     else:
         assert "no cell with 20 % of its row's weight" in text
     np.testing.assert_allclose(z_values(figures(at)[-1]), shares, atol=1e-9)

@@ -32,6 +32,17 @@ def test_patches_are_the_image_cut_in_reading_order(size):
     np.testing.assert_array_equal(vision.patches(np.stack([image, image + 1]), size)[1], cut + 1)
 
 
+@pytest.mark.parametrize("size", [2, 4])
+def test_a_patch_span_holds_the_pixels_that_patch_is_cut_from(size):
+    image = np.arange(64, dtype=float).reshape(8, 8)
+    cut = vision.patches(image, size)
+    for index in range(cut.shape[0]):
+        (r0, r1), (c0, c1) = vision.patch_span(index, size)
+        assert r1 - r0 + 1 == size and c1 - c0 + 1 == size
+        np.testing.assert_array_equal(image[r0 - 1:r1, c0 - 1:c1].ravel(), cut[index])
+    assert vision.patch_span(14, 2) == ((7, 8), (5, 6))
+
+
 def test_a_hand_typed_image_is_clamped_and_says_so():
     image = np.full((8, 8), 3.0)
     same, changed = vision.clamp_image(image)

@@ -117,29 +117,32 @@ def heatmap(
     outline: NDArray | None = None,
     font: int = 13,
     hidden_note: str = "",
+    ink: tuple[NDArray, float] | None = None,
 ) -> figures.Spec:
     """``figures.heatmap`` as the JSON Plotly draws, built once per distinct input for every session.
 
     ``arithmetic`` = (q, k) adds q·k to the hover, term by term, adding up to the cells as shown. The last 2048
-    distinct heatmaps are kept; the key is the arrays' bytes, cheaper than ``st.cache_resource``'s signature and MD5 on
+    distinct heatmaps are kept; ``ink`` (image, level) draws the image's outline over the cells (``figures.with_ink``).
+    The key is the arrays' bytes, cheaper than ``st.cache_resource``'s signature and MD5 on
     every call (measured with ``make profile``: a fifth of a loaded server's time went to those keys).
     """
     return _heatmap(Key(matrix), rows, cols, kind, title, x_title, y_title, show_values, hover_rows, hover_cols,
                     None if arithmetic is None else (Key(arithmetic[0]), Key(arithmetic[1])), decimals, column_groups,
-                    None if outline is None else Key(outline), font, hidden_note)
+                    None if outline is None else Key(outline), font, hidden_note, None if ink is None else (Key(ink[0]), float(ink[1])))
 
 
 @functools.lru_cache(maxsize=2048)
 def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: str, title: str, x_title: str, y_title: str,
              show_values: bool, hover_rows: str, hover_cols: str, arithmetic: tuple[Key, Key] | None, decimals: int,
-             column_groups: int, outline: Key | None, font: int, hidden_note: str) -> figures.Spec:
+             column_groups: int, outline: Key | None, font: int, hidden_note: str, ink: tuple[Key, float] | None) -> figures.Spec:
     extra = None
     if arithmetic is not None:
         q, k = arithmetic[0].array, arithmetic[1].array
         shown = np.where(np.isfinite(matrix.array), matrix.array, q @ k.T)  # a hidden row's hover is blanked by heatmap
         extra = figures.dot_arithmetic(q, k, shown, decimals)
-    return figures.spec(figures.heatmap(
+    figure = figures.heatmap(
         matrix.array, rows, cols, kind=kind, title=title, x_title=x_title, y_title=y_title, show_values=show_values,
         hover_rows=hover_rows, hover_cols=hover_cols, hover_extra=extra, decimals=decimals, column_groups=column_groups,
         outline=None if outline is None else outline.array, font=font, hidden_note=hidden_note,
-    ))
+    )
+    return figures.spec(figure if ink is None else figures.with_ink(figure, ink[0].array, ink[1]))

@@ -87,9 +87,7 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
     text = plot.labels(T, title, np.shape(matrix), rows_are, cols_are, matrix, rows, cols, kind)
     spec = cache.heatmap(np.asarray(matrix), rows, cols, kind, title, text.x_title, text.y_title, values and figures.readable(matrix.shape),
                          text.hover_rows, text.hover_cols, arithmetic, decimals, column_groups, outline, st.session_state.get(FONT, 13),
-                         text.hidden_note)
-    if ink is not None:
-        spec = figures.spec(figures.with_ink(json.loads(spec.json), *ink))
+                         text.hidden_note, ink)
     send(spec, key, alt=text.alt)
     shown_matrices().append((title, np.asarray(matrix), rows, cols))
 

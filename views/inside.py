@@ -13,7 +13,7 @@ import streamlit as st
 
 from attention_core import inside
 from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_summary, kept_share
-from attention_plot import figures
+from attention_plot import figures, plot
 from attention_plot.figures import label
 from views import real
 from views.charts import chart, dims, show
@@ -123,16 +123,6 @@ def layer_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> Non
 # --- Weight and weighted vector ---
 
 
-def misleading(weights: np.ndarray, shares: np.ndarray, tokens: tuple[str, ...], most: int = 4,
-               large: float = 0.2) -> list[tuple[str, str, float, float]]:
-    """Cells whose weight α_ij is large (≥ ``large``) but whose share of what arrives at query i is at most half of it:
-    (query, key, weight, share), largest gap first. Both maps' rows sum to 1, so the two numbers compare cell by cell."""
-    found = [(tokens[i], tokens[j], float(weights[i, j]), float(shares[i, j]))
-             for i in range(len(tokens)) for j in range(len(tokens))
-             if weights[i, j] >= large and shares[i, j] <= weights[i, j] / 2]
-    return sorted(found, key=lambda f: f[3] - f[2])[:most]
-
-
 def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     T = view.T
     pickers = st.columns(2)
@@ -151,10 +141,11 @@ def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     with right:
         chart(shares, tokens, tokens, kind="weights", title=T("inside.moved.norms", layer=layer + 1, head=head + 1),
               key="moved-norms", T=T, values=len(tokens) <= 12, rows_are="query", cols_are="key")
-    found = misleading(weights, shares, tokens)
+    found = inside.large_but_little(weights, shares)[:4]
     if found:
-        named = T("inside.moved.separator").join(T("inside.moved.one", query=figures.plain(q), key=figures.plain(k), weight=f"{w:.0%}",
-                                                   moved=f"{m:.0%}") for q, k, w, m in found)
+        plain = tuple(figures.plain(t) for t in tokens)  # a repeated word named with its position
+        named = T("inside.moved.separator").join(T("inside.moved.one", query=plot.token_name(plain, i), key=plot.token_name(plain, j),
+                                                   weight=f"{weights[i, j]:.0%}", moved=f"{shares[i, j]:.0%}") for i, j in found)
         st.markdown(T("inside.moved.found", found=named))
     else:
         st.markdown(T("inside.moved.none"))

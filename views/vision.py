@@ -205,9 +205,9 @@ def looks_section(view: View) -> None:
     predict = st.toggle(T("vision.predict"), key=view.key("predict"), help=T("vision.predict_help"))
     if predict:
         last = cls_maps[-1].mean(axis=0)
-        per = 8 // size  # each option says where its patch lies, in the pixel rows and columns the maps are labelled with
-        placed = tuple(T("vision.patch_at", number=i + 1, rows=f"{i // per * size + 1}–{i // per * size + size}",
-                         cols=f"{i % per * size + 1}–{i % per * size + size}") for i in range(m))
+        spans = [core.patch_span(i, size) for i in range(m)]  # each option says where its patch lies, as the maps are labelled
+        placed = tuple(T("vision.patch_at", number=i + 1, rows="–".join(map(str, rows)), cols="–".join(map(str, cols)))
+                       for i, (rows, cols) in enumerate(spans))
         show(image_figure(image, size, T, title=T("vision.guess_title", label=label)), key="vision-guess-image",
              alt=T("vision.guess_alt", label=label, count=m))
         asked = T("vision.predict_question", layer=cls_maps.shape[0], label=label)

@@ -48,12 +48,12 @@ class Walk:
     textbook: bool = False  # the article's example: q, k and v are given, not computed from X
 
 
-def walk_setting(walk: Walk) -> str:
-    """Which weights this walk shows, as a live question's id names them (views.live.focus_item)."""
-    if walk.textbook:
-        return "textbook"
+def live_item(walk: Walk, focus: int) -> live.Item:
+    """The focused word's question for a live class, named by the weights this walk shows (views.live.focus_item)."""
     layer = walk.explanation.options.layer if walk.explanation is not None else None
-    return f"real-{layer + 1}-{walk.head_index + 1}" if layer is not None else f"random-{walk.head_index + 1}"
+    setting = ("textbook" if walk.textbook else f"real-{layer + 1}-{walk.head_index + 1}" if layer is not None
+               else f"random-{walk.head_index + 1}")
+    return live.focus_item(walk.head.weights[focus], walk.key_tokens, focus, setting)
 
 
 def hidden_here(walk: Walk, T: Texts) -> bool:
@@ -170,7 +170,7 @@ def predict_question(view: View, walk: Walk) -> bool:
     revealed."""
     focus = view["focus"] - 1  # within the sentence: choose_walk clamped it
     if len(walk.key_tokens) <= live.store.MAX_OPTIONS:
-        live.ask_here(view.T, live.focus_item(walk.head.weights[focus], walk.key_tokens, focus, walk_setting(walk)), key="walk-live")
+        live.ask_here(view.T, live_item(walk, focus), key="walk-live")
     return predict_then_reveal(walk.head.weights[focus], walk.key_tokens, view.T, quiz_key(view, walk),
                                token=walk.tokens[focus])
 
@@ -198,7 +198,7 @@ def _choose_walk(view: View) -> Walk:
         walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
     focus = view.clamp("focus", 1, len(walk.tokens)) - 1
     askable = 2 <= len(walk.key_tokens) <= live.store.MAX_OPTIONS  # the live page asks what this walk shows
-    live.remember_walk(live.focus_item(walk.head.weights[focus], walk.key_tokens, focus, walk_setting(walk)) if askable else None)
+    live.remember_walk(live_item(walk, focus) if askable else None)
     if not view.layout.extras:  # on a projector the class's question and its word are chosen here, in the pop-over
         focus_picker(view, walk, st)
         st.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
@@ -483,7 +483,7 @@ def focus_section(view: View, walk: Walk) -> None:
         if not predict_question(view, walk):
             return
     elif len(walk.key_tokens) <= live.store.MAX_OPTIONS:
-        live.ask_here(T, live.focus_item(walk.head.weights[focus], walk.key_tokens, focus, walk_setting(walk)), key="walk-live")
+        live.ask_here(T, live_item(walk, focus), key="walk-live")
     draw_focus(walk, T, focus)
     if st.toggle(T("classroom.hands_on"), key="hands-on", help=T("classroom.hands_on_intro")):
         st.caption(T("classroom.hands_on_intro"))
