@@ -95,7 +95,9 @@ HEATMAP_JS = """(index) => {
   // Charts are drawn when they come near the screen: bring a waiting one there.
   if (box && (!(plot && plot.calcdata) || box.querySelector('[data-waiting]'))) box.scrollIntoView({block: 'center'});
   if (!plot || !plot.calcdata) return null;
-  const z = plot.calcdata[0][0].z;
+  // A chart being redrawn may hold no heatmap for a moment: wait for it rather than fail.
+  const z = plot.calcdata[0] && plot.calcdata[0][0] && plot.calcdata[0][0].z;
+  if (!z || !z.length || !z[0] || !plot.layout || !plot.layout.xaxis) return null;
   const title = (plot.layout.title && plot.layout.title.text) || '';
   if (!plot.layout.xaxis.ticktext) return {rows: z.length, cols: z[0].length, first: z[0][0], x: [], y: [], title, count: plots.length};
   return {rows: z.length, cols: z[0].length, first: z[0][0], x: [...plot.layout.xaxis.ticktext], y: [...plot.layout.yaxis.ticktext],

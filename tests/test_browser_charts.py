@@ -84,7 +84,7 @@ def test_a_projector_shows_whole_formulas_large_numbers_and_tooltips(chromium, a
 LAZY_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')].map(box => {
   const plot = box.querySelector('.js-plotly-plot'), r = box.getBoundingClientRect();
   return {top: r.top, height: r.height, waiting: !!box.querySelector('[data-waiting]'), drawn: !!(plot && plot._fullLayout),
-          cols: plot && plot.calcdata ? plot.calcdata[0][0].z[0].length : null,
+          cols: plot && plot.calcdata?.[0]?.[0]?.z?.[0] ? plot.calcdata[0][0].z[0].length : null,
           title: plot ? String(plot.layout.title.text || '').replace(/<\\/?b>/g, '') : ''};
 })"""
 ALL_DRAWN_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
@@ -123,11 +123,11 @@ def test_only_charts_near_the_screen_are_drawn_and_the_rest_catch_up_when_scroll
         page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
         page.evaluate("document.querySelector('.st-key-step-output').scrollIntoView()")
         page.wait_for_function("""() => [...document.querySelectorAll('.st-key-step-output .js-plotly-plot')]
-          .some(p => p._fullLayout && p.calcdata && p.calcdata[0][0].z[0].length === 3)""", timeout=60000)
+          .some(p => p._fullLayout && p.calcdata?.[0]?.[0]?.z?.[0]?.length === 3)""", timeout=60000)
         page.evaluate("document.querySelector('.st-key-step-qkv').scrollIntoView()")  # drawn before the move: redrawn now
         page.wait_for_function("""() => { const plots = [...document.querySelectorAll('.st-key-step-qkv .js-plotly-plot')]
             .filter(p => !p.matches('[data-waiting]'));  // near the screen: drawn, with the numbers of now
-          return plots.length >= 2 && plots.every(p => p._fullLayout && p.calcdata && p.calcdata[0][0].z[0].length === 3); }""",
+          return plots.length >= 2 && plots.every(p => p._fullLayout && p.calcdata?.[0]?.[0]?.z?.[0]?.length === 3); }""",
                                timeout=60000)
         page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
         page.wait_for_function(ALL_DRAWN_JS, timeout=90000)
