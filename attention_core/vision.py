@@ -73,6 +73,15 @@ def clamp_image(image: NDArray) -> tuple[NDArray, bool]:
     return clean, bool(np.any(clean != raw) or np.isnan(typed).any())
 
 
+def clamped_cells(typed: NDArray) -> list[tuple[int, int, float, float]]:
+    """The cells ``clamp_image`` changes, row by row: (row, column) counted from 1, what was typed (NaN when empty or
+    not a number) and what the model reads."""
+    typed = np.asarray(typed, dtype=np.float64).reshape(SIDE, SIDE)
+    clean, _ = clamp_image(typed)
+    moved = np.isnan(typed) | (clean != typed)
+    return [(int(r) + 1, int(c) + 1, float(typed[r, c]), float(clean[r, c])) for r, c in zip(*np.nonzero(moved))]
+
+
 def vit_config(size: int, d_model: int = 32, heads: int = 2, layers: int = 2) -> TinyConfig:
     """The tiny model's config for patches of ``size``: ``vocab`` holds the classes, ``context`` the tokens ([CLS] + m)."""
     return TinyConfig(vocab=CLASSES, context=1 + (SIDE // size) ** 2, d_model=d_model, heads=heads, layers=layers)

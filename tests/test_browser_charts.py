@@ -187,3 +187,48 @@ def test_a_click_on_a_patch_of_the_image_shows_where_that_patch_looks(chromium, 
         page.get_by_text("Where patch 11 looks").first.wait_for(timeout=30000)
     finally:
         context.close()
+
+
+def test_a_digit_typed_into_the_grid_is_read_clamped_and_the_grid_shows_what_the_model_reads(chromium, app_url):
+    """Type 3.7 into a cell, then empty another: each is named in the notice, and the grid shows 4 and 0, never "None"."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/vision?section=draw&digit=1")
+        grid = page.locator("[data-testid=stDataFrame]").first
+        grid.wait_for(timeout=45000)
+        grid.scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)
+        box = grid.bounding_box()
+
+        def cell(row: int, column: int) -> tuple[float, float]:  # the grid's header and rows are 35 px, its columns 40 px
+            return box["x"] + (column - 0.5) * 40, box["y"] + 35 + (row - 0.5) * 35
+
+        cells_js = """() => [0, 1].map(row => [0, 1].map(column =>  // glide's table for screen readers: glide-cell-<column>-<row>
+            (document.querySelector(`[data-testid=stDataFrame] [data-testid=glide-cell-${column}-${row}]`) || {}).textContent))"""
+
+        def grid_shows(expected: list) -> None:  # the grid drawn again from what the model reads
+            try:
+                page.wait_for_function(f"(want) => JSON.stringify(({cells_js})()) === JSON.stringify(want)", arg=expected,
+                                       timeout=30000)
+            except Exception:
+                raise AssertionError(page.evaluate(cells_js)) from None
+            page.wait_for_timeout(500)  # the new grid takes clicks
+
+        page.mouse.click(*cell(1, 1))
+        page.keyboard.type("3.7", delay=120)
+        page.keyboard.press("Enter")
+        page.locator("[data-testid=stAlert]", has_text="row 1, column 1: 3.7 → 4").wait_for(timeout=30000)
+        grid_shows([["4", "0"], ["0", "0"]])
+        page.mouse.click(*cell(2, 2))
+        page.keyboard.type("99", delay=120)
+        page.keyboard.press("Enter")
+        page.locator("[data-testid=stAlert]", has_text="row 2, column 2: 99 → 16").wait_for(timeout=30000)
+        grid_shows([["4", "0"], ["0", "16"]])
+        page.mouse.click(*cell(2, 2))
+        page.keyboard.press("Delete")
+        page.locator("[data-testid=stAlert]", has_text="row 2, column 2: empty → 0").wait_for(timeout=30000)
+        grid_shows([["4", "0"], ["0", "0"]])  # 0, not "None"; the 4 typed before is kept
+        page.get_by_text("The model reads this as a").wait_for(timeout=30000)
+    finally:
+        context.close()

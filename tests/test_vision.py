@@ -56,6 +56,11 @@ def test_a_hand_typed_image_is_clamped_and_says_so():
     emptied[4, 4] = np.nan  # text typed in a number cell reaches the page as NaN: read as 0, and said
     clean, changed = vision.clamp_image(emptied)
     assert changed and clean[4, 4] == 0
+    wild[5, 6] = 3.7
+    cells = vision.clamped_cells(wild)  # each cell named, counted from 1, as the grid's headers count
+    assert [(r, c, read) for r, c, _, read in cells] == [(1, 1, 16), (2, 2, 0), (3, 3, 0), (6, 7, 4)]
+    assert [typed for *_, typed, _ in cells][::3] == [99, 3.7] and np.isnan(cells[2][2])
+    assert vision.clamped_cells(image) == []
 
 
 def test_the_gradients_match_finite_differences():
@@ -183,9 +188,36 @@ def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
     monkeypatch.setattr(page, "editor", lambda image, key: wild)
     at = open_app("vision", section="draw", digit=1)
     assert "clamped" in all_text(at) and "The model reads this as a" in all_text(at)
+    assert "row 1, column 1: 99 → 16; row 2, column 2: -5 → 0." in all_text(at)  # each changed cell named
     read = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("What the model reads"))
     expected = np.clip(wild, 0, 16) / 16
     np.testing.assert_allclose(z_values(read), expected)
     monkeypatch.setattr(page, "editor", lambda image, key: np.zeros((8, 8)))
     at = open_app("vision", section="draw", digit=1)
     assert "The image is blank" in all_text(at) and "The model reads" not in all_text(at)
+
+
+def test_the_grids_edits_are_applied_to_its_image_and_a_tampered_state_changes_nothing():
+    from views.vision import with_edits
+
+    base = np.arange(64.0).reshape(8, 8)
+    typed = with_edits(base, {0: {"1": 99}, "2": {"8": None}, 7: {"3": "4.5"}})
+    assert typed[0, 0] == 99 and np.isnan(typed[2, 7]) and typed[7, 2] == 4.5
+    assert np.count_nonzero(typed != base) == 3  # NaN != anything: the three edits and nothing else
+    np.testing.assert_array_equal(with_edits(base, {9: {"1": 5}, 0: {"x": 5, "9": 5}, 1: {"2": "ink"}}), base)
+    assert base[0, 0] == 0  # the base itself is not changed
+
+
+def test_a_clamped_grid_starts_again_from_what_the_model_reads(monkeypatch):
+    """The grid never keeps an emptied cell ("None") or 99 on screen: after a clamp it is drawn again from the clean image,
+    under a new key, and the next edit applies to that."""
+    from conftest import all_text, open_app
+
+    at = open_app("vision", section="draw", digit=1)
+    at.session_state["vision-draw-1-0"] = {"edited_rows": {0: {"1": 99}, 1: {"2": None}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert "row 1, column 1: 99 → 16; row 2, column 2: empty → 0." in all_text(at)
+    base = at.session_state["vision-draw-1-base"]
+    assert base[0, 0] == 16 and base[1, 1] == 0 and at.session_state["vision-draw-1-revision"] == 1
+    at.run()
+    assert "clamped" not in all_text(at) and "The model reads this as a" in all_text(at)  # the work is kept, the notice gone

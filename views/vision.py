@@ -26,6 +26,7 @@ SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 STEPS = ("qkv", "raw", "scaled", "softmax", "output")  # the walkthrough's steps, unchanged
 KS = (1, 2, 3, 4, 6, 8, 12, 16)
 EDITOR_COLUMN = 40  # px: the grid's eight columns fit a 390 px phone
+CELLS_NAMED = 6  # a clamped notice names this many cells, then counts the rest
 
 
 @dataclass(frozen=True)
@@ -295,12 +296,46 @@ def glimpse_section(view: View) -> None:
 # --- Draw a digit ---
 
 
+def with_edits(base: NDArray, edited_rows: dict) -> NDArray:
+    """``base`` (8, 8) with the grid's edits applied, as st.data_editor keeps them ({row: {"column": value}}, columns
+    named 1–8); an emptied cell or text is NaN."""
+    typed = np.array(base, dtype=np.float64)
+    for row, cells in edited_rows.items():
+        for column, value in cells.items():
+            try:
+                typed[int(row), int(column) - 1] = np.nan if value is None else float(value)
+            except (TypeError, ValueError, IndexError):
+                continue  # not a cell of the grid: a tampered state changes nothing
+    return typed
+
+
 def editor(image: NDArray, key: str) -> NDArray:
-    """The 8 × 8 grid to edit by hand, started from ``image``: what the student typed (8, 8), unchecked."""
-    frame = pd.DataFrame(image.astype(int), columns=[str(c + 1) for c in range(8)])
-    edited = st.data_editor(frame, key=key, hide_index=True, num_rows="fixed",
-                            column_config={c: st.column_config.NumberColumn(c, step=1, width=EDITOR_COLUMN) for c in frame.columns})
-    return edited.to_numpy(dtype=float)
+    """The 8 × 8 grid to edit by hand, started from ``image``: what the student typed (8, 8), unchecked.
+
+    When a cell had to be clamped, the grid starts again from what the model reads, so it never shows an empty cell
+    ("None") or a value the model does not see; the edits so far are kept for as long as the session lasts."""
+    state = st.session_state
+    base, revision = state.get(f"{key}-base", image), state.get(f"{key}-revision", 0)
+    edits = state.get(f"{key}-{revision}") or {}
+    typed = with_edits(base, edits.get("edited_rows", {}) if isinstance(edits, dict) else {})
+    clean, changed = core.clamp_image(typed)
+    if changed:
+        base, revision = clean, revision + 1
+        state[f"{key}-base"], state[f"{key}-revision"] = base, revision
+    frame = pd.DataFrame(np.asarray(base).astype(int), columns=[str(c + 1) for c in range(8)])
+    st.data_editor(frame, key=f"{key}-{revision}", hide_index=True, num_rows="fixed",
+                   column_config={c: st.column_config.NumberColumn(c, step=0.1, format="plain", width=EDITOR_COLUMN)
+                                  for c in frame.columns})
+    return typed
+
+
+def clamped_notice(typed: NDArray, T) -> str:
+    """Which cells were read otherwise than typed, the first few by name."""
+    cells = core.clamped_cells(typed)
+    said = [T("vision.clamped_cell", row=r, column=c, read=f"{read:g}",
+              typed=T("vision.empty") if np.isnan(was) else f"{was:g}") for r, c, was, read in cells[:CELLS_NAMED]]
+    more = T("vision.clamped_more", n=len(cells) - CELLS_NAMED) if len(cells) > CELLS_NAMED else ""
+    return T("vision.clamped", cells=T("vision.cell_separator").join(said) + more)
 
 
 def draw_section(view: View) -> None:
@@ -314,7 +349,7 @@ def draw_section(view: View) -> None:
         typed = editor(image, f"vision-draw-{digit}")
     clean, changed = core.clamp_image(typed)
     if changed:
-        st.warning(T("vision.clamped"), icon=":material/tune:")
+        st.warning(clamped_notice(typed, T), icon=":material/tune:")
     if not clean.any():
         st.info(T("vision.blank"), icon=":material/draw:")
         return
