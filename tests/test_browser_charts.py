@@ -160,6 +160,9 @@ POINT_JS = """([key, i]) => {  // the i-th point of the chart of widget ``key``,
 }"""
 
 
+IDLE_JS = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
+
+
 def test_a_click_on_a_tile_of_the_overview_opens_that_head(chromium, app_url):
     from scripts.browser import wait_for_heatmap
 
@@ -172,6 +175,28 @@ def test_a_click_on_a_tile_of_the_overview_opens_that_head(chromium, app_url):
         layer_3_head_5 = "location.search.includes('layer=3') && location.search.includes('head=5')"
         click_until(page, POINT_JS, ["overview-pick", 2 * 12 + 4], layer_3_head_5)
         wait_for_heatmap(page, 0, "h.title.includes('Layer 3, head 5')")
+    finally:
+        context.close()
+
+
+def test_one_tap_on_a_phone_opens_a_tile_and_a_patch(chromium, app_url):
+    """On a touch screen Plotly clicks only where a hover label was shown: without the page's help the first tap on a
+    tile only showed its label. One tap, once the chart is drawn and the page idle, opens it."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        for url, key, index, done in ((f"{app_url}/real-model?{SENTENCE}&layer=1&head=1", "overview-pick", 2 * 12 + 4,
+                                       "location.search.includes('layer=3') && location.search.includes('head=5')"),
+                                      (f"{app_url}/vision?section=looks&digit=7", "vision-pick", 10, "location.search.includes('query=11')")):
+            page.goto(url)
+            page.locator(f".st-key-{key}").wait_for(state="attached", timeout=60000)
+            page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+            spot = page.wait_for_function(POINT_JS, arg=[key, index], timeout=30000).json_value()
+            page.wait_for_function(IDLE_JS, timeout=30000)
+            page.wait_for_timeout(1500)  # the chart has settled
+            spot = page.evaluate(POINT_JS, [key, index])
+            page.touchscreen.tap(spot["x"], spot["y"])
+            page.wait_for_function(f"() => {done}", timeout=15000)
     finally:
         context.close()
 

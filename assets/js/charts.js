@@ -143,10 +143,22 @@ if (!host.__attentionCharts) {
         row.forEach((cell, j) => { const c = document.createElement(i === 0 || j === 0 ? "th" : "td"); if (c.tagName === "TH") c.scope = i === 0 ? "col" : "row"; c.textContent = cell; tr.appendChild(c); });
       });
     };
+    // On a touch screen Plotly makes a click only where the finger had shown the hover label, so a tap on a tile or a
+    // patch first showed its label and only a second tap opened it: a chart that takes clicks (clickmode "event…") is
+    // hovered where the finger lands, before Plotly reads the tap.
+    const tapped = new WeakSet();
+    const tap = (gd) => {
+      if (tapped.has(gd) || !Plotly.Fx || !String((gd._fullLayout || {}).clickmode || "").includes("event")) return;
+      tapped.add(gd);
+      gd.addEventListener("touchstart", (event) => {
+        const touch = event.touches && event.touches[0], target = touch && event.target.closest && event.target.closest(".nsewdrag");
+        if (target) Plotly.Fx.hover(gd, {clientX: touch.clientX, clientY: touch.clientY, target}, "xy");
+      }, {capture: true, passive: true});
+    };
     const inked = new WeakSet();
     const drawn = (gd, figure, rest) => react.call(Plotly, gd, fitted(gd, figure), ...rest).then((result) => {
       if (!inked.has(gd) && gd.on) { inked.add(gd); gd.on("plotly_afterplot", () => ink(gd)); }
-      fit(gd); ink(gd); return result;
+      fit(gd); ink(gd); tap(gd); return result;
     });
     Plotly.react = function (gd, figure, ...rest) {
       numbers(box(gd), figure);
