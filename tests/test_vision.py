@@ -185,14 +185,14 @@ def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
     assert at.data_editor and "The model reads this as a" in all_text(at)
     wild = np.full((8, 8), 3.0)
     wild[0, 0], wild[1, 1] = 99, -5
-    monkeypatch.setattr(page, "editor", lambda image, key: wild)
+    monkeypatch.setattr(page, "editor", lambda image, key, T: wild)
     at = open_app("vision", section="draw", digit=1)
     assert "clamped" in all_text(at) and "The model reads this as a" in all_text(at)
     assert "row 1, column 1: 99 → 16; row 2, column 2: -5 → 0." in all_text(at)  # each changed cell named
     read = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("What the model reads"))
     expected = np.clip(wild, 0, 16) / 16
     np.testing.assert_allclose(z_values(read), expected)
-    monkeypatch.setattr(page, "editor", lambda image, key: np.zeros((8, 8)))
+    monkeypatch.setattr(page, "editor", lambda image, key, T: np.zeros((8, 8)))
     at = open_app("vision", section="draw", digit=1)
     assert "The image is blank" in all_text(at) and "The model reads" not in all_text(at)
 
@@ -221,3 +221,24 @@ def test_a_clamped_grid_starts_again_from_what_the_model_reads(monkeypatch):
     assert base[0, 0] == 16 and base[1, 1] == 0 and at.session_state["vision-draw-1-revision"] == 1
     at.run()
     assert "clamped" not in all_text(at) and "The model reads this as a" in all_text(at)  # the work is kept, the notice gone
+
+
+def test_a_drawing_is_kept_while_the_student_looks_elsewhere_and_start_again_brings_the_digit_back():
+    from conftest import all_text, open_app
+
+    at = open_app("vision", section="draw", digit=1)
+    original = at.session_state["vision-draw-1-base"].copy()
+    assert not [b for b in at.button if b.label == "Start again from the digit"]  # nothing typed yet
+    at.session_state["vision-draw-1-0"] = {"edited_rows": {0: {"1": 5}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert "clamped" not in all_text(at) and at.session_state["vision-draw-1-typed"][0, 0] == 5
+    at.session_state["vision.digit"] = 2  # another digit: its own grid, the first kept
+    at.run()
+    assert "vision-draw-2-base" in at.session_state and "vision-draw-1-0" not in at.session_state
+    at.session_state["vision.digit"] = 1  # back: the 5 is still there
+    at.run()
+    assert at.session_state["vision-draw-1-base"][0, 0] == 5 and at.session_state["vision-draw-1-typed"][0, 0] == 5
+    again = next(b for b in at.button if b.label == "Start again from the digit")
+    again.click().run()
+    np.testing.assert_array_equal(at.session_state["vision-draw-1-typed"], original)
+    assert not [b for b in at.button if b.label == "Start again from the digit"]

@@ -309,24 +309,36 @@ def with_edits(base: NDArray, edited_rows: dict) -> NDArray:
     return typed
 
 
-def editor(image: NDArray, key: str) -> NDArray:
+def editor(image: NDArray, key: str, T) -> NDArray:
     """The 8 × 8 grid to edit by hand, started from ``image``: what the student typed (8, 8), unchecked.
 
     When a cell had to be clamped, the grid starts again from what the model reads, so it never shows an empty cell
-    ("None") or a value the model does not see; the edits so far are kept for as long as the session lasts."""
+    ("None") or a value the model does not see. What was typed stays for the session: a student who looks at another
+    digit or section and comes back finds the grid as it was left, until "Start again"."""
     state = st.session_state
     base, revision = state.get(f"{key}-base", image), state.get(f"{key}-revision", 0)
+    if f"{key}-{revision}" not in state and f"{key}-typed" in state:  # back from elsewhere: the grid as it was left
+        base = core.clamp_image(state[f"{key}-typed"])[0]
     edits = state.get(f"{key}-{revision}") or {}
     typed = with_edits(base, edits.get("edited_rows", {}) if isinstance(edits, dict) else {})
     clean, changed = core.clamp_image(typed)
     if changed:
         base, revision = clean, revision + 1
-        state[f"{key}-base"], state[f"{key}-revision"] = base, revision
+    state[f"{key}-base"], state[f"{key}-revision"], state[f"{key}-typed"] = base, revision, typed
     frame = pd.DataFrame(np.asarray(base).astype(int), columns=[str(c + 1) for c in range(8)])
     st.data_editor(frame, key=f"{key}-{revision}", hide_index=True, num_rows="fixed",
                    column_config={c: st.column_config.NumberColumn(c, step=0.1, format="plain", width=EDITOR_COLUMN)
                                   for c in frame.columns})
+    if not np.array_equal(np.nan_to_num(typed, nan=-1), image):
+        st.button(T("vision.start_again"), key=f"{key}-again", on_click=start_again, args=(key, image), icon=":material/restart_alt:")
     return typed
+
+
+def start_again(key: str, image: NDArray) -> None:
+    """The grid back to the chosen digit (a callback: before the grid is drawn)."""
+    state = st.session_state
+    state[f"{key}-base"], state[f"{key}-typed"] = image, image
+    state[f"{key}-revision"] = state.get(f"{key}-revision", 0) + 1
 
 
 def clamped_notice(typed: NDArray, T) -> str:
@@ -346,7 +358,7 @@ def draw_section(view: View) -> None:
         st.markdown(T("vision.draw_intro"))
     left, right = st.columns(2)  # the grid beside what the model reads: both on a projector's first screen
     with left:
-        typed = editor(image, f"vision-draw-{digit}")
+        typed = editor(image, f"vision-draw-{digit}", T)
     clean, changed = core.clamp_image(typed)
     if changed:
         st.warning(clamped_notice(typed, T), icon=":material/tune:")
