@@ -193,6 +193,25 @@ def test_nothing_moves_when_reduced_motion_is_asked_for(chromium, app_url):
     context.close()
 
 
+def test_a_device_that_prefers_dark_gets_the_light_page_its_colours_were_checked_on(chromium, app_url):
+    """A phone in dark mode: Streamlit would follow it, and the captions, scales and numbers were checked only on white.
+    The page stays light (.streamlit/config.toml), and axe-core finds nothing serious on it."""
+    from scripts.axe_scan import violations
+
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=5")
+        wait_for_heatmap(page, 0, "h.rows === 3")
+        assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")  # the device does ask for dark
+        background = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+        assert background == "rgb(255, 255, 255)", background
+        serious = [v for v in violations(page) if v["impact"] in ("serious", "critical")]
+        assert not serious, serious[0]
+    finally:
+        context.close()
+
+
 def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_url):
     """In 中文, with Predict first on (the quiz's choices and buttons) and the hands-on editor open and hovered (its
     toolbar: columns, download, search, full screen): nothing English is read or heard, and axe-core finds nothing

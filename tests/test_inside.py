@@ -352,3 +352,17 @@ def test_weight_and_share_of_what_arrives_are_compared_cell_by_cell(model, trace
     else:
         assert "no cell with 20 % of its row's weight" in text
     np.testing.assert_allclose(z_values(figures(at)[-1]), shares, atol=1e-9)
+
+
+def test_hiding_cls_and_sep_keeps_the_same_query_word():
+    """The query's number changes when [CLS] goes ([CLS] the cat … → the cat …): its word stays."""
+    from conftest import open_app
+
+    at = open_app("real", section="heads", text="the cat sat on the mat", query=3)  # 3 · cat, with [CLS] shown
+    assert at.selectbox(key="real.query").format_func(at.selectbox(key="real.query").value).endswith("cat")
+    at.toggle(key="real.hide").set_value(True).run()
+    query = at.selectbox(key="real.query")
+    assert query.value == 2 and query.format_func(query.value).endswith("cat")
+    at.toggle(key="real.hide").set_value(False).run()
+    query = at.selectbox(key="real.query")
+    assert query.value == 3 and query.format_func(query.value).endswith("cat")

@@ -67,3 +67,22 @@ def test_multi_head_opens_with_several_heads_and_never_overrides_a_choice(app):
     assert at.slider(key="shared.heads").value == 1 and at.query_params["heads"] == "1"  # the student's choice stays
     assert app("multihead", heads=1).slider(key="shared.heads").value == 1  # a link's value too
     assert app("walkthrough").query_params["heads"] == "1"  # the article's single head where it is the point
+
+
+def test_heads_lent_to_multi_head_come_back_when_the_student_leaves_it(app):
+    """Walkthrough (one head) → multi-head (opens with 4) → walkthrough: one head again, as the student left it; a count
+    moved on multi-head is the student's and stays."""
+    from pathlib import Path
+
+    pages = Path(__file__).resolve().parent.parent / "pages"
+    at = app("walkthrough")
+    assert at.slider(key="shared.heads").value == 1
+    at.switch_page(str(pages / "multihead.py")).run()
+    assert at.slider(key="shared.heads").value == 4
+    at.switch_page(str(pages / "walkthrough.py")).run()
+    assert at.slider(key="shared.heads").value == 1 and at.query_params["heads"] == "1"
+    at.switch_page(str(pages / "multihead.py")).run()
+    assert at.slider(key="shared.heads").value == 4  # lent again on the way back
+    at.slider(key="shared.heads").set_value(3).run()
+    at.switch_page(str(pages / "walkthrough.py")).run()
+    assert at.slider(key="shared.heads").value == 3  # moved by the student: kept

@@ -179,10 +179,14 @@ def _use_long_example(example: str) -> None:
     st.session_state[state.key("shared", "text")] = example
 
 
+LENT_HEADS = "fitted.lent_heads"
+
+
 def fit_defaults(page_: Page) -> None:
     """A page whose point the untouched defaults hide opens with values that show it (its first view shows its point):
     - more tokens than the default sentence ("Thinking Machines", 2): the long example of the student's language;
-    - several heads where one head is the default (multi-head): ``page.opens_with_heads``, the first time it opens.
+    - several heads where one head is the default (multi-head): ``page.opens_with_heads``, lent while it is open: a
+      student who leaves without moving them finds one head again elsewhere.
     A value typed, moved or linked is never replaced. Called before the sidebar draws its controls."""
     defaults = {p.name: p.default for p in SHARED}
     shared = page_.shared_names(state.page_values(page_))
@@ -190,10 +194,17 @@ def fit_defaults(page_: Page) -> None:
     if page_.min_tokens and st.session_state.get(text) == defaults["text"] and not state.was_linked("text") and "text" in shared:
         st.session_state[text] = LONG_EXAMPLES[state.shared("lang")]
     fitted = st.session_state.get(state.FITTED, frozenset())
+    lent = st.session_state.get(LENT_HEADS)  # (page, heads before, heads it opened with)
+    if lent and lent[0] != page_.id:  # left without moving them: the other pages get their heads back
+        del st.session_state[LENT_HEADS]
+        if st.session_state.get(heads) == lent[2]:
+            st.session_state[heads] = lent[1]
+            fitted = st.session_state[state.FITTED] = fitted - {lent[0]}
     if page_.opens_with_heads and page_.id not in fitted and "heads" in shared:
         st.session_state[state.FITTED] = fitted | {page_.id}
         if st.session_state.get(heads) == defaults["heads"] and not state.was_linked("heads"):
             st.session_state[heads] = page_.opens_with_heads
+            st.session_state[LENT_HEADS] = (page_.id, defaults["heads"], page_.opens_with_heads)
 
 
 def offer_longer_sentence(view: View) -> None:

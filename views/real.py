@@ -133,6 +133,14 @@ def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, laye
     return {"data": [trace], "layout": layout}
 
 
+def follow_query(view, hide: bool, kept: list[int]) -> None:
+    """When [CLS]/[SEP] are hidden or shown again, the query stays the same word (its number among the tokens shown
+    changes): the word nearest the one chosen before, if that was [CLS] or [SEP]."""
+    was = st.session_state.get(view.key("query-token"))
+    if was and was[0] != hide and kept:
+        st.session_state[view.key("query")] = min(range(len(kept)), key=lambda i: abs(kept[i] - was[1])) + 1
+
+
 def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     """One head (its heatmap and its lines), the class's question about it, all 72 heads as tiles, and what each does."""
     from views import live  # the live page imports the walkthrough, which imports this module
@@ -149,9 +157,11 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     if hide:  # every row renormalised to sum to 1 over the words left
         weights = inside.without_specials(weights, trace.tokens)[1]
     pick, guess = st.columns([3, 2], vertical_alignment="bottom")
+    follow_query(view, hide, kept)
     view.clamp("query", 1, len(tokens))
     query = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(tokens) + 1), key=view.key("query"),
                            format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
+    st.session_state[view.key("query-token")] = (hide, kept[query])
     predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
     if len(tokens) <= live.store.MAX_OPTIONS:  # the same question for the live class's phones
         live.ask_here(T, live.focus_item(weights[query], tokens, query, f"real-{layer}-{head}"), key="real-live")

@@ -357,7 +357,7 @@ def draw_section(view: View) -> None:
     if view.layout.explains:
         st.markdown(T("vision.draw_intro"))
     left, right = st.columns(2)  # the grid beside what the model reads: both on a projector's first screen
-    with left:
+    with left, st.container(key="vision-grid"):  # room above the grid for its toolbar (assets/theme.css)
         typed = editor(image, f"vision-draw-{digit}", T)
     clean, changed = core.clamp_image(typed)
     if changed:
