@@ -522,3 +522,21 @@ def test_a_phone_reads_a_students_introduction_and_after_the_end_no_call_to_wait
     shown = all_text(phone)
     assert "This class has ended." in shown and "You are in class" not in shown
     assert "Wait for the answer" not in shown and "Waiting for the teacher" not in shown and "class has ended before" in shown
+
+
+def test_the_rooms_shares_add_up_to_100_percent():
+    from hypothesis import given
+    from hypothesis import strategies as st_
+
+    from views.live import whole_percents
+
+    assert whole_percents([1, 1, 1]) == [34, 33, 33]  # not 33 % three times
+    assert whole_percents([2, 1]) == [67, 33] and whole_percents([0, 0]) == [0, 0] and whole_percents([5, 0]) == [100, 0]
+
+    @given(st_.lists(st_.integers(0, 300), min_size=1, max_size=6).filter(any))
+    def adds_up(counts):
+        shown = whole_percents(counts)
+        assert sum(shown) == 100
+        assert all(abs(p - 100 * c / sum(counts)) < 1 for p, c in zip(shown, counts))  # each within 1 of its share
+
+    adds_up()

@@ -242,3 +242,15 @@ def test_a_drawing_is_kept_while_the_student_looks_elsewhere_and_start_again_bri
     again.click().run()
     np.testing.assert_array_equal(at.session_state["vision-draw-1-typed"], original)
     assert not [b for b in at.button if b.label == "Start again from the digit"]
+
+
+def test_a_patchs_map_says_where_the_rest_of_its_weight_goes():
+    """The map of one patch's attention covers the patches; what it gives [CLS] is said, and the two add up to 1.00."""
+    import re
+
+    from conftest import all_text, open_app
+
+    at = open_app("vision", section="looks", digit=7, query=11)
+    found = re.search(r"Patch 11's weights on the 16 patches add up to (\d\.\d\d); the rest, (\d\.\d\d), goes to \[CLS\]", all_text(at))
+    assert found, all_text(at)[:2000]
+    assert float(found[1]) + float(found[2]) == pytest.approx(1.0) and 0 < float(found[1]) < 1

@@ -383,15 +383,27 @@ def counts_of(tally: store.Tally, question: store.Question) -> list[int]:
     return [got.get(choice, 0) for choice in range(question.options)]
 
 
+def whole_percents(counts: list[int]) -> list[int]:
+    """Each count's share in whole percents that add up to 100 (largest remainder: 1, 1, 1 → 34, 33, 33, not 33 × 3)."""
+    total = sum(counts)
+    if not total:
+        return [0] * len(counts)
+    exact = [100 * c / total for c in counts]
+    shown = [int(e) for e in exact]
+    for i in sorted(range(len(counts)), key=lambda i: (shown[i] - exact[i], i))[:100 - sum(shown)]:
+        shown[i] += 1
+    return shown
+
+
 def histogram(T: Texts, options: list[str], counts: list[int], correct: int | None) -> None:
-    """The room's answers: one bar per option with its count and share; the correct one marked when revealed."""
+    """The room's answers: one bar per option with its count and share (whole percents adding up to 100); the correct
+    one marked when revealed."""
     total = sum(counts)
     if not total:
         st.caption(T("live.teacher.no_answers"))
-    for index, count in enumerate(counts):
-        share = count / total if total else 0.0
+    for index, (count, percent) in enumerate(zip(counts, whole_percents(counts))):
         mark = f" ✓ **{T('live.teacher.correct_mark')}**" if index == correct else ""
-        st.progress(share, text=f"{option_name(options, index)}: {count} ({share:.0%}){mark}")
+        st.progress(count / total if total else 0.0, text=f"{option_name(options, index)}: {count} ({percent}%){mark}")
 
 
 @st.fragment(run_every=PROJECTOR_POLL)

@@ -17,6 +17,7 @@ from views.classroom import predict_then_reveal
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
 SUMMARY = ("previous", "next", "self", "cls", "sep")
 PINNED_WIDTH = 60  # px: the heads table's layer and head columns, pinned
+SHARE_WIDTH = 128  # px: its five share columns, whole beside them on a projector (1280 px with the sidebar)
 
 
 @st.cache_resource(show_spinner=False)
@@ -197,5 +198,5 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     st.dataframe(summary_frame(trace, T), hide_index=True, height=320,
                  column_config={**{T(f"real.columns_{n}"): st.column_config.NumberColumn(width=PINNED_WIDTH, pinned=True)
                                    for n in ("layer", "head")},  # which head stays in sight while a phone scrolls sideways
-                                **{T(f"real.columns_{n}"): st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0)
-                                   for n in SUMMARY}})
+                                **{T(f"real.columns_{n}"): st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0,
+                                                                                  width=SHARE_WIDTH) for n in SUMMARY}})

@@ -107,7 +107,9 @@ if (!host.__attentionCharts) {
       return Typed ? Array.from(new Typed(bytes.buffer)) : [];
     };
     const words = (html) => new DOMParser().parseFromString(String(html == null ? "" : html).replace(/<br>/g, " "), "text/html").body.textContent.trim();
-    const shown = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)).replace("-", "−") : words(v);
+    // Four significant digits, never in exponent form (a probability of 2.5e-8 reads 0.000, as the chart prints it).
+    const shown = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : Math.abs(v) < 5e-4 ? "0.000"
+      : String(Number(v.toPrecision(4)))).replace("-", "−") : words(v);
     const axis = (layout, name) => words(layout && layout[name] && layout[name].title && layout[name].title.text);
     const grid = (figure) => {  // [header row, ...body rows] or null
       const data = (figure && figure.data) || [], layout = (figure && figure.layout) || {}, first = data[0];
