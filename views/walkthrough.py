@@ -375,6 +375,7 @@ def draw_softmax(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
             sums = pd.DataFrame({T("common.labels.query"): [figures.plain(t) for t in walk.tokens],
                                  T("common.labels.sum"): fixed(head.weights.sum(axis=1))})
             st.table(sums, hide_index=True)
+            st.caption(T("walkthrough.steps.softmax.rounded"))  # a row of the chart, to two places, may show 0.99
 
 
 def draw_output(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
