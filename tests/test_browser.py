@@ -134,7 +134,9 @@ def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, pr
         page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
         page.get_by_text(f"Step {step} of 6").wait_for()
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
-    page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view").click()
+    copy = page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view")
+    copy.click()
+    page.frame_locator("[data-testid=stSidebar] iframe").get_by_text("Copied: paste it anywhere").wait_for()  # written (async)
     assert page.evaluate("navigator.clipboard.readText()") == page.url  # the link of step 4, not of the page first drawn
     with page.expect_download() as download:
         page.locator(".st-key-csv-steps button").first.click()

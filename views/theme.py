@@ -31,7 +31,7 @@ button{width:100%;min-height:38px;padding:4px 12px;font:inherit;font-size:15px;c
 button:hover{border-color:#ff4b4b;color:#ff4b4b} button:focus-visible{outline:2px solid #ff4b4b}
 </style><button type="button" id="copy">__LABEL__</button><script>
 const button = document.getElementById("copy"), texts = __TEXTS__;
-function copied(ok) { button.textContent = ok ? texts.copied : texts.failed; setTimeout(() => button.textContent = texts.label, 2500); }
+function copied(ok) { button.textContent = ok ? texts.copied : texts.failed; setTimeout(() => button.textContent = texts.label, 4000); }
 button.addEventListener("click", () => {
   const link = window.parent.location.href;  // the view as it is now, also after a part of the page reran alone
   if (navigator.clipboard && window.isSecureContext) {
