@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from attention_plot.text import Texts
 from classroom import store
+from classroom.tally import normalised_gain, whole_percents
 from views import live
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,9 +221,9 @@ def test_the_export_holds_only_what_the_teacher_chose_to_collect(db):
 
 def test_the_normalised_gain_is_computed_from_the_class_means():
     scores = [("concept.rows", 40.0, 80.0), ("concept.scale", 20.0, 60.0), ("concept.cache", None, 50.0)]
-    assert live.normalised_gain(scores) == pytest.approx((70 - 30) / (100 - 30))
-    assert live.normalised_gain([("concept.rows", 100.0, 100.0)]) is None
-    assert live.normalised_gain([("concept.rows", None, 90.0)]) is None
+    assert normalised_gain(scores) == pytest.approx((70 - 30) / (100 - 30))
+    assert normalised_gain([("concept.rows", 100.0, 100.0)]) is None
+    assert normalised_gain([("concept.rows", None, 90.0)]) is None
 
 
 # --- The app, several sessions ---
@@ -525,15 +526,10 @@ def test_a_phone_reads_a_students_introduction_and_after_the_end_no_call_to_wait
 
 
 def test_the_rooms_shares_add_up_to_100_percent():
-    from hypothesis import given
-    from hypothesis import strategies as st_
-
-    from views.live import whole_percents
-
     assert whole_percents([1, 1, 1]) == [34, 33, 33]  # not 33 % three times
     assert whole_percents([2, 1]) == [67, 33] and whole_percents([0, 0]) == [0, 0] and whole_percents([5, 0]) == [100, 0]
 
-    @given(st_.lists(st_.integers(0, 300), min_size=1, max_size=6).filter(any))
+    @given(st.lists(st.integers(0, 300), min_size=1, max_size=6).filter(any))
     def adds_up(counts):
         shown = whole_percents(counts)
         assert sum(shown) == 100

@@ -24,6 +24,7 @@ from attention_core import explain
 from attention_plot.figures import plain
 from attention_plot.text import DEFAULT_LANGUAGE, Texts
 from classroom import store
+from classroom.tally import normalised_gain, whole_percents
 from views import state
 from views.lesson import STOPS, answer_values
 from views.page import View
@@ -383,18 +384,6 @@ def counts_of(tally: store.Tally, question: store.Question) -> list[int]:
     return [got.get(choice, 0) for choice in range(question.options)]
 
 
-def whole_percents(counts: list[int]) -> list[int]:
-    """Each count's share in whole percents that add up to 100 (largest remainder: 1, 1, 1 → 34, 33, 33, not 33 × 3)."""
-    total = sum(counts)
-    if not total:
-        return [0] * len(counts)
-    exact = [100 * c / total for c in counts]
-    shown = [int(e) for e in exact]
-    for i in sorted(range(len(counts)), key=lambda i: (shown[i] - exact[i], i))[:100 - sum(shown)]:
-        shown[i] += 1
-    return shown
-
-
 def histogram(T: Texts, options: list[str], counts: list[int], correct: int | None) -> None:
     """The room's answers: one bar per option with its count and share (whole percents adding up to 100); the correct
     one marked when revealed."""
@@ -523,16 +512,6 @@ def check_answered(questions: list[store.Question], tally: store.Tally, phase: s
     """How many students answered at least one item of a check: the largest count of any of its items (a lower bound)."""
     counts = [sum(counts_of(tally, q)) for q in questions if q.phase == phase]
     return max(counts) if counts else 0
-
-
-def normalised_gain(scores: list[tuple[str, float | None, float | None]]) -> float | None:
-    """⟨g⟩ = (post − pre) / (100 − pre) on the class's mean % correct over the items given both times."""
-    both = [(before, after) for _, before, after in scores if before is not None and after is not None]
-    if not both:
-        return None
-    pre = sum(b for b, _ in both) / len(both)
-    post = sum(a for _, a in both) / len(both)
-    return None if pre >= 100 else (post - pre) / (100 - pre)
 
 
 def gain_table(T: Texts, scores: list[tuple[str, float | None, float | None]]) -> None:
