@@ -740,7 +740,7 @@ def one_question(T: Texts, question: store.Question, chosen: int | None, student
         if question.state == "open":
             if widget not in st.session_state and chosen is not None:
                 st.session_state[widget] = chosen
-            st.radio(T("live.student.your_answer"), range(question.options), index=None, key=widget,
+            st.radio(T("live.student.your_answer"), range(question.options), index=None, key=widget, width="stretch",
                      format_func=lambda i: option_name(options, i), on_change=_send, args=(question.id, student_id, widget))
             if chosen is not None:
                 st.caption(T("live.student.sent", option=option_name(options, chosen)))
