@@ -85,6 +85,40 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
     context.close()
 
 
+THUMB_JS = """() => {
+  const input = document.activeElement;
+  if (!input || input.type !== 'range') return null;
+  const thumb = input.closest('[data-testid=stSlider] div[data-rac][style*=absolute]'), s = getComputedStyle(thumb);
+  let back = thumb.closest('[data-testid=stSlider]'), colour = 'rgba(0, 0, 0, 0)';  // the ring lies outside the thumb
+  while (back && (colour === 'rgba(0, 0, 0, 0)' || colour === 'transparent')) {
+    colour = getComputedStyle(back).backgroundColor; back = back.parentElement; }
+  return {name: input.getAttribute('aria-label'), value: input.value, style: s.outlineStyle, width: parseFloat(s.outlineWidth),
+          ring: s.outlineColor, behind: colour};
+}"""
+
+
+def test_a_sliders_thumb_shows_its_focus_ring_and_moves_with_the_arrow_keys(chromium, app_url):
+    """Streamlit's slider keeps the focus on a hidden range input inside the thumb: the thumb gets the app's 3 px ring
+    (at least 3:1 against the sidebar behind it, WCAG 1.4.11 and 2.4.13), and the arrow keys move the value."""
+    page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(f"{app_url}/walkthrough?lang=en&step=3")
+    page.locator("[data-testid=stSlider]").first.wait_for(timeout=45000)
+    page.get_by_text("Step 3 of", exact=False).first.wait_for(timeout=45000)
+    thumb = None
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        thumb = page.evaluate(THUMB_JS)
+        if thumb and thumb["name"].startswith("d_k"):
+            break
+    assert thumb and thumb["name"].startswith("d_k"), thumb
+    assert thumb["style"] == "solid" and thumb["width"] >= 3, thumb
+    rgb = [np.array([int(v) for v in re.findall(r"\d+", colour)[:3]]) for colour in (thumb["ring"], thumb["behind"])]
+    assert contrast(*rgb) >= 3.0, (thumb, contrast(*rgb))
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => location.search.includes('d_k=5')", timeout=30000)
+    page.context.close()
+
+
 def _cell_colour(scale: list, t: float) -> np.ndarray:
     """The colour Plotly paints at ``t`` in [0, 1] of ``scale``: RGB interpolated between the two stops around it."""
     stops = np.array([s for s, _ in scale])
