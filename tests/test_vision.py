@@ -155,6 +155,9 @@ def test_every_section_in_both_languages_draws_the_cores_numbers():
         params = Params(vision.vit_config(2), {k.removeprefix("param."): data[k] for k in data.files if k.startswith("param.")})
     assert table.iloc[3, 1] == f"{vision.glimpse_accuracy(params, images[held], labels[held], 4):.1%}"
     assert "chance" in all_text(glimpse)
+    assert "the 8 patches the soft model's rollout ranks first already give 90.8%, where 8 random patches give 30.9%" in all_text(glimpse)
+    coarse = open_app("vision", section="glimpse", patch=4)  # 4 patches: a glimpse is fewer than all of them, never all 4
+    assert "the 3 patches the soft model's rollout ranks first already give 83.0%, where 3 random patches give 65.2%" in all_text(coarse)
 
 
 def test_predict_first_hides_the_maps_until_the_guess():
@@ -188,7 +191,7 @@ def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
     monkeypatch.setattr(page, "editor", lambda image, key, T: wild)
     at = open_app("vision", section="draw", digit=1)
     assert "clamped" in all_text(at) and "The model reads this as a" in all_text(at)
-    assert "row 1, column 1: 99 → 16; row 2, column 2: -5 → 0." in all_text(at)  # each changed cell named
+    assert "row 1, column 1: 99 → 16; row 2, column 2: −5 → 0." in all_text(at)  # each changed cell named
     read = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("What the model reads"))
     expected = np.clip(wild, 0, 16) / 16
     np.testing.assert_allclose(z_values(read), expected)

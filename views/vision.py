@@ -289,7 +289,8 @@ def glimpse_section(view: View) -> None:
          alt=T("vision.glimpse_alt", k=found["k"][-1], full=f"{found['top'][-1]:.1%}"))
     st.table(pd.DataFrame({T("vision.glimpse_x"): found["k"], names[0]: [f"{a:.1%}" for a in found["top"]],
                            names[1]: [f"{a:.1%}" for a in found["random"]]}), hide_index=True)
-    half = next((k for k, a in zip(found["k"], found["top"]) if a >= 0.9 * found["top"][-1]), found["k"][-1])
+    fewer = [(k, a) for k, a in zip(found["k"], found["top"]) if k < found["k"][-1]]  # a glimpse: fewer than all patches
+    half = next((k for k, a in fewer if a >= 0.9 * found["top"][-1]), fewer[-1][0] if fewer else found["k"][-1])
     st.markdown(T("vision.glimpse_said", full=f"{found['top'][-1]:.1%}", m=found["k"][-1], half=half,
                   top=f"{dict(zip(found['k'], found['top']))[half]:.1%}", random=f"{dict(zip(found['k'], found['random']))[half]:.1%}",
                   chance=f"{chance:.1%}"))
@@ -347,7 +348,7 @@ def clamped_notice(typed: NDArray, T) -> str:
     """Which cells were read otherwise than typed, the first few by name."""
     cells = core.clamped_cells(typed)
     said = [T("vision.clamped_cell", row=r, column=c, read=f"{read:g}",
-              typed=T("vision.empty") if np.isnan(was) else f"{was:g}") for r, c, was, read in cells[:CELLS_NAMED]]
+              typed=T("vision.empty") if np.isnan(was) else f"{was:g}".replace("-", "−")) for r, c, was, read in cells[:CELLS_NAMED]]
     more = T("vision.clamped_more", n=len(cells) - CELLS_NAMED) if len(cells) > CELLS_NAMED else ""
     return T("vision.clamped", cells=T("vision.cell_separator").join(said) + more)
 
