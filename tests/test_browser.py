@@ -410,3 +410,30 @@ def test_nothing_is_fetched_from_outside_the_server(projector, app_url):
         projector.wait_for_timeout(2500)
     assert "/vision" in projector.url
     assert not outside, outside
+
+
+def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(chromium, app_url):
+    """The class guesses stop 1 and the answer is revealed; a reload (a new session) shows the same guess, the answer and
+    the view's links; "Clear the class's guesses" asks every stop again, and a reload after it stays cleared."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/lesson?lang=en")
+    guess = page.locator(".st-key-lesson-four_steps-guess")
+    guess.get_by_text("0.88", exact=True).wait_for(timeout=45000)
+    guess.get_by_text("0.88", exact=True).click()
+    page.get_by_text("Reveal the answer").first.click()
+    page.get_by_text("Right: 0.88").wait_for(timeout=15000)
+    page.wait_for_function("() => document.cookie.includes('lesson_guesses=four_steps.1.r')", timeout=15000)
+    page.reload()
+    page.get_by_text("Right: 0.88").wait_for(timeout=45000)
+    page.locator(".st-key-lesson-four_steps-guess input[value='1']:checked").wait_for(state="attached", timeout=15000)
+    assert page.get_by_role("link", name="Open this view").count() == 1
+    page.get_by_role("button", name="Clear the class's guesses").click()
+    page.get_by_text("Right: 0.88").wait_for(state="detached", timeout=15000)
+    assert page.get_by_role("link", name="Open this view").count() == 0
+    page.wait_for_function("() => !document.cookie.includes('lesson_guesses=four_steps')", timeout=15000)
+    page.reload()
+    page.locator(".st-key-lesson-four_steps-guess input[value='1']").wait_for(state="attached", timeout=45000)
+    assert page.locator(".st-key-lesson-four_steps-guess input:checked").count() == 0
+    assert page.get_by_role("link", name="Open this view").count() == 0
+    context.close()

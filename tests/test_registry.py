@@ -226,3 +226,24 @@ def test_a_lesson_stop_asks_first_then_opens_absolute_links_and_keeps_the_guess_
     assert at.radio(key="lesson.four_steps.guess").value == 1 and at.toggle(key="lesson.four_steps.reveal").value
     assert any("0.88" in s.value for s in at.success)
     assert [urlsplit(b.proto.url).path for b in at.get("link_button")][:2] == ["/", "/"]
+
+
+def test_the_lesson_guesses_read_back_as_written_and_a_tampered_cookie_is_dropped():
+    from views.lesson import format_guesses, parse_guesses
+
+    guesses = {"four_steps": (1, True), "why_qkv": (0, False), "learn": (2, True)}
+    assert format_guesses(guesses) == "four_steps.1.r-why_qkv.0-learn.2.r"
+    assert parse_guesses(format_guesses(guesses)) == guesses
+    assert parse_guesses("") == {} and parse_guesses("nope.1-four_steps.x-why_qkv.99-kinds.-1-rnn.2.q-<script>") == {}
+    assert parse_guesses("cross.1.r-cross.2") == {"cross": (2, False)}  # the last one counts
+
+
+def test_clearing_the_lesson_asks_every_stop_again():
+    at = open_app("lesson")
+    assert not [b for b in at.button if b.label == "Clear the class's guesses"]
+    at.radio(key="lesson.four_steps.guess").set_value(1).run()
+    at.toggle(key="lesson.four_steps.reveal").set_value(True).run()
+    at.radio(key="lesson.rnn.guess").set_value(0).run()
+    next(b for b in at.button if b.label == "Clear the class's guesses").click().run()
+    assert at.radio(key="lesson.four_steps.guess").value is None and at.radio(key="lesson.rnn.guess").value is None
+    assert not at.get("link_button") and not at.success and not [b for b in at.button if b.label == "Clear the class's guesses"]

@@ -149,6 +149,63 @@ def keep(key: str) -> None:
     st.session_state[f"kept.{key}"] = st.session_state[key]
 
 
+GUESSES_COOKIE = "lesson_guesses"  # the class's guesses and reveals, kept by the browser over a reload
+
+
+def parse_guesses(text: str) -> dict[str, tuple[int, bool]]:
+    """``"four_steps.1.r-why_qkv.0"`` → ``{"four_steps": (1, True), "why_qkv": (0, False)}``: each stop's guess (an
+    option's index) and whether its answer was revealed. Anything else in the text (tampered, an old stop) is dropped."""
+    ids, found = {stop.id for stop in STOPS}, {}
+    for part in text.split("-"):
+        stop_id, _, rest = part.partition(".")
+        guess, _, revealed = rest.partition(".")
+        if stop_id in ids and guess.isdigit() and int(guess) < 10 and revealed in ("", "r"):
+            found[stop_id] = (int(guess), revealed == "r")
+    return found
+
+
+def format_guesses(guesses: dict[str, tuple[int, bool]]) -> str:
+    """The inverse of ``parse_guesses``, stops in the lesson's order."""
+    return "-".join(f"{stop.id}.{guesses[stop.id][0]}{'.r' if guesses[stop.id][1] else ''}" for stop in STOPS
+                    if stop.id in guesses)
+
+
+def restore_guesses() -> None:
+    """A reload (a new session) gets the class's guesses and reveals back from the browser's cookie."""
+    if "lesson.restored" in st.session_state:
+        return
+    st.session_state["lesson.restored"] = True
+    for stop_id, (guess, revealed) in parse_guesses(str((st.context.cookies or {}).get(GUESSES_COOKIE, ""))).items():
+        st.session_state.setdefault(f"kept.lesson.{stop_id}.guess", guess)
+        st.session_state.setdefault(f"kept.lesson.{stop_id}.reveal", revealed)
+
+
+def _clear() -> None:
+    for stop in STOPS:
+        for name in (f"lesson.{stop.id}.guess", f"lesson.{stop.id}.reveal"):
+            st.session_state.pop(name, None)
+            st.session_state.pop(f"kept.{name}", None)
+
+
+def clear_button(T) -> None:
+    """For the next class: every stop asks again, and the browser forgets the guesses (shown once there is one)."""
+    if any(st.session_state.get(f"kept.lesson.{stop.id}.guess") is not None for stop in STOPS):
+        st.button(T("lesson.clear"), on_click=_clear, icon=":material/restart_alt:", help=T("lesson.clear_help"))
+
+
+def remember_guesses() -> None:
+    """The browser keeps the guesses and reveals drawn now (assets/js/shell.js writes the cookie) for a class's hours."""
+    from views import live  # the live page reads the stops: imported here, not at the top
+
+    state = st.session_state
+    guesses = {stop.id: (state[f"lesson.{stop.id}.guess"], bool(state.get(f"lesson.{stop.id}.reveal"))) for stop in STOPS
+               if state.get(f"lesson.{stop.id}.guess") is not None}
+    value = format_guesses(guesses)
+    if state.get("lesson.remembered", "") != value:
+        state["lesson.remembered"] = value
+        live.cookie(GUESSES_COOKIE, value, int(live.store.CLASS_HOURS * 3600) if value else 0)
+
+
 def draw_stop(view: View, number: int, stop: Stop) -> None:
     """One stop: the question first and the class's guess, then (only once the class has guessed) the view that shows
     the answer, here or on the projector, and the answer itself."""
@@ -159,6 +216,8 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         values = answer_values(stop.id)
         st.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}")
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]
+        if st.session_state.get(f"kept.{key}.guess") not in (None, *range(len(options))):  # a tampered cookie
+            del st.session_state[f"kept.{key}.guess"]
         kept(f"{key}.guess")
         guess = st.radio(T("lesson.your_guess"), range(len(options)), index=None, key=f"{key}.guess", on_change=keep,
                          args=(f"{key}.guess",), format_func=lambda i: figures.plain(options[i]), horizontal=True)
