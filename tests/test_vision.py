@@ -176,6 +176,25 @@ def test_predict_first_hides_the_maps_until_the_guess():
     rows, cols = f"{best // 4 * 2 + 1}–{best // 4 * 2 + 2}", f"{best % 4 * 2 + 1}–{best % 4 * 2 + 2}"
     assert f"Answer: {best + 1} · patch {best + 1} \\(pixel rows {rows}, columns {cols}\\) with {weights[best]:.2f}" in all_text(at)
     assert [trace["type"] for trace in mean["data"]] == ["heatmap", "contour", "contour"]  # the digit's outline over it
+    assert "Pick a patch…" not in all_text(at)  # asked about patches, not keys (the box is gone once revealed)
+
+
+def test_the_training_slider_and_its_link_say_the_step_itself():
+    """The link holds the training step (0 … 600), as the slider shows it, not an index; a step between two watched ones
+    takes the nearest and says so."""
+    from conftest import all_text, open_app
+
+    from views.registry import BY_ID
+    from views.vision import shipped
+
+    assert tuple(int(s) for s in shipped(2).steps) == next(p for p in BY_ID["vision"].params if p.name == "training").options
+    at = open_app("vision", section="looks", digit=7, training=0)
+    assert "at training step 0" in all_text(at) and not at.warning
+    assert at.select_slider(key="vision.training").value == 0
+    at.select_slider(key="vision.training").set_value(600).run()
+    assert at.query_params["training"] == "600"
+    at = open_app("vision", section="looks", digit=7, training=35)
+    assert "at training step 40" in all_text(at) and at.select_slider(key="vision.training").value == 40
 
 
 def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):

@@ -63,10 +63,10 @@ def predict_verdict(weights: np.ndarray, guess_key: int | None, guess_weight: fl
 
 
 def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str, token: str | None = None,
-                        question: str | None = None) -> bool:
+                        question: str | None = None, words: str = "classroom") -> bool:
     """Ask which key the query ``token`` gives the most weight (and how much) before showing it (``question``: the
-    page's own wording of it). Returns True once revealed; the guess and the reveal stay in the session (stepping away
-    and back keeps them)."""
+    page's own wording of it; ``words``: the texts that name a key, e.g. a patch on the images page). Returns True once
+    revealed; the guess and the reveal stay in the session (stepping away and back keeps them)."""
     revealed = st.session_state.setdefault("revealed", set())
     if key in revealed:
         guess_key, guess_weight = st.session_state.get(f"{key}-guess", (None, None))
@@ -77,9 +77,9 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
                  weight=f"{guess_weight:.2f}" if guess_weight is not None else "–")
         verdict = predict_verdict(weights, guess_key, guess_weight)
         if verdict == "wrong_key" and guess_key is not None:
-            detail = T("classroom.verdict.wrong_key", token=label(guess_key), weight=f"{weights[guess_key]:.2f}")
+            detail = T(f"{words}.verdict.wrong_key", token=label(guess_key), weight=f"{weights[guess_key]:.2f}")
         else:
-            detail = T(f"classroom.verdict.{verdict}")
+            detail = T(f"{words}.verdict.{verdict}")
         (st.success if verdict == "right" else st.warning)(f"{detail}  \n{mine}  \n{answer}", icon=":material/lightbulb:")
         if st.button(T("classroom.again"), key=f"{key}-again"):
             revealed.discard(key)
@@ -87,8 +87,8 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
         return True
     st.info(question or (T("classroom.predict_intro") if token is None else T("classroom.predict_word", token=figures.plain(token))),
             icon=":material/quiz:")
-    guess = st.selectbox(T("classroom.which"), range(len(key_tokens)), index=None, key=f"{key}-which",
-                         format_func=lambda j: f"{j + 1} · {key_tokens[j]}", placeholder=T("classroom.pick"))
+    guess = st.selectbox(T(f"{words}.which"), range(len(key_tokens)), index=None, key=f"{key}-which",
+                         format_func=lambda j: f"{j + 1} · {key_tokens[j]}", placeholder=T(f"{words}.pick"))
     amount = st.slider(T("classroom.how_much"), 0.0, 1.0, 0.5, 0.05, key=f"{key}-amount")
     if st.button(T("classroom.reveal"), key=f"{key}-reveal", disabled=guess is None, type="primary"):
         st.session_state[f"{key}-guess"] = (guess, amount)

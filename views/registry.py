@@ -164,7 +164,7 @@ LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 
 POSITION_SECTIONS = ("positions", "sharing", "fast")
 VISION_SECTIONS = ("sentence", "steps", "looks", "glimpse", "draw")
-VISION_WATCHED = 30  # the shipped runs' watched steps, 0 … 600 every 20: indices 0 … 30
+VISION_STEPS = tuple(range(0, 601, 20))  # the shipped runs' watched training steps (a link says the step itself)
 REAL_SECTIONS = ("heads", "layer", "moved", "sinks", "importance", "random", "scaling")
 LAYER_STAGES = 5  # the input, attention's addition, + residual and LayerNorm, the feed-forward part's addition, the output
 
@@ -304,7 +304,7 @@ PAGES: tuple[Page, ...] = (
         Choice("patch", 2, options=(2, 4), when=sections("sentence", "steps", "glimpse")),
         Int("head", 1, lo=1, hi=2, when=section("steps")),
         Int("step", 1, lo=1, hi=5, when=section("steps")),
-        Int("training", VISION_WATCHED, lo=0, hi=VISION_WATCHED, when=section("looks")),
+        Choice("training", VISION_STEPS[-1], options=VISION_STEPS, when=section("looks")),
         Int("query", 1, lo=1, hi=16, when=section("looks")),
         Flag("predict", False, when=section("looks")),
     )),  # after the real model: attention on images, where the article says it was born

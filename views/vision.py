@@ -198,8 +198,8 @@ def looks_section(view: View) -> None:
     st.caption(T("vision.accuracy", accuracy=f"{run.accuracy[-1]:.1%}", count=len(held),
                  chance=f"{np.bincount(labels[held]).max() / len(held):.1%}", seconds=run.settings["seconds"], steps=run.settings["steps"]))
     watched = run.steps
-    at = st.select_slider(T("vision.training"), options=list(range(len(watched))), key=view.key("training"),
-                          format_func=lambda i: str(int(watched[i])))
+    step = st.select_slider(T("vision.training"), options=[int(w) for w in watched], key=view.key("training"))
+    at = int(np.searchsorted(watched, step))  # the watched step's index in the run
     trained = at == len(watched) - 1
     names = patch_names(m, T)
     cls_maps = run.attention[at, :, digit]  # (layers, H, m)
@@ -212,7 +212,7 @@ def looks_section(view: View) -> None:
         show(image_figure(image, size, T, title=T("vision.guess_title", label=label)), key="vision-guess-image",
              alt=T("vision.guess_alt", label=label, count=m))
         asked = T("vision.predict_question", layer=cls_maps.shape[0], label=label)
-        if not predict_then_reveal(last, placed, T, f"vision-{digit}-{at}", question=asked):
+        if not predict_then_reveal(last, placed, T, f"vision-{digit}-{at}", question=asked, words="vision.quiz"):
             st.info(T("vision.hidden"), icon=":material/visibility_off:")
             return
     titles = [T("vision.cls_map", layer=layer + 1, head=head + 1) for layer in range(cls_maps.shape[0]) for head in range(cls_maps.shape[1])]
