@@ -202,10 +202,12 @@ def heatmap(
     outline: NDArray | None = None,
     font: int = 13,
     hidden_note: str = "",
+    zmax: float = 1.0,
 ) -> Figure:
     """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
 
-    kind: "signed" (diverging, centred at 0), "weights" (sequential, 0..1) or "q"/"k"/"v"
+    kind: "signed" (diverging, centred at 0), "weights" (sequential, 0..zmax: 1 unless a map of small shares asks for
+    less, its colour bar showing the range) or "q"/"k"/"v"
     (diverging in that matrix's own hue). hover_extra (rows, cols) adds a line per cell,
     e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
     column_groups > 1 draws lines that split the columns into that many equal groups (heads).
@@ -226,7 +228,7 @@ def heatmap(
     custom[..., 2] = "" if hover_extra is None else np.where(np.isnan(matrix), "", hover_extra)  # a hidden row stays hidden
     text = cell_text(matrix, decimals)
     if kind == "weights":
-        colour = dict(colorscale=WEIGHT_SCALE, zmin=0.0, zmax=1.0)
+        colour = dict(colorscale=WEIGHT_SCALE, zmin=0.0, zmax=zmax)
     else:
         bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
         colour = dict(colorscale=APPROVED_SCALES[kind], zmid=0.0, zmin=-bound or -1.0, zmax=bound or 1.0)

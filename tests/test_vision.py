@@ -276,3 +276,19 @@ def test_a_patchs_map_says_where_the_rest_of_its_weight_goes():
     found = re.search(r"Patch 11's weights on the 16 patches add up to (\d\.\d\d); the rest, (\d\.\d\d), goes to \[CLS\]", all_text(at))
     assert found, all_text(at)[:2000]
     assert float(found[1]) + float(found[2]) == pytest.approx(1.0) and 0 < float(found[1]) < 1
+    pick = next(f for f in figures(at) if f["layout"]["title"]["text"] == "The image: click a patch to see where it looks")
+    frames = [shape for shape in pick["layout"]["shapes"] if shape["type"] == "rect"]  # patch 11: row 3, column 3 of 4
+    assert [(f["x0"], f["x1"], f["y0"], f["y1"]) for f in frames] == [(3.5, 5.5, 3.5, 5.5)]
+
+
+def test_the_rollout_map_is_coloured_up_to_its_own_largest_share():
+    """The rollout's shares are small (under 0.3 on a digit): drawn from 0 to their largest, rounded up to a tenth, so a
+    phone shows more than white; the heads' maps keep 0 … 1."""
+    from conftest import open_app
+
+    at = open_app("vision", section="looks", digit=7)
+    rollout = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Rollout: "))
+    head = next(f for f in figures(at) if f["layout"]["title"]["text"] == "Layer 2, head 2: [CLS] → patches")
+    top = float(np.nanmax(z_values(rollout)))
+    assert rollout["data"][0]["zmax"] == pytest.approx(np.ceil(top * 10) / 10) and top < rollout["data"][0]["zmax"] < 1
+    assert head["data"][0]["zmax"] == 1

@@ -118,6 +118,7 @@ def heatmap(
     font: int = 13,
     hidden_note: str = "",
     ink: tuple[NDArray, float] | None = None,
+    zmax: float = 1.0,
 ) -> figures.Spec:
     """``figures.heatmap`` as the JSON Plotly draws, built once per distinct input for every session.
 
@@ -128,13 +129,14 @@ def heatmap(
     """
     return _heatmap(Key(matrix), rows, cols, kind, title, x_title, y_title, show_values, hover_rows, hover_cols,
                     None if arithmetic is None else (Key(arithmetic[0]), Key(arithmetic[1])), decimals, column_groups,
-                    None if outline is None else Key(outline), font, hidden_note, None if ink is None else (Key(ink[0]), float(ink[1])))
+                    None if outline is None else Key(outline), font, hidden_note, None if ink is None else (Key(ink[0]), float(ink[1])), zmax)
 
 
 @functools.lru_cache(maxsize=2048)
 def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: str, title: str, x_title: str, y_title: str,
              show_values: bool, hover_rows: str, hover_cols: str, arithmetic: tuple[Key, Key] | None, decimals: int,
-             column_groups: int, outline: Key | None, font: int, hidden_note: str, ink: tuple[Key, float] | None) -> figures.Spec:
+             column_groups: int, outline: Key | None, font: int, hidden_note: str, ink: tuple[Key, float] | None,
+             zmax: float = 1.0) -> figures.Spec:
     extra = None
     if arithmetic is not None:
         q, k = arithmetic[0].array, arithmetic[1].array
@@ -143,6 +145,6 @@ def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: st
     figure = figures.heatmap(
         matrix.array, rows, cols, kind=kind, title=title, x_title=x_title, y_title=y_title, show_values=show_values,
         hover_rows=hover_rows, hover_cols=hover_cols, hover_extra=extra, decimals=decimals, column_groups=column_groups,
-        outline=None if outline is None else outline.array, font=font, hidden_note=hidden_note,
+        outline=None if outline is None else outline.array, font=font, hidden_note=hidden_note, zmax=zmax,
     )
     return figures.spec(figure if ink is None else figures.with_ink(figure, ink[0].array, ink[1]))
