@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -215,6 +216,29 @@ def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, hei
         page.wait_for_function(f"() => document.body.innerText.includes('{'Step' if lang == 'en' else '第'} 6 ')", timeout=30000)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_lessons_predict_first_stop_fits_the_projector_before_and_after_the_reveal(projector, app_url, lang):
+    """Lesson stop 2 on the projector (6 words, softmax step, Predict first): the question, then the verdict in one line
+    beside "Guess again" and the whole 6 × 6 matrix, all on the first screen of 1280 × 720."""
+    page = projector
+    query = {"walk": "random", "text": "the cat sat on the mat", "step": 5, "focus": 3, "predict": 1, "present": 1, "lang": lang}
+    page.goto(f"{app_url}/?{urlencode(query)}")
+    which = page.locator("[class*=st-key-walk-][class*=-which] [data-testid=stSelectbox]")
+    which.wait_for(timeout=45000)
+    with contextlib.suppress(Exception):  # the step drawn whole (its formula and notice), then measured
+        page.wait_for_function(f"() => ({PRESENTER_JS})().height <= 722", timeout=10000)
+    assert page.evaluate(PRESENTER_JS)["height"] <= 722, page.evaluate(PRESENTER_JS)
+    which.click()
+    page.get_by_role("option").nth(4).click()  # 5 · the
+    page.locator("[class*=st-key-walk-][class*=-reveal] button").click()
+    wait_for_heatmap(page, 0, "h.rows === 6")
+    with contextlib.suppress(Exception):
+        page.wait_for_function(f"() => ({PRESENTER_JS})().height <= 722", timeout=10000)
+    shown = page.evaluate(PRESENTER_JS)
+    page.screenshot(path=str(SHOTS / f"presenter-{lang}-predict-revealed.png"))
+    assert shown["height"] <= shown["view"] + 2, shown
 
 
 def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(projector, app_url):

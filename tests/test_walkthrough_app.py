@@ -100,7 +100,7 @@ def test_textbook_example_shows_the_articles_numbers():
     at = open_app()
     at.segmented_control(key="walkthrough.walk").set_value("textbook").run()
     assert step_heading(at) == "**Step 3 of 6: Raw scores**"
-    assert "112" in all_text(at) and "0.88" in all_text(at)
+    assert "112" in all_text(at) and "0.88" not in all_text(at)  # the weights wait for the softmax step (lesson stop 1 asks)
     np.testing.assert_array_equal(z_values(figures(at)[0])[0], [112.0, 96.0])
     at.button(key="walk-next").click().run()
     np.testing.assert_array_equal(z_values(figures(at)[0])[0], [14.0, 12.0])

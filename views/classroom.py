@@ -63,10 +63,11 @@ def predict_verdict(weights: np.ndarray, guess_key: int | None, guess_weight: fl
 
 
 def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Texts, key: str, token: str | None = None,
-                        question: str | None = None, words: str = "classroom") -> bool:
+                        question: str | None = None, words: str = "classroom", compact: bool = False) -> bool:
     """Ask which key the query ``token`` gives the most weight (and how much) before showing it (``question``: the
-    page's own wording of it; ``words``: the texts that name a key, e.g. a patch on the images page). Returns True once
-    revealed; the guess and the reveal stay in the session (stepping away and back keeps them)."""
+    page's own wording of it; ``words``: the texts that name a key, e.g. a patch on the images page; ``compact``: the
+    verdict in one paragraph beside its button, for a projector). Returns True once revealed; the guess and the reveal
+    stay in the session (stepping away and back keeps them)."""
     revealed = st.session_state.setdefault("revealed", set())
     if key in revealed:
         guess_key, guess_weight = st.session_state.get(f"{key}-guess", (None, None))
@@ -80,8 +81,13 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
             detail = T(f"{words}.verdict.wrong_key", token=label(guess_key), weight=f"{weights[guess_key]:.2f}")
         else:
             detail = T(f"{words}.verdict.{verdict}")
-        (st.success if verdict == "right" else st.warning)(f"{detail}  \n{mine}  \n{answer}", icon=":material/lightbulb:")
-        if st.button(T("classroom.again"), key=f"{key}-again"):
+        # On a projector one paragraph beside its button, so the matrix below keeps the first screen.
+        said, again = st.columns([5, 1], vertical_alignment="center") if compact else (st.container(), st.container())
+        box = said.success if verdict == "right" else said.warning
+        # compact: the guess is said only when the weight was off (a right verdict and a wrong key's line say it already)
+        line = f"{detail} {mine} {answer}" if verdict == "off_weight" else f"{detail} {answer}"
+        box(line if compact else f"{detail}  \n{mine}  \n{answer}", icon=":material/lightbulb:")
+        if again.button(T("classroom.again"), key=f"{key}-again", width="stretch" if compact else "content"):
             revealed.discard(key)
             st.rerun()
         return True

@@ -172,7 +172,7 @@ def predict_question(view: View, walk: Walk) -> bool:
     if len(walk.key_tokens) <= live.store.MAX_OPTIONS:
         live.ask_here(view.T, live_item(walk, focus), key="walk-live")
     return predict_then_reveal(walk.head.weights[focus], walk.key_tokens, view.T, quiz_key(view, walk),
-                               token=walk.tokens[focus])
+                               token=walk.tokens[focus], compact=not view.layout.extras)
 
 
 def _choose_walk(view: View) -> Walk:
