@@ -461,3 +461,26 @@ def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(chromiu
     assert page.locator(".st-key-lesson-four_steps-guess input:checked").count() == 0
     assert page.get_by_role("link", name="Open this view").count() == 0
     context.close()
+
+
+def test_a_page_chosen_from_far_down_another_opens_at_its_top(projector, app_url):
+    """Streamlit keeps the main area's scroll when the menu opens another page: the lesson scrolled 2,000 px down, the
+    scaling lab opened from the menu used to open 2,000 px down, mid-page. It opens at its top; one Back (not two: the
+    menu's page and the app's values are one history entry) returns to the lesson, at its top too."""
+    page = projector
+    page.goto(f"{app_url}/lesson?lang=en")
+    page.locator(".st-key-lesson-learn-guess").wait_for(timeout=45000)
+    scroll_top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 2000)")
+    page.wait_for_function(f"() => ({scroll_top})() > 1500", timeout=5000)
+    page.locator("[data-testid=stSidebarNav] a", has_text="Scaling lab").click()
+    page.wait_for_function("() => location.pathname === '/scaling-lab'", timeout=30000)
+    page.get_by_text("Scaling lab: why divide by √d_k?").first.wait_for(timeout=30000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(scroll_top) == 0
+    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 1500)")
+    page.go_back()
+    page.wait_for_function("() => location.pathname === '/lesson'", timeout=30000)
+    page.locator(".st-key-lesson-learn-guess").wait_for(timeout=30000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(scroll_top) == 0

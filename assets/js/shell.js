@@ -89,8 +89,16 @@ if (!host.__attentionShell) {
     if (nav) host.setTimeout(soon, 300);
   }, true);
   doc.addEventListener("focusin", () => { leftNav = null; }, true);
+  let shownPath = null;  // the page whose top was shown
   const tidy = () => {
     pending = 0;
+    // Another page from the menu (or Back) opens at its top: Streamlit keeps the main area's scroll of the page before,
+    // so a page chosen from far down a long one opened mid-page.
+    const main = doc.querySelector("[data-testid=stMain]");
+    if (main && host.location.pathname !== shownPath) {
+      if (shownPath !== null && !host.location.hash) main.scrollTo(0, 0);
+      shownPath = host.location.pathname;
+    }
     const lang = language();
     if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
@@ -137,9 +145,18 @@ if (!host.__attentionShell) {
     }
   };
   const soon = () => { if (!pending) pending = host.setTimeout(tidy, 60); };
+  // A page opened from the menu is one step of Back, not two: Streamlit pushes the bare page ("/scaling-lab"), then
+  // pushes it again with the values the app writes; that second push replaces the first.
+  const replace = host.history.replaceState;
+  const bare = (url) => { const to = new URL(String(url), host.location.href);
+    return to.pathname === host.location.pathname && !host.location.search && !host.location.hash; };
   for (const name of ["pushState", "replaceState"]) {
     const original = host.history[name];
-    host.history[name] = function (...args) { const result = original.apply(this, args); soon(); return result; };
+    host.history[name] = function (...args) {
+      const result = (name === "pushState" && args[2] != null && bare(args[2]) ? replace : original).apply(this, args);
+      soon();
+      return result;
+    };
   }
   host.addEventListener("popstate", soon);
   new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: ATTRIBUTES});
