@@ -54,7 +54,7 @@ for column, (kind, colour, theory) in zip(st.columns(2), (("raw", figures.RAW_CO
         show(figures.histogram(edges, counts, title=T(f"scaling.{kind}"), x_title=T("scaling.distribution.value"),
                                y_title=T("scaling.distribution.count"), colour=colour), key=f"hist-{kind}")
         st.metric(T(f"scaling.distribution.std_{kind}"), f"{std:.3f}", T("scaling.distribution.theory", value=f"{theory:.3f}"),
-                  delta_color="off")
+                  delta_color="off", delta_arrow="off")  # a comparison, not a rise: no arrow
         download(lambda edges=edges, counts=counts: histogram_frame(edges, counts), lab | {"d_k": d_k, "scores": kind}, f"histogram-{kind}", T)
 
 st.subheader(T("scaling.derivation.title"))
