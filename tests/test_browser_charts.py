@@ -215,7 +215,8 @@ def test_a_click_on_a_patch_of_the_image_shows_where_that_patch_looks(chromium, 
 
 
 def test_a_digit_typed_into_the_grid_is_read_clamped_and_the_grid_shows_what_the_model_reads(chromium, app_url):
-    """Type 3.7 into a cell, then empty another: each is named in the notice, and the grid shows 4 and 0, never "None"."""
+    """Type 3.7 into a cell, then empty another: each is named in the notice, and the grid shows 4 and 0, never "None";
+    the link keeps the drawing, and opened in another tab shows the same grid and the same prediction."""
     context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=False)
     page = context.new_page()
     try:
@@ -267,5 +268,13 @@ def test_a_digit_typed_into_the_grid_is_read_clamped_and_the_grid_shows_what_the
         edit(2, 2, None, "row 2, column 2: empty → 0")
         grid_shows([["4", "0"], ["0", "0"]])  # 0, not "None"; the 4 typed before is kept
         page.get_by_text("The model reads this as a").wait_for(timeout=30000)
+        page.wait_for_function("() => /[?&]drawn=4/.test(location.search)", timeout=30000)  # the link keeps the drawing
+        said = page.get_by_text("The model reads this as a").first.inner_text()
+        shared = context.new_page()  # the link, opened by someone else (a new session)
+        shared.goto(page.url)
+        page = shared
+        page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=45000)
+        grid_shows([["4", "0"], ["0", "0"]])
+        assert page.get_by_text("The model reads this as a").first.inner_text() == said
     finally:
         context.close()

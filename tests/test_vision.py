@@ -207,14 +207,14 @@ def test_a_digit_drawn_by_hand_is_clamped_or_called_blank(monkeypatch):
     assert at.data_editor and "The model reads this as a" in all_text(at)
     wild = np.full((8, 8), 3.0)
     wild[0, 0], wild[1, 1] = 99, -5
-    monkeypatch.setattr(page, "editor", lambda image, key, T: wild)
+    monkeypatch.setattr(page, "editor", lambda image, key, T, **_: wild)
     at = open_app("vision", section="draw", digit=1)
     assert "clamped" in all_text(at) and "The model reads this as a" in all_text(at)
     assert "row 1, column 1: 99 → 16; row 2, column 2: −5 → 0." in all_text(at)  # each changed cell named
     read = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("What the model reads"))
     expected = np.clip(wild, 0, 16) / 16
     np.testing.assert_allclose(z_values(read), expected)
-    monkeypatch.setattr(page, "editor", lambda image, key, T: np.zeros((8, 8)))
+    monkeypatch.setattr(page, "editor", lambda image, key, T, **_: np.zeros((8, 8)))
     at = open_app("vision", section="draw", digit=1)
     assert "The image is blank" in all_text(at) and "The model reads" not in all_text(at)
 
@@ -264,6 +264,41 @@ def test_a_drawing_is_kept_while_the_student_looks_elsewhere_and_start_again_bri
     again.click().run()
     np.testing.assert_array_equal(at.session_state["vision-draw-1-typed"], original)
     assert not [b for b in at.button if b.label == "Start again from the digit"]
+
+
+def test_a_drawing_is_kept_in_the_link_and_a_link_opens_it():
+    """A drawn digit is 64 characters of the link (0 … g for pixels 0 … 16, row by row); the link opens the same grid
+    and the same prediction in a new session; another digit or "Start again" leaves the link without it; a tampered
+    code is unknown (a notice) and the grid is the digit's."""
+    from conftest import all_text, open_app
+
+    from views.vision import drawn_code, drawn_image
+
+    ramp = np.arange(64, dtype=np.float64).reshape(8, 8) % 17
+    assert drawn_code(ramp) == ("0123456789abcdefg" * 4)[:64] and np.array_equal(drawn_image(drawn_code(ramp)), ramp)
+    assert drawn_image("0" * 63) is None and drawn_image("h" * 64) is None
+
+    at = open_app("vision", section="draw", digit=1)
+    assert at.query_params["drawn"] == ""  # the digit as it is: nothing drawn
+    at.session_state["vision-draw-1-0"] = {"edited_rows": {0: {"1": 16}, 7: {"8": 9}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    code = at.query_params["drawn"]
+    drawn = drawn_image(code)
+    assert drawn[0, 0] == 16 and drawn[7, 7] == 9
+    said = [m.value for m in at.markdown if "%" in m.value]
+    other = open_app("vision", section="draw", digit=1, drawn=code)  # the link, in a new session
+    np.testing.assert_array_equal(other.session_state["vision-draw-1-typed"], drawn)
+    assert [m.value for m in other.markdown if "%" in m.value] == said and other.query_params["drawn"] == code
+    other.session_state["vision.digit"] = 2
+    other.run()
+    assert other.query_params["drawn"] == "" and "vision-draw-2-typed" in other.session_state
+    np.testing.assert_array_equal(other.session_state["vision-draw-2-typed"], other.session_state["vision-draw-2-base"])
+    at.button(key="vision-draw-1-again").click().run()
+    assert at.query_params["drawn"] == ""
+    tampered = open_app("vision", section="draw", digit=1, drawn="zz" + code[2:])
+    assert tampered.warning and tampered.query_params["drawn"] == ""
+    np.testing.assert_array_equal(tampered.session_state["vision-draw-1-typed"], at.session_state["vision-draw-1-typed"])
+    assert "clamped" not in all_text(tampered)
 
 
 def test_a_patchs_map_says_where_the_rest_of_its_weight_goes():

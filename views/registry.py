@@ -307,6 +307,7 @@ PAGES: tuple[Page, ...] = (
         Choice("training", VISION_STEPS[-1], options=VISION_STEPS, when=section("looks")),
         Int("query", 1, lo=1, hi=16, when=section("looks")),
         Flag("predict", False, when=section("looks")),
+        Token("drawn", "", pattern="[0-9a-g]{64}", when=section("draw")),  # a digit drawn by hand (views/vision.drawn_code)
     )),  # after the real model: attention on images, where the article says it was born
 )
 BY_ID = {page.id: page for page in PAGES}

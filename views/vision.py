@@ -322,13 +322,17 @@ def with_edits(base: NDArray, edited_rows: dict) -> NDArray:
     return typed
 
 
-def editor(image: NDArray, key: str, T) -> NDArray:
-    """The 8 × 8 grid to edit by hand, started from ``image``: what the student typed (8, 8), unchecked.
+def editor(image: NDArray, key: str, T, start: NDArray | None = None) -> NDArray:
+    """The 8 × 8 grid to edit by hand, started from ``image`` (or from ``start``, a drawing a link holds, opened now):
+    what the student typed (8, 8), unchecked.
 
     When a cell had to be clamped, the grid starts again from what the model reads, so it never shows an empty cell
     ("None") or a value the model does not see. What was typed stays for the session: a student who looks at another
     digit or section and comes back finds the grid as it was left, until "Start again"."""
     state = st.session_state
+    if start is not None:  # a link's drawing, once (the caller passes it only then): a fresh grid from it
+        state[f"{key}-base"], state[f"{key}-typed"] = start, start
+        state[f"{key}-revision"] = state.get(f"{key}-revision", 0) + 1
     base, revision = state.get(f"{key}-base", image), state.get(f"{key}-revision", 0)
     if f"{key}-{revision}" not in state and f"{key}-typed" in state:  # back from elsewhere: the grid as it was left
         base = core.clamp_image(state[f"{key}-typed"])[0]
@@ -363,6 +367,22 @@ def clamped_notice(typed: NDArray, T) -> str:
     return T("vision.clamped", cells=T("vision.cell_separator").join(said) + more)
 
 
+PIXEL_CODES = "0123456789abcdefg"  # a pixel 0 … 16 as one character of a link
+DRAWN_OWN = "vision.drawn.own"  # the drawing this session last wrote into the link
+
+
+def drawn_code(image: NDArray) -> str:
+    """An 8 × 8 image of whole pixels 0–16 as 64 characters, row by row (``drawn=`` in a link)."""
+    return "".join(PIXEL_CODES[int(v)] for v in np.asarray(image, dtype=int).ravel())
+
+
+def drawn_image(code: str) -> NDArray | None:
+    """The image a ``drawn_code`` stands for (8, 8); None for anything else (the registry's pattern lets only codes in)."""
+    if len(code) != core.SIDE * core.SIDE or any(c not in PIXEL_CODES for c in code):
+        return None
+    return np.array([PIXEL_CODES.index(c) for c in code], dtype=np.float64).reshape(core.SIDE, core.SIDE)
+
+
 def draw_section(view: View) -> None:
     T = view.T
     pick_digit(view)
@@ -371,8 +391,14 @@ def draw_section(view: View) -> None:
         st.markdown(T("vision.draw_intro"))
     left, right = st.columns(2)  # the grid beside what the model reads: both on a projector's first screen
     with left, st.container(key="vision-grid"):  # room above the grid for its toolbar (assets/theme.css)
-        typed = editor(image, f"vision-draw-{digit}", T)
+        code = view["drawn"]  # a drawing this session did not write comes from a link: the grid starts from it
+        linked = drawn_image(code) if code and code != st.session_state.get(DRAWN_OWN) else None
+        typed = editor(image, f"vision-draw-{digit}", T, start=linked)
     clean, changed = core.clamp_image(typed)
+    # The link keeps the drawing (what the model reads), and nothing once it is the digit again.
+    own = "" if np.array_equal(clean, image) else drawn_code(clean)
+    view.set("drawn", own)
+    st.session_state[DRAWN_OWN] = own
     with left:  # right under the grid, also on a phone where the columns stack
         if changed:
             st.warning(clamped_notice(typed, T), icon=":material/tune:")
