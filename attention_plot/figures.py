@@ -428,13 +428,16 @@ def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, c
     return {"data": [trace], "layout": layout}
 
 
-def histogram(edges: NDArray, counts: NDArray, *, title: str, x_title: str, y_title: str, colour: str) -> Figure:
-    """A histogram from precomputed bins (only the counts travel to the browser, not the samples)."""
+def histogram(edges: NDArray, counts: NDArray, *, title: str, x_title: str, y_title: str, colour: str,
+              x_range: tuple[float, float] | None = None) -> Figure:
+    """A histogram from precomputed bins (only the counts travel to the browser, not the samples); ``x_range``: a fixed
+    x axis, so two histograms side by side compare their widths at a glance."""
     centres = (edges[:-1] + edges[1:]) / 2
     trace = dict(type="bar", x=centres, y=counts, width=float(edges[1] - edges[0]), marker=dict(color=colour),
                  hovertemplate="%{x:.2f}: %{y}<extra></extra>")
     layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=320, margin=dict(l=10, r=10, t=50, b=10),
-                  xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)), bargap=0, showlegend=False)
+                  xaxis=dict(title=dict(text=x_title), **({"range": list(x_range)} if x_range else {})),
+                  yaxis=dict(title=dict(text=y_title)), bargap=0, showlegend=False)
     return {"data": [trace], "layout": layout}
 
 

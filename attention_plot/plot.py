@@ -177,8 +177,11 @@ def step(source: Explanation | AttentionTrace, name: str, *, head: int = 1, matr
 
 
 def _short(value: float) -> str:
-    """A number for a sentence: whole numbers as they are (4,096), others to three decimals."""
-    return f"{value:,.0f}" if float(value).is_integer() or abs(value) >= 100 else number(value, 3)
+    """A number for a sentence: whole numbers as they are (4,096), small ones to three significant digits (0.000316, not
+    0.000), others to three decimals."""
+    if float(value).is_integer() or abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}".replace("-", "−") if abs(value) < 0.01 else number(value, 3)
 
 
 def _finite(values: object) -> NDArray:

@@ -48,11 +48,12 @@ RAW_SCALED = (figures.RAW_COLOUR, figures.SCALED_COLOUR)  # the histograms' colo
 st.subheader(T("scaling.distribution.title"))
 st.markdown(T("scaling.distribution.intro", samples=samples, n_keys=n_keys, d_k=d_k))
 hist = histograms(d_k, n_keys, samples, settings.seed)
+reach = float(np.abs(hist["raw"][0]).max())  # both on the raw scores' axis: the scaled ones are visibly narrower
 for column, (kind, colour, theory) in zip(st.columns(2), (("raw", figures.RAW_COLOUR, math.sqrt(d_k)), ("scaled", figures.SCALED_COLOUR, 1.0))):
     edges, counts, std = hist[kind]
     with column:
         show(figures.histogram(edges, counts, title=T(f"scaling.{kind}"), x_title=T("scaling.distribution.value"),
-                               y_title=T("scaling.distribution.count"), colour=colour), key=f"hist-{kind}")
+                               y_title=T("scaling.distribution.count"), colour=colour, x_range=(-reach, reach)), key=f"hist-{kind}")
         st.metric(T(f"scaling.distribution.std_{kind}"), f"{std:.3f}", T("scaling.distribution.theory", value=f"{theory:.3f}"),
                   delta_color="off", delta_arrow="off")  # a comparison, not a rise: no arrow
         download(lambda edges=edges, counts=counts: histogram_frame(edges, counts), lab | {"d_k": d_k, "scores": kind}, f"histogram-{kind}", T)

@@ -452,7 +452,8 @@ def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(chromiu
     page.get_by_text("Right: 0.88").wait_for(timeout=45000)
     page.locator(".st-key-lesson-four_steps-guess input[value='1']:checked").wait_for(state="attached", timeout=15000)
     assert page.get_by_role("link", name="Open this view").count() == 1
-    page.get_by_role("button", name="Clear the class's guesses").click()
+    page.get_by_role("button", name="Clear the class's guesses").click()  # a pop-over: one click never wipes them
+    page.get_by_role("button", name="Clear every stop's guess and answer").click()
     page.get_by_text("Right: 0.88").wait_for(state="detached", timeout=15000)
     assert page.get_by_role("link", name="Open this view").count() == 0
     page.wait_for_function("() => !document.cookie.includes('lesson_guesses=four_steps')", timeout=15000)
@@ -466,7 +467,8 @@ def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(chromiu
 def test_a_page_chosen_from_far_down_another_opens_at_its_top(projector, app_url):
     """Streamlit keeps the main area's scroll when the menu opens another page: the lesson scrolled 2,000 px down, the
     scaling lab opened from the menu used to open 2,000 px down, mid-page. It opens at its top; one Back (not two: the
-    menu's page and the app's values are one history entry) returns to the lesson, at its top too."""
+    menu's page and the app's values are one history entry) returns to the lesson where it was left, 2,000 px down,
+    and Forward to the scaling lab where it was left."""
     page = projector
     page.goto(f"{app_url}/lesson?lang=en")
     page.locator(".st-key-lesson-learn-guess").wait_for(timeout=45000)
@@ -482,5 +484,7 @@ def test_a_page_chosen_from_far_down_another_opens_at_its_top(projector, app_url
     page.go_back()
     page.wait_for_function("() => location.pathname === '/lesson'", timeout=30000)
     page.locator(".st-key-lesson-learn-guess").wait_for(timeout=30000)
-    page.wait_for_timeout(1000)
-    assert page.evaluate(scroll_top) == 0
+    page.wait_for_function(f"() => Math.abs(({scroll_top})() - 2000) < 5", timeout=15000)  # where the teacher was
+    page.go_forward()
+    page.wait_for_function("() => location.pathname === '/scaling-lab'", timeout=30000)
+    page.wait_for_function(f"() => Math.abs(({scroll_top})() - 1500) < 5", timeout=15000)

@@ -93,3 +93,11 @@ def test_sized_raises_small_text_and_keeps_larger():
     small = builders.sized(figure, 13)  # on a screen Streamlit's theme sizes ticks and legends (14 px): left to it
     assert "tickfont" not in small["layout"]["xaxis"] and "font" not in small["layout"]["legend"]
     assert figure["layout"]["title"]["font"]["size"] == 14  # the figure given is not changed
+
+
+def test_a_small_number_in_a_charts_text_keeps_its_digits():
+    """A gradient of 0.0003 read as "0.000" told a screen reader it was zero (the scaling lab's section 4)."""
+    from attention_plot.plot import _short
+
+    assert [_short(v) for v in (4096.0, 0.8808, 0.0006316, -0.0003158, 1.13e-07, 0.0)] == \
+        ["4,096", "0.881", "0.000632", "−0.000316", "1.13e−07", "0"]

@@ -121,3 +121,16 @@ def test_the_sqrt_d_model_section_ranks_by_the_gradient_it_argues_for_and_says_w
     assert got["wrong"]["entropy"] > got["right"]["entropy"]  # "closer to uniform"
     assert f"entropy {got['wrong']['entropy']:.2f} bits against {got['right']['entropy']:.2f}" in text
     assert "must grow 2.83×" in text  # sqrt(512) / sqrt(64) = sqrt(8)
+
+
+@pytest.mark.parametrize("d_k", ["64", "4096"])
+def test_the_raw_and_scaled_histograms_share_one_axis(d_k):
+    """On one x axis (the raw scores' reach) the scaled histogram is visibly the narrower: at d_k = 4096 its bars span
+    under 3 % of the axis. On their own axes the two bell curves looked the same (a helper at the projector)."""
+    at = open_app(LAB, d_k=d_k)
+    raw, scaled = (next(f for f in figures(at) if f["layout"]["title"]["text"].startswith(name)) for name in ("raw q", "scaled q"))
+    assert raw["layout"]["xaxis"]["range"] == scaled["layout"]["xaxis"]["range"]
+    low, high = raw["layout"]["xaxis"]["range"]
+    assert low == -high and high >= max(abs(x) for x in raw["data"][0]["x"])
+    span = (max(scaled["data"][0]["x"]) - min(scaled["data"][0]["x"])) / (high - low)
+    assert span < (0.2 if d_k == "64" else 0.03), span

@@ -188,9 +188,11 @@ def _clear() -> None:
 
 
 def clear_button(T) -> None:
-    """For the next class: every stop asks again, and the browser forgets the guesses (shown once there is one)."""
-    if any(st.session_state.get(f"kept.lesson.{stop.id}.guess") is not None for stop in STOPS):
-        st.button(T("lesson.clear"), on_click=_clear, icon=":material/restart_alt:", help=T("lesson.clear_help"))
+    """For the next class: every stop asks again, and the browser forgets the guesses. Always in its place (nothing
+    moves at the first guess), and a second click confirms it (one click never wipes a class's guesses)."""
+    with st.popover(T("lesson.clear"), icon=":material/restart_alt:"):
+        st.markdown(T("lesson.clear_help"))
+        st.button(T("lesson.clear_confirm"), on_click=_clear, type="primary", key="lesson-clear")
 
 
 def remember_guesses() -> None:

@@ -239,7 +239,7 @@ def looks_section(view: View) -> None:
                             alt=T("vision.pick_alt", patch=query))
         st.selectbox(T("vision.query"), range(1, m + 1), key=view.key("query"), format_func=lambda i: names[i - 1])
         rows = trace.layers[-1].weights[0].mean(axis=0)[query, 1:]  # that patch's attention, last layer, heads averaged
-        over_image(rows, size, image, T("vision.query_map", patch=query), "vision-query", T)
+        over_image(rows, size, image, T("vision.query_map", patch=query), "vision-query", T, own_scale=True)
         shown = round(float(rows.sum()), 2)  # with [CLS] the row sums to 1: the two shares as shown add up to 1.00
         st.caption(T("vision.query_rest", patch=query, m=m, patches=f"{shown:.2f}", cls=f"{1 - shown:.2f}"))
         best = int(np.argmax(rolled))

@@ -234,8 +234,8 @@ def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
         toggles[1].toggle(T("walkthrough.all_steps"), key=view.key("all"))
         if walk.explanation is not None:
             toggles[2].download_button(T("walkthrough.download_json"), lambda e=walk.explanation: to_json(e), file_name="attention-view.json",
-                                       mime="application/json", key="download-json", on_click="ignore", icon=":material/data_object:",
-                                       help=T("walkthrough.download_json_help"))
+                                       mime="application/json", key="download-json", on_click="ignore", width="stretch",
+                                       icon=":material/data_object:", help=T("walkthrough.download_json_help"))
         if view["all"]:
             return steps
     back, where, forward = bar.navigation or st.columns([1, 4, 1], vertical_alignment="center")

@@ -89,18 +89,27 @@ if (!host.__attentionShell) {
     if (nav) host.setTimeout(soon, 300);
   }, true);
   doc.addEventListener("focusin", () => { leftNav = null; }, true);
-  let shownPath = null;  // the page whose top was shown
+  let shownPath = null, restore = null;  // the page whose top was shown; where Back returns to on a page
+  const scrolls = {};  // how far down each page was when another was opened from it
   const tidy = () => {
     pending = 0;
-    // Another page from the menu (or Back) opens at its top: Streamlit keeps the main area's scroll of the page before,
-    // so a page chosen from far down a long one opened mid-page.
+    // Another page from the menu opens at its top: Streamlit keeps the main area's scroll of the page before, so a page
+    // chosen from far down a long one opened mid-page. Back (or Forward) returns to where that page was left, as it
+    // is drawn (for up to 8 s).
     const main = doc.querySelector("[data-testid=stMain]");
     if (main && host.location.pathname !== shownPath) {
       if (shownPath !== null && !host.location.hash) main.scrollTo(0, 0);
       shownPath = host.location.pathname;
     }
+    if (main && restore && restore.path === host.location.pathname) {  // kept while the page is drawn (its old content
+      if (Date.now() > restore.until) restore = null;                  // first), until the student scrolls or clicks
+      else if (Math.abs(main.scrollTop - restore.top) > 2 && main.scrollHeight >= restore.top + main.clientHeight)
+        main.scrollTo(0, restore.top);
+    }
     const lang = language();
     if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
+    // A heading's link icon (shown on hover, for copying) is no Tab stop: a lesson's stops took two Tabs each.
+    for (const anchor of doc.querySelectorAll("[data-testid=stHeaderActionElements] a:not([tabindex])")) anchor.tabIndex = -1;
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
     if (theirs && theirs.nextElementSibling !== skip) theirs.after(skip);
     else if (!theirs && doc.body && !skip.isConnected) doc.body.prepend(skip);  // Streamlit's not drawn yet (or gone)
@@ -158,7 +167,18 @@ if (!host.__attentionShell) {
       return result;
     };
   }
-  host.addEventListener("popstate", soon);
+  host.addEventListener("popstate", () => {
+    const main = doc.querySelector("[data-testid=stMain]");
+    if (main && shownPath !== null && shownPath !== host.location.pathname) scrolls[shownPath] = main.scrollTop;
+    const top = scrolls[host.location.pathname];
+    restore = top ? {path: host.location.pathname, top, until: Date.now() + 8000} : null;
+    soon();
+  });
+  for (const type of ["wheel", "touchstart", "keydown", "mousedown"]) doc.addEventListener(type, () => { restore = null; }, true);
+  doc.addEventListener("pointerdown", (event) => {  // a page chosen in the menu: Back comes back here (the scroll is
+    const main = doc.querySelector("[data-testid=stMain]");  // measured now: by the click, Streamlit has reset it)
+    if (main && event.target.closest && event.target.closest(NAV)) scrolls[host.location.pathname] = main.scrollTop;
+  }, true);
   new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: ATTRIBUTES});
   soon();
 }
