@@ -84,9 +84,10 @@ def predict_then_reveal(weights: np.ndarray, key_tokens: tuple[str, ...], T: Tex
         # On a projector one paragraph beside its button, so the matrix below keeps the first screen.
         said, again = st.columns([5, 1], vertical_alignment="center") if compact else (st.container(), st.container())
         box = said.success if verdict == "right" else said.warning
-        # compact: the guess is said only when the weight was off (a right verdict and a wrong key's line say it already)
-        line = f"{detail} {mine} {answer}" if verdict == "off_weight" else f"{detail} {answer}"
-        box(line if compact else f"{detail}  \n{mine}  \n{answer}", icon=":material/lightbulb:")
+        if compact:  # the guess is said only when the weight was off (a right verdict and a wrong key's line say it)
+            box(f"{detail} {mine} {answer}" if verdict == "off_weight" else f"{detail} {answer}", icon=":material/lightbulb:")
+        else:
+            box(f"{detail}  \n{mine}  \n{answer}", icon=":material/lightbulb:")
         if again.button(T("classroom.again"), key=f"{key}-again", width="stretch" if compact else "content"):
             revealed.discard(key)
             st.rerun()

@@ -175,10 +175,13 @@ if (!host.__attentionShell) {
     soon();
   });
   for (const type of ["wheel", "touchstart", "keydown", "mousedown"]) doc.addEventListener(type, () => { restore = null; }, true);
-  doc.addEventListener("pointerdown", (event) => {  // a page chosen in the menu: Back comes back here (the scroll is
-    const main = doc.querySelector("[data-testid=stMain]");  // measured now: by the click, Streamlit has reset it)
+  const leaving = (event) => {  // a page chosen in the menu, by pointer or by Enter: Back comes back here (the scroll
+    const main = doc.querySelector("[data-testid=stMain]");  // is measured now: by the click, Streamlit has reset it)
+    if (event.type === "keydown" && event.key !== "Enter") return;
     if (main && event.target.closest && event.target.closest(NAV)) scrolls[host.location.pathname] = main.scrollTop;
-  }, true);
+  };
+  doc.addEventListener("pointerdown", leaving, true);
+  doc.addEventListener("keydown", leaving, true);
   new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: ATTRIBUTES});
   soon();
 }
