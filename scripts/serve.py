@@ -159,13 +159,15 @@ def watch(balancer: Balancer, options: tuple[str, ...]) -> None:
 @contextlib.contextmanager
 def shared_database(replicas: int, database: str | None, keep: Path | None) -> Iterator[str | None]:
     """The live class's database every replica uses: ``database`` (or DATABASE_URL) when given; else, for several
-    replicas, a local PostgreSQL kept in ``keep`` (a scratch cluster when None), migrated once before any replica starts."""
+    replicas, a local PostgreSQL kept in ``keep`` (a scratch cluster when None; scripts/postgres.py: a password, a
+    private socket, a role owning only the class's database), migrated once before any replica starts. The replicas
+    get the URL, password included, in their environment (readable by the server's user only)."""
     database = database or os.environ.get("DATABASE_URL")
     with contextlib.ExitStack() as stack:
         if database is None and replicas > 1:
             from scripts.postgres import postgres
 
-            database = stack.enter_context(postgres(keep, durable=keep is not None))
+            database = stack.enter_context(postgres(keep, durable=keep is not None)).url  # the class's role, with its password
         if database is not None:
             from classroom import store
 

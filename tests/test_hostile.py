@@ -101,8 +101,9 @@ def test_hostile_join_code_and_nickname(name, monkeypatch):
     text, cut to 24 characters, and shown to nobody but the teacher's export."""
     from classroom import store
     from views import live
+    from views.live import join
 
-    monkeypatch.setattr(live, "WRONG_DELAY", 0.0)
+    monkeypatch.setattr(join, "WRONG_DELAY", 0.0)
     phone = open_app("live")
     phone.text_input[0].set_value(TEXTS[name][:5000])
     phone.button[0].click().run()

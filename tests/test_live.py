@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from attention_plot.text import Texts
-from classroom import store
+from classroom import limits, store
 from classroom.tally import normalised_gain, whole_percents
 from views import live
+from views.live import common, join, report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,8 +31,8 @@ def cluster():
     """One local PostgreSQL for the module (Debian's package, a scratch folder, a free port), stopped after."""
     from scripts.postgres import postgres
 
-    with postgres(durable=False) as url:
-        yield url
+    with postgres(durable=False) as running:
+        yield running
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -43,13 +44,9 @@ def databases(request, tmp_path_factory):
         if request.param == "sqlite":
             url = f"sqlite:///{tmp_path_factory.mktemp('class')}/class.sqlite3"
         else:
-            import psycopg
+            from scripts.postgres import new_database
 
-            base = request.getfixturevalue("cluster")
-            name = f"class_{len(made)}_{time.monotonic_ns()}"
-            with psycopg.connect(base.replace("postgresql+psycopg", "postgresql"), autocommit=True) as connection:
-                connection.execute(f"CREATE DATABASE {name}")
-            url = base.rpartition("/")[0] + f"/{name}"
+            url = new_database(request.getfixturevalue("cluster"), f"class_{len(made)}_{time.monotonic_ns()}")
         made.append(url)
         return store.connect(url)
 
@@ -174,7 +171,7 @@ def test_one_answer_per_student_per_question_whatever_the_taps(databases, taps, 
             else:
                 with pytest.raises(store.Refused, match="closed"):
                     store.answer(db, question, seats[who], choice)
-    counts = store.tally(db, found.id).counts.get(question, {})
+    counts = store.tally(db, found.id).counts.get((question, 1), {})
     expected: dict[int, int] = {}
     for choice in last.values():
         expected[choice] = expected.get(choice, 0) + 1
@@ -197,9 +194,9 @@ def test_a_reload_keeps_the_seat_and_a_restart_loses_nothing(databases):
     again = store.connect(url)
     assert store.check_teacher(again, code, key).id == found.id
     assert store.question_state(again, question).state == "open"
-    assert store.tally(again, found.id).counts == {question: {2: 1}}
+    assert store.tally(again, found.id).counts == {(question, 1): {2: 1}}
     store.answer(again, question, student, 3)
-    assert store.tally(again, found.id).counts == {question: {3: 1}}
+    assert store.tally(again, found.id).counts == {(question, 1): {3: 1}}
 
 
 def test_the_export_holds_only_what_the_teacher_chose_to_collect(db):
@@ -208,8 +205,8 @@ def test_the_export_holds_only_what_the_teacher_chose_to_collect(db):
     _, student = store.join(db, code, store.new_seat(), nickname="Ada")
     store.answer(db, question, student, 1)
     rows = store.export_rows(db, code, key)
-    assert rows == [{"class": code, "question": question, "student": 1, "item": "concept.rows", "phase": "before", "answer": 2,
-                     "correct": True, "time": rows[0]["time"]}]
+    assert rows == [{"class": code, "question": question, "student": 1, "item": "concept.rows", "phase": "before", "round": 1,
+                     "answer": 2, "correct": True, "time": rows[0]["time"]}]
     named, named_key = store.start_class(db, nicknames=True)
     with pytest.raises(store.Refused, match="nickname"):
         store.join(db, named, store.new_seat(), nickname="   ")
@@ -245,6 +242,11 @@ def answer_radio(at):
     return next(r for r in at.radio if r.key and r.key.startswith("live-answer-"))
 
 
+def check_tables(at) -> list:
+    """The concept check's table (each item before and after), if shown."""
+    return [t.value for t in at.table if "before" in t.value.columns]
+
+
 def bars(at) -> list[str]:
     return [element.proto.text for element in at.get("progress")]
 
@@ -267,8 +269,9 @@ def test_a_teacher_and_three_students_run_a_question_from_open_to_reveal():
     assert any(code in element.proto.body and "<img" in element.proto.body and "alt=" in element.proto.body
                for element in teacher.get("html"))  # the QR code, with its text alternative and its address
     students = [open_app("live", join=code) for _ in range(3)]  # the QR code's link: in at once
-    for phone in students:
-        assert f"You are in class {code}." in all_text(phone) and len(phone.query_params["seat"]) == 16
+    for phone in students:  # the seat is a secret of the browser (its cookie), never in the address
+        assert f"You are in class {code}." in all_text(phone) and "seat" not in phone.query_params
+        assert len(phone.session_state[common.SEAT]) == 16
     teacher_opens(teacher, "concept.rows")
     for phone, choice in zip(students, (1, 0, 1)):
         phone.run()
@@ -278,11 +281,13 @@ def test_a_teacher_and_three_students_run_a_question_from_open_to_reveal():
     teacher.run()
     assert "3 of 3 answered" in all_text(teacher) and not bars(teacher)  # open: how many, not what
     teacher.button(key="live-close").click().run()
-    assert bars(teacher)[1].startswith("B. One query") and ": 3 (100%)" in bars(teacher)[1] and "correct" not in " ".join(bars(teacher))
+    assert "Round 1: 100 % right (3 of 3)" in all_text(teacher) and not bars(teacher)  # closed: the share, not yet the answers
+    assert "Over 70 % right: most have it." in all_text(teacher)
     late = students[2]
     late.run()
     assert "Voting is closed" in all_text(late)
     teacher.button(key="live-reveal").click().run()
+    assert bars(teacher)[1].startswith("B. One query") and ": 3 (100%)" in bars(teacher)[1]
     assert "✓" in bars(teacher)[1] and "The answer: B." in all_text(teacher)
     for phone in students:
         phone.run()
@@ -300,6 +305,8 @@ def test_an_answer_sent_after_the_close_is_refused_with_a_message():
     answer_radio(phone).set_value(0).run()  # the phone had not polled yet: the tap reaches a closed question
     assert "Voting on this question is closed: your answer was not counted." in all_text(phone)
     teacher.run()
+    assert "0 of 1 answered" in all_text(teacher) and "Round 1: no answers" in all_text(teacher)
+    teacher.button(key="live-reveal").click().run()
     assert ": 0 (0%)" in bars(teacher)[0]
 
 
@@ -325,13 +332,13 @@ def test_a_link_with_a_wrong_code_says_so_before_anything_is_typed():
 
 
 def test_a_wrong_code_is_answered_slowly_and_then_paused(monkeypatch):
-    monkeypatch.setattr(live, "WRONG_DELAY", 0.05)
+    monkeypatch.setattr(join, "WRONG_DELAY", 0.05)
     phone = open_app("live")
-    for n in range(live.WRONG_LIMIT + 1):
+    for n in range(limits.BROWSER_LIMIT + 1):
         phone.text_input[0].set_value("ZZZZZ2" if n % 2 else "not a code").run()
         began = time.monotonic()
         phone.button[0].click().run()
-        if n < live.WRONG_LIMIT:
+        if n < limits.BROWSER_LIMIT:
             assert "No class has this code." in all_text(phone) and time.monotonic() - began >= 0.05
     assert "Too many wrong codes" in all_text(phone)
 
@@ -342,8 +349,8 @@ def test_an_expired_code_and_a_tampered_link_get_a_message_not_a_traceback():
     phone = open_app("live", join=code)
     phone.button[0].click().run()
     assert "This class's code has expired." in all_text(phone)
-    for join in ("<script>alert(1)</script>", "0OI1l0", "A" * 5000):
-        tampered = open_app("live", join=join, seat="'; DROP TABLE answers; --")
+    for linked in ("<script>alert(1)</script>", "0OI1l0", "A" * 5000):
+        tampered = open_app("live", join=linked, seat="'; DROP TABLE answers; --")
         assert "Join a class" in all_text(tampered) and tampered.warning
         assert all("is not understood and is left out" in w.value for w in tampered.warning), [w.value for w in tampered.warning]
 
@@ -357,9 +364,9 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     phone.text_input[1].set_value("<b>Ada</b>")
     phone.button[0].click().run()
     assert f"You are in class {code}." in all_text(phone)
-    rows = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
-                           teacher.session_state[live.TEACHER][1], Texts("en"))
-    assert rows.splitlines()[0] == "class,question,item,question_text,phase,student,answer,answer_text,correct,time,nickname"
+    rows = report.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
+                             teacher.session_state[live.TEACHER][1], Texts("en"))
+    assert rows.splitlines()[0] == "class,question,item,question_text,phase,round,student,answer,answer_text,correct,time,nickname"
     typed = open_app("live")  # the code typed by hand: the nickname box appears, then the student is in
     typed.text_input[0].set_value(code.lower())
     typed.button[0].click().run()
@@ -369,21 +376,21 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     assert f"You are in class {code}." in all_text(typed)
     question = store.open_question(store.connect(), code, teacher.session_state[live.TEACHER][1], "concept.rows", 4, 1)
     store.answer(store.connect(), question, typed.session_state[live.STUDENT][1], 1)
-    exported = live.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
+    exported = report.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
                                teacher.session_state[live.TEACHER][1], Texts("zh"))
     assert exported.splitlines()[1].endswith(",'=1+1")  # never a formula in a spreadsheet
     row = next(csv.DictReader(io.StringIO(exported)))  # the question and the answer as the teacher reads them
-    asked, options, _ = live.wording(Texts("zh"), store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)[0])
+    asked, options, _ = common.wording(Texts("zh"), store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)[0])
     assert row["question_text"] == asked and row["answer_text"] == options[1] and row["answer"] == "2"
     anonymous, other = start()
-    assert "nickname" not in live.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
+    assert "nickname" not in report.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
                                              anonymous.session_state[live.TEACHER][1], Texts("en"))
 
 
 def test_a_concept_check_before_and_after_gives_each_items_scores_and_the_gain():
     teacher, code = start()
     phones = [open_app("live", join=code) for _ in range(2)]
-    correct = dict(live.CONCEPT)
+    correct = dict(common.CONCEPT)
 
     def take(phase: str, right: list[int]) -> None:
         teacher.button(key=f"live-check-{phase}").click().run()
@@ -391,23 +398,26 @@ def test_a_concept_check_before_and_after_gives_each_items_scores_and_the_gain()
             phone.run()
             for n, name in enumerate(correct):
                 radio = next(r for r in phone.radio if r.key and r.key.startswith("live-answer-") and
-                             store.question_state(store.connect(), int(r.key.rpartition("-")[2])).item == f"concept.{name}")
+                             store.question_state(store.connect(), int(r.key.split("-")[2])).item == f"concept.{name}")
                 radio.set_value(correct[name] if n < rights else (correct[name] + 1) % 4).run()
             assert "Done: 11 of 11 answered." in all_text(phone)
-            assert ("Why:" in all_text(phone)) == (phase == "after")  # explanations after the lesson's check only
+            assert "Why:" not in all_text(phone)  # no explanation while an answer can still change
         teacher.run()
         assert "2 of 2 students finished; 22 answers" in all_text(teacher)
         if phase == "before":  # open: how many, never how well (the first answers would sway the rest)
-            assert "appear when it is closed" in all_text(teacher) and not teacher.table
+            assert "appear when it is closed" in all_text(teacher) and not check_tables(teacher)
         teacher.button(key="live-check-close").click().run()
         assert f"{phase}: 2 students answered" in all_text(teacher)
+        for phone in phones:  # the check closed: the lesson's explanations come now, and only after the lesson
+            phone.run()
+            assert ("Why:" in all_text(phone)) == (phase == "after")
 
     take("before", [2, 4])  # 6 of 22 right: 27 %
     take("after", [8, 10])  # 18 of 22 right: 82 %
     pre, post = 100 * 6 / 22, 100 * 18 / 22
     assert f"= {(post - pre) / (100 - pre):.2f}" in all_text(teacher)
-    table = teacher.table[0].value
-    assert list(table.iloc[0, 1:]) == ["100 %", "100 %"] and list(table.iloc[9, 1:]) == ["0 %", "50 %"]
+    table = check_tables(teacher)[0]
+    assert list(table.iloc[0, 1:3]) == ["100 % (n = 2)", "100 % (n = 2)"] and list(table.iloc[9, 1:3]) == ["0 % (n = 2)", "50 % (n = 2)"]
 
 
 def test_the_walkthroughs_question_is_computed_from_the_sentence():

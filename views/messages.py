@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from attention_plot.figures import plain
 from attention_plot.text import Texts
 from views.params import Notice
 
+# Bidirectional controls (embeddings, overrides, isolates, marks): echoed from a link or a typed value, they would
+# reverse the text after them on the screen.
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """Typed or linked text as it may be echoed: bidirectional controls removed (escape it where it is shown)."""
+    return BIDI.sub("", str(text))
+
 
 def show_notices(notices: list[Notice], T: Texts) -> None:
     """One warning per URL value that was clamped, not understood, or cut."""
     for notice in notices:
         kind = "unknown_dropped" if notice.kind == "unknown" and not notice.used else notice.kind  # no default to name
-        text = T(f"common.notices.{kind}", param=plain(notice.param), given=plain(notice.given[:80]), used=plain(notice.used))
+        text = T(f"common.notices.{kind}", param=plain(visible(notice.param)), given=plain(visible(notice.given[:80])),
+                 used=plain(visible(notice.used)))
         st.warning(text, icon=":material/link:")
 
 

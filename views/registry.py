@@ -254,7 +254,6 @@ PAGES: tuple[Page, ...] = (
     Page("lesson", "lesson", ":material/school:"),
     Page("live", "live", ":material/groups:", params=(
         Token("join", "", pattern="[A-HJ-NP-Z2-9]{6}", normal=join_code),
-        Token("seat", "", pattern="[A-Za-z0-9_-]{16,32}"),
     )),
     Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, params=(
         Choice("section", "watch", options=LEARN_SECTIONS),

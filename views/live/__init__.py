@@ -1,0 +1,111 @@
+"""The live class on screen: the teacher's panel and projector, and the student's phone.
+
+Vote → discuss → vote again → reveal → one more like it; a concept check before and after; the classes a teacher ran
+with what each measured. The pieces:
+
+- ``common``: who a session is, a question's words in each language, messages, cookies;
+- ``join``: a phone joining (by link, by code, again by its seat's cookie), wrong codes limited;
+- ``phone``: the student's questions round by round, whom to turn to, the seat map;
+- ``teacher``: starting, the join card, asking, the asking buttons other pages show;
+- ``projector``: the question as the room sees it, read once a second;
+- ``report``: the concept check's gains and losses, the exports, the classes run before.
+
+Other pages use ``ask_here``, ``focus_item``, ``remember_walk``, ``take_teacher_link``, ``lesson_banner``, ``Item``,
+``cookie`` and ``store`` from here.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from classroom import store
+from views.live import report
+from views.live.common import ERROR, LINK_REFUSED, STUDENT, TEACHER, Item, cookie, engine, refused, style
+from views.live.phone import student
+from views.live.projector import projector
+from views.live.teacher import (
+    ASK_DRAWN,
+    ask,
+    ask_here,
+    end_button,
+    focus_item,
+    join_url,
+    kept_key,
+    lesson_banner,
+    open_single,
+    remember,
+    remember_walk,
+    seat_map_panel,
+    start_form,
+    take_teacher_link,
+)
+from views.page import View
+
+__all__ = ["STUDENT", "TEACHER", "Item", "ask_here", "cookie", "draw", "focus_item", "intro_key", "lesson_banner", "remember_walk",
+           "store", "take_teacher_link"]
+
+
+def teacher_panel(view: View) -> None:
+    """The teacher's panel: the join card, the question on the projector, asking, the concept check, the seat map, the
+    exports, the classes run before, end."""
+    T = view.T
+    code, key = st.session_state[TEACHER]
+    try:
+        found = store.check_teacher(engine(), code, key)
+    except (store.Refused, SQLAlchemyError, OSError) as error:
+        refused(T, error)
+        return
+    if view["join"] != found.code:
+        view.set("join", found.code)
+    error = st.session_state.pop(ERROR, None)
+    if error is not None:
+        refused(T, error)
+    if found.ended is not None:  # no code or QR code any more: nobody can join
+        st.info(T("live.teacher.ended", code=found.code), icon=":material/event_busy:")
+    elif found.expired():  # the code's hours are over: nobody joins or answers; the figures and exports stay
+        st.warning(T("live.teacher.expired", code=found.code), icon=":material/timer_off:")
+    else:
+        st.session_state[ASK_DRAWN] = open_single(found.id)
+        projector(view, found)
+        ask(view, found.id)
+        report.check_panel(view, found.id)
+        if view.layout.extras:
+            seat_map_panel(view, found)
+    report.export(view, found)
+    remember(found.code, key, found.ended is not None)
+    if found.ended is None and not found.expired():
+        if view.layout.extras:
+            with st.expander(T("live.teacher.resume")):
+                st.caption(T("live.teacher.resume_help"))
+                st.code(f"{join_url(found.code, T.lang)}&teacher={key}", language=None)
+        end_button(T)
+    if view.layout.extras:
+        report.classes_panel(view, key)
+
+
+def intro_key(view: View) -> str:
+    """A phone that came by a join link (or has joined) reads what a student does; anyone else, what the page is."""
+    joining = TEACHER not in st.session_state and (view["join"] or STUDENT in st.session_state)
+    return "live.intro_student" if joining else "live.intro"
+
+
+def draw(view: View) -> None:
+    """The live page: the teacher's panel for the class's teacher, else the student's phone and a way to start a class
+    (with the classes this browser's teacher ran before)."""
+    T = view.T
+    style()
+    if st.session_state.pop(LINK_REFUSED, False):
+        st.error(T("live.refused.wrong_key"), icon=":material/block:")
+    if TEACHER in st.session_state:
+        teacher_panel(view)
+        return
+    error = st.session_state.pop(ERROR, None)
+    if error is not None:
+        refused(T, error)
+    student(view)
+    if STUDENT not in st.session_state and not view["join"]:  # a teacher may start on the projector too; a join link is a phone's
+        start_form(view)
+        if view.layout.extras:
+            report.classes_panel(view, kept_key())
+
