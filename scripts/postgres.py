@@ -155,6 +155,7 @@ def _class_database(admin: str, password: str) -> None:
         connection.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(ROLE), sql.Literal(password)))
         if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone():
             connection.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(DATABASE), sql.Identifier(ROLE)))
+        connection.execute(sql.SQL("ALTER DATABASE {} OWNER TO {}").format(sql.Identifier(DATABASE), sql.Identifier(ROLE)))
         for name in ("postgres", "template1", DATABASE):
             connection.execute(sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(name)))
     with psycopg.connect(admin.rsplit("/", 1)[0] + f"/{DATABASE}", autocommit=True) as connection:
