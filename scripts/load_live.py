@@ -1,15 +1,19 @@
-"""make load LIVE=n: a live class of n students on phones, over the app's own websocket protocol (as make load does).
+"""make load LIVE=n: a live class of n students on phones voting twice (vote → discuss → vote again), over the app's
+own websocket protocol (as make load does).
 
-Every student is a real Streamlit session on the live page: it opens the join link (the app seats it), waits as a
-phone does (its waiting part reruns itself every few seconds: the server's auto-rerun), sees the teacher's question,
-answers within 10 s, sometimes changes its answer, sometimes loses its connection and comes back (the same seat, from
-the link the app wrote). The projector is the teacher's own session, rerunning its part as chromium does; it reads
-how many answered and the histogram (the question is opened with the live histogram on).
+Every student is a real Streamlit session on the live page: it opens the join link (the app seats it and sets the
+seat's cookie, which the student's later connections carry, as a browser does), waits as a phone does (its waiting
+part reruns itself every few seconds: the server's auto-rerun), sees the teacher's question, answers within 10 s,
+sometimes changes its answer, sometimes loses its connection and comes back (the same seat, from the cookie). Then the
+teacher closes round 1 and opens round 2: the room is paired (timed), every phone learns it at its next poll, half the
+students change their answer, some reconnect first. The projector is the teacher's own session, rerunning its part as
+chromium does; it reads how many answered and the histogram (the question is opened with the live histogram on).
 
-Checked: every student's final answer is counted exactly once in the database, and the projector's last histogram
-equals the database's. Printed: answers per second, p95 from a tap to the server's acknowledgement and to the
-projector's count, answers lost, counted twice. ``--replicas n``: the class goes through nginx to n replicas sharing
-a local PostgreSQL (scripts/serve.py); ``--kill`` kills one replica mid-question (its phones reconnect).
+Checked, per round: every student's final answer is counted exactly once in the database, and the projector's last
+histogram equals the database's. Printed beside their goals: each round's p95 from a tap to the projector's count,
+answers lost, counted twice, the pairing's time; also answers per second and tap → acknowledged. ``--replicas n``: the
+class goes through nginx to n replicas sharing a local PostgreSQL (scripts/serve.py); ``--kill`` kills one replica
+between the rounds (its phones reconnect).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,15 +39,21 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
+from classroom.pairing import pair  # noqa: E402
 from scripts.browser import serve_process  # noqa: E402
 from scripts.load import first_contact, percentile, rerun_message  # noqa: E402
 
 PAGE = "live"
 ITEM, OPTIONS, CORRECT = "concept.rows", 4, 1
-ANSWER_LABELS = ("Your answer", "你的答案")  # assets/text/*/live.toml [student] your_answer
+# assets/text/*/live.toml [student] your_answer and again: the radio of round 1 and of round 2
+ROUND_OF_LABEL = {"Your answer": 1, "你的答案": 1, "Your answer, voting again": 2, "你的答案（第二次投票）": 2}
+SEAT_COOKIE = re.compile(r'data-remember="attention_seat" data-value="([^"]+)"')  # views/live/common.cookie
 ANSWER_WINDOW = 10.0  # s: every student answers within this long after the question reaches the phone
 RUN_TIMEOUT = 60.0
-GOALS = {1: (100, 2.0), 3: (300, 2.0)}  # replicas: (students, p95 s from a tap to the projector)
+GOALS = {1: (100, 2.0), 3: (300, 2.0)}  # replicas: (students, p95 s from a tap to the projector, each round)
+PAIRING_GOAL = 0.1  # s to pair 300 students
+CHANGE_IN_ROUND_TWO = 0.5  # the share of students who change their answer after the discussion
+RECONNECT_BEFORE_ROUND_TWO = 0.15  # … who lose their connection and come back before voting again
 
 
 @dataclass
@@ -51,7 +61,8 @@ class Run:
     """What one script run sent: texts, widget ids by label, the link it wrote, the parts that rerun themselves."""
 
     texts: list[str] = field(default_factory=list)
-    radios: dict[str, list[str]] = field(default_factory=dict)  # the answer's radio: widget id -> its options as shown
+    radios: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # the answer's radio: widget id -> (round, options)
+    seat: str = ""  # the seat's cookie the page asked the browser to keep (code.seat)
     query: str | None = None
     radio_part: str = ""
     auto: dict[str, float] = field(default_factory=dict)  # fragment id -> seconds between its reruns
@@ -77,7 +88,8 @@ class Session:
 
     async def steady(self, widgets: list[WidgetState] = (), fragment: str = "", auto: bool = True) -> tuple[Run, int]:
         """``run``, and when the connection drops (a replica killed), what a browser does: connect again (nginx sends
-        it to a live replica), draw the page anew from the link, and send the tap again. Returns (run, reconnects)."""
+        it to a live replica), draw the page anew (the seat from the cookie), and send the tap again. Returns (run,
+        reconnects)."""
         for attempt in range(8):
             try:
                 if attempt == 0:
@@ -85,11 +97,11 @@ class Session:
                 await asyncio.sleep(0.5 * attempt)
                 await self.connect()
                 self.auto = {}
-                run = await self.run()  # a new session: the whole page (the seat from the link)
+                run = await self.run()  # a new session: the whole page (the seat from its cookie)
                 if widgets:
                     run = await self.run(widgets)
                 return run, attempt
-            except (websockets.ConnectionClosed, OSError):  # not a timeout: a run that never ends is an error
+            except (websockets.ConnectionClosed, OSError):  # a dropped connection (a run that never ends: a timeout, too)
                 continue
         raise RuntimeError("the connection could not be made again")
 
@@ -109,9 +121,11 @@ class Session:
             if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 element = msg.delta.new_element
                 which = element.WhichOneof("type")
-                if which == "radio" and element.radio.label in ANSWER_LABELS:  # not the sidebar's language
-                    run.radios[element.radio.id] = list(element.radio.options)
+                if which == "radio" and element.radio.label in ROUND_OF_LABEL:  # not the sidebar's language
+                    run.radios[element.radio.id] = (ROUND_OF_LABEL[element.radio.label], list(element.radio.options))
                     run.radio_part = msg.delta.fragment_id  # the part it is drawn in: a tap reruns that part only
+                elif which == "html" and (kept := SEAT_COOKIE.search(element.html.body)):
+                    run.seat = kept.group(1)
                 elif which == "markdown":
                     run.texts.append(element.markdown.body)
                 elif which == "alert":
@@ -124,6 +138,8 @@ class Session:
                 self.page_hash = msg.navigation.page_script_hash
             elif kind == "page_info_changed":
                 run.query = msg.page_info_changed.query_string
+            elif kind == "new_session" and not msg.metadata.run.fragment_ids:
+                self.auto = {}  # a whole run: its parts are registered anew, under new ids (as the browser forgets the old)
             elif kind == "auto_rerun":
                 self.auto[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
             elif kind == "stop_auto_rerun":
@@ -132,7 +148,7 @@ class Session:
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # st.rerun: the run that follows is this one's end
                 if run.query is not None:
-                    self.query = run.query  # the link the app wrote (a student's seat)
+                    self.query = run.query  # the link the app wrote (the class's code; never a seat)
                 run.auto = dict(self.auto)
                 return run
 
@@ -140,65 +156,118 @@ class Session:
 @dataclass
 class Student:
     seat: str = ""
-    choices: list[int] = field(default_factory=list)  # every answer acknowledged, in order
-    taps: list[tuple[float, float]] = field(default_factory=list)  # (tap, acknowledged), perf_counter seconds
+    choices: dict[int, list[int]] = field(default_factory=lambda: {1: [], 2: []})  # every answer acknowledged, per round
+    taps: dict[int, list[tuple[float, float]]] = field(default_factory=lambda: {1: [], 2: []})  # (tap, acknowledged), perf_counter s
     reconnects: int = 0
     error: str = ""
 
 
-async def phone(ws_url: str, code: str, cookie: str, opened: asyncio.Event, rng: random.Random) -> Student:
-    """One student: join, wait for the question (polling as the phone does), answer, maybe change, maybe reconnect."""
+@dataclass
+class Rounds:
+    """What the teacher does and the phones wait for: each round opened, and how many students are done with it."""
+
+    opened: dict[int, asyncio.Event] = field(default_factory=lambda: {1: asyncio.Event(), 2: asyncio.Event()})
+    done: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 0})
+    all_done: dict[int, asyncio.Event] = field(default_factory=lambda: {1: asyncio.Event(), 2: asyncio.Event()})
+    students: int = 0
+
+    def finished(self, round_: int) -> None:
+        self.done[round_] += 1
+        if self.done[round_] >= self.students:
+            self.all_done[round_].set()
+
+
+def radio_of(run: Run, round_: int) -> tuple[str, list[str]] | None:
+    return next(((radio, shown) for radio, (r, shown) in run.radios.items() if r == round_), None)
+
+
+async def wait_for_round(session: Session, run: Run, round_: int, rng: random.Random, result: Student) -> Run:
+    """Poll as the phone does (its waiting part reruns every few seconds) until the round's radio is drawn."""
+    poll = next(iter(run.auto.values()), 3.0)
+    await asyncio.sleep(rng.uniform(0, poll))
+    deadline = time.monotonic() + ANSWER_WINDOW + 2 * RUN_TIMEOUT
+    fragment = next(iter(run.auto), "")
+    while True:  # the waiting part's rerun sees the move and reruns the whole page, which shows the question
+        run, again = await session.steady(fragment=fragment)
+        result.reconnects += again
+        if radio_of(run, round_):
+            return run
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"round {round_} never reached this phone: {run.texts[-3:]}")
+        fragment = next(iter(run.auto), "")
+        await asyncio.sleep(poll)
+
+
+async def tap(session: Session, run: Run, round_: int, choice: int, result: Student) -> Run:
+    """Tap an option of the round's radio, as chromium sends a tap in a part; record when it was acknowledged."""
+    radio, shown = radio_of(run, round_)
+    state = WidgetState(id=radio)
+    state.string_value = shown[choice]  # a radio's value is its option as shown (Streamlit's string_value)
+    tapped = time.perf_counter()
+    run, again = await session.steady([state], fragment=run.radio_part, auto=False)
+    result.reconnects += again
+    if any("not counted" in text or "未计入" in text for text in run.texts):
+        raise RuntimeError(f"an answer in time was refused (round {round_})")
+    result.taps[round_].append((tapped, time.perf_counter()))
+    result.choices[round_].append(choice)
+    return run
+
+
+async def reconnect(session: Session, result: Student) -> Run:
+    """The phone loses its connection and comes back: a new session, the same seat (its cookie)."""
+    await session.close()
+    await session.connect()
+    result.reconnects += 1
+    run, again = await session.steady()
+    result.reconnects += again
+    return run
+
+
+async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random.Random) -> Student:
+    """One student: join, wait for round 1, answer (maybe change, maybe reconnect), then for round 2 (maybe reconnect
+    first), vote again: half of them another answer."""
     result = Student()
     session = Session(ws_url, urlencode({"join": code, "lang": rng.choice(["en", "zh"])}), cookie)
+    marked: set[int] = set()  # the rounds this phone has told the teacher it is done with
     try:
         await session.connect()
         run = await session.run()
-        result.seat = dict(parse_qsl(session.query)).get("seat", "")
+        result.seat = run.seat.partition(".")[2]
         if not result.seat:
             raise RuntimeError(f"not seated: {run.texts[-3:]}")
-        await opened.wait()
-        # The phone learns of the question at its next poll (its waiting part reruns itself every few seconds).
-        poll = next(iter(run.auto.values()), 3.0)
-        await asyncio.sleep(rng.uniform(0, poll))
-        fragment = next(iter(run.auto), "")
-        deadline = time.monotonic() + ANSWER_WINDOW + RUN_TIMEOUT
-        while True:  # the waiting part's rerun sees the question and reruns the whole page, which shows it
-            run, again = await session.steady(fragment=fragment)
-            result.reconnects += again
-            if run.radios:
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the question never reached this phone: {run.texts[-3:]}")
-            fragment = next(iter(run.auto), "")
-            await asyncio.sleep(poll)
-        await asyncio.sleep(rng.uniform(0, ANSWER_WINDOW - poll - 1))
-        answers = [rng.randrange(OPTIONS)] + ([rng.randrange(OPTIONS)] if rng.random() < 0.2 else [])
-        for n, choice in enumerate(answers):
-            if n and rng.random() < 0.5:  # a phone that lost its connection comes back before changing its mind
-                await session.close()
-                await session.connect()
-                result.reconnects += 1
-                run, again = await session.steady()
-                result.reconnects += again
-            radio, shown = next(iter(run.radios.items()))
-            state = WidgetState(id=radio)
-            state.string_value = shown[choice]  # a radio's value is its option as shown (Streamlit's string_value)
-            tapped = time.perf_counter()
-            run, again = await session.steady([state], fragment=run.radio_part, auto=False)  # as chromium sends a tap in a part
-            result.reconnects += again
-            if any("not counted" in text or "未计入" in text for text in run.texts):
-                raise RuntimeError("an answer in time was refused")
-            result.taps.append((tapped, time.perf_counter()))
-            result.choices.append(choice)
+        session.cookie = "; ".join(part for part in (cookie, f"attention_seat={run.seat}") if part)  # as the browser keeps it
+        for round_ in (1, 2):
+            try:
+                await rounds.opened[round_].wait()
+                run = await wait_for_round(session, run, round_, rng, result)
+                await asyncio.sleep(rng.uniform(0, ANSWER_WINDOW - 4))
+                if round_ == 1:
+                    answers = [rng.randrange(OPTIONS)] + ([rng.randrange(OPTIONS)] if rng.random() < 0.2 else [])
+                else:
+                    first = result.choices[1][-1] if result.choices[1] else rng.randrange(OPTIONS)
+                    change = rng.random() < CHANGE_IN_ROUND_TWO
+                    answers = [(first + rng.randrange(1, OPTIONS)) % OPTIONS if change else first]
+                    if rng.random() < RECONNECT_BEFORE_ROUND_TWO:
+                        run = await reconnect(session, result)
+                for n, choice in enumerate(answers):
+                    if n and rng.random() < 0.5:  # a phone that lost its connection comes back before changing its mind
+                        run = await reconnect(session, result)
+                    run = await tap(session, run, round_, choice, result)
+            finally:
+                marked.add(round_)
+                rounds.finished(round_)
     except Exception as error:
         result.error = f"{type(error).__name__}: {error}"[:200]
     finally:
+        for round_ in {1, 2} - marked:  # a phone that failed is done with what is left: the teacher waits no longer
+            rounds.finished(round_)
         await session.close()
     return result
 
 
-async def projector(ws_url: str, code: str, key: str, stop: asyncio.Event) -> list[tuple[float, int, list[int]]]:
-    """The teacher's projector: its part reruns itself (as chromium does) and reads the count and the histogram."""
+async def projector(ws_url: str, code: str, key: str, stop: asyncio.Event) -> list[tuple[float, int, int, list[int]]]:
+    """The teacher's projector: its part reruns itself (as chromium does) and reads the round, the count and the
+    histogram: (time, round, answered, bars)."""
     session = Session(ws_url, urlencode({"join": code, "teacher": key, "lang": "en", "present": "1"}))
     readings = []
     await session.connect()
@@ -208,16 +277,16 @@ async def projector(ws_url: str, code: str, key: str, stop: asyncio.Event) -> li
         await asyncio.sleep(interval)
         run, _ = await session.steady(fragment=fragment)  # its replica may be the one killed: the projector reconnects
         answered = next((int(m.group(1)) for text in run.texts if (m := re.match(r"(\d+) of \d+ answered", text))), None)
+        round_ = 2 if any(text.startswith("**Round 2: discuss") for text in run.texts) else 1
         bars = [int(m.group(1)) for text in run.texts if (m := re.search(r": (\d+) \(\d+%\)", text))]
         if answered is not None:
-            readings.append((time.perf_counter(), answered, bars))
+            readings.append((time.perf_counter(), round_, answered, bars))
     await session.close()
     return readings
 
 
-def kill_one(balancer, after: float) -> None:
-    """Kill a replica (SIGKILL) ``after`` seconds into the question, as a crash would; the watcher restarts it."""
-    time.sleep(after)
+def kill_one(balancer) -> None:
+    """Kill a replica (SIGKILL), as a crash would; the watcher restarts it."""
     replica = balancer.replicas[-1]
     if replica.process is not None:
         os.kill(replica.process.pid, signal.SIGKILL)
@@ -231,11 +300,12 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     db = store.connect(database)
     code, key = store.start_class(db)
     jars = [first_contact(front)[0] if cookies else "" for _ in range(students)]
-    opened, stop = asyncio.Event(), asyncio.Event()
+    stop = asyncio.Event()
+    rounds = Rounds(students=students)
     watching = asyncio.create_task(projector(ws_url, code, key, stop))
     phones = []
     for n, jar in enumerate(jars):  # a room joining over a few seconds, not in one instant
-        phones.append(asyncio.create_task(phone(ws_url, code, jar, opened, random.Random(rng.random()))))
+        phones.append(asyncio.create_task(phone(ws_url, code, jar, rounds, random.Random(rng.random()))))
         if n % 20 == 19:
             await asyncio.sleep(0.5)
     deadline = time.monotonic() + 3 * RUN_TIMEOUT
@@ -243,10 +313,22 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     while store.tally(db, found.id).seated < students and time.monotonic() < deadline and not all(p.done() for p in phones):
         await asyncio.sleep(0.5)
     question = store.open_question(db, code, key, ITEM, OPTIONS, CORRECT, live=True)
-    began = time.perf_counter()
-    opened.set()
+    began = {1: time.perf_counter()}
+    rounds.opened[1].set()
+    await asyncio.wait([asyncio.create_task(rounds.all_done[1].wait())], timeout=4 * RUN_TIMEOUT)
+    await asyncio.sleep(2.0)  # the projector's readings of the last answers
+    store.close_question(db, code, key, question)
     if kill is not None:
-        asyncio.get_running_loop().run_in_executor(None, kill, ANSWER_WINDOW / 2)
+        kill()  # a replica dies between the rounds: its phones reconnect when they next poll
+    voters = store.voters(db, question)
+    paired = time.perf_counter()
+    pair(voters)
+    pairing = time.perf_counter() - paired
+    opened = time.perf_counter()
+    groups = store.open_round_two(db, code, key, question)
+    opening = time.perf_counter() - opened
+    began[2] = time.perf_counter()
+    rounds.opened[2].set()
     finished, late = await asyncio.wait(phones, timeout=6 * RUN_TIMEOUT)
     for task in late:  # a phone still busy after six minutes counts as an error, not as a hung benchmark
         task.cancel()
@@ -254,49 +336,63 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     await asyncio.sleep(3.0)  # the projector's next readings
     stop.set()
     readings = await watching
-    counts = store.tally(db, found.id).counts.get(question, {})
+    counts = {r: store.tally(db, found.id).counts.get((question, r), {}) for r in (1, 2)}
+    seated = store.tally(db, found.id).seated
     db.dispose()
-    return {"students": done, "readings": readings, "counts": counts, "began": began}
+    return {"students": done, "readings": readings, "counts": counts, "began": began, "pairing": pairing, "opening": opening,
+            "voters": len(voters), "groups": len(groups), "seated": seated}
 
 
 def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> float:
-    """Print what the class measured; returns the p95 from a tap to its acknowledgement (nan when nobody answered)."""
+    """Print what the class measured beside its goals; returns the p95 from a tap to its acknowledgement (nan when
+    nobody answered)."""
     done, readings, counts = result["students"], result["readings"], result["counts"]
-    answered = [s for s in done if s.choices]
     errors = [s.error for s in done if s.error]
-    expected: dict[int, int] = {}
-    for s in answered:
-        expected[s.choices[-1]] = expected.get(s.choices[-1], 0) + 1
-    in_db = sum(counts.values())
-    lost = sum(max(0, expected.get(c, 0) - counts.get(c, 0)) for c in range(OPTIONS))
-    twice = max(0, in_db - len(answered))
-    taps = sorted(tap for s in answered for tap in s.taps[:1])  # each student's first answer, in the order acknowledged
-    taps.sort(key=lambda t: t[1])
-    to_ack = [ack - tap for tap, ack in taps]
-    to_projector = []
-    for rank, (tap, _) in enumerate(taps, start=1):  # the first reading that counts this many has counted this one
-        seen = next((at for at, count, _ in readings if count >= rank), None)
-        if seen is not None:
-            to_projector.append(seen - tap)
-    all_acks = [ack for s in answered for _, ack in s.taps]
-    span = max(all_acks) - result["began"] if all_acks else float("nan")
-    last = readings[-1][2] if readings else []
-    projector_ok = last == [counts.get(c, 0) for c in range(OPTIONS)]
-    print(f"\n{name}: {students} students, {len(answered)} answered ({sum(len(s.taps) for s in answered)} answers, "
-          f"{sum(s.reconnects for s in done)} reconnects), {len(errors)} errors")
-    print(f"  answers per second: {sum(len(s.taps) for s in answered) / span:.1f} over {span:.1f} s")
-    if to_ack:
-        print(f"  tap -> acknowledged: p50 {percentile(to_ack, 0.5):.2f} s, p95 {percentile(to_ack, 0.95):.2f} s")
-    if to_projector:
-        p95 = percentile(to_projector, 0.95)
-        print(f"  tap -> projector's count: p50 {percentile(to_projector, 0.5):.2f} s, p95 {p95:.2f} s "
-              f"(goal {goal[1]:.0f} s for {goal[0]} students: {'met' if p95 <= goal[1] and students >= goal[0] else 'not met'})")
-    print(f"  final answers lost: {lost}; counted twice: {twice}; database {in_db} = students who answered {len(answered)}: "
-          f"{in_db == len(answered)}")
-    print(f"  projector's histogram {last} equals the database's {[counts.get(c, 0) for c in range(OPTIONS)]}: {projector_ok}")
+    taps = sum(len(s.taps[r]) for s in done for r in (1, 2))
+    print(f"\n{name}: {students} students ({result['seated']} seated: {'one each' if result['seated'] == students else 'NOT one each'}), "
+          f"{taps} answers over two rounds, {sum(s.reconnects for s in done)} reconnects, {len(errors)} errors")
+    acks = []
+    for round_ in (1, 2):
+        answered = [s for s in done if s.choices[round_]]
+        expected: dict[int, int] = {}
+        for s in answered:
+            expected[s.choices[round_][-1]] = expected.get(s.choices[round_][-1], 0) + 1
+        in_db = sum(counts[round_].values())
+        lost = sum(max(0, expected.get(c, 0) - counts[round_].get(c, 0)) for c in range(OPTIONS))
+        twice = max(0, in_db - len(answered))
+        firsts = sorted((s.taps[round_][0] for s in answered), key=lambda t: t[1])  # first answers, in the order acknowledged
+        to_ack = [ack - tap for tap, ack in firsts]
+        acks += to_ack
+        seen = [(at, count) for at, r, count, _ in readings if r == round_]
+        to_projector = []
+        for rank, (tap, _) in enumerate(firsts, start=1):  # the first reading that counts this many has counted this one
+            when = next((at for at, count in seen if count >= rank and at >= tap - 5.0), None)
+            if when is not None:
+                to_projector.append(max(0.0, when - tap))
+        all_acks = [ack for s in answered for _, ack in s.taps[round_]]
+        span = max(all_acks) - result["began"][round_] if all_acks else float("nan")
+        last = next((bars for _, r, _, bars in reversed(readings) if r == round_), [])
+        changed = sum(1 for s in done if s.choices[1] and s.choices[2] and s.choices[1][-1] != s.choices[2][-1])
+        print(f"  round {round_}: {len(answered)} answered ({sum(len(s.taps[round_]) for s in answered)} answers"
+              + (f", {changed} changed their answer" if round_ == 2 else "") + f"), {len(to_ack) / span:.1f} answers/s over {span:.1f} s")
+        if to_ack:
+            print(f"    tap -> acknowledged: p50 {percentile(to_ack, 0.5):.2f} s, p95 {percentile(to_ack, 0.95):.2f} s")
+        if to_projector:
+            p95 = percentile(to_projector, 0.95)
+            verdict = ("met" if p95 <= goal[1] else "not met") if students >= goal[0] else f"not measured: {students} students"
+            print(f"    tap -> projector's count: p50 {percentile(to_projector, 0.5):.2f} s, p95 {p95:.2f} s "
+                  f"(goal <= {goal[1]:.0f} s for {goal[0]} students: {verdict})")
+        print(f"    lost: {lost} (goal 0); counted twice: {twice} (goal 0); database {in_db} = students who answered {len(answered)}: "
+              f"{in_db == len(answered)}")
+        if round_ == 2:  # the live histogram shows the round open now
+            projector_ok = last == [counts[round_].get(c, 0) for c in range(OPTIONS)]
+            print(f"    projector's histogram {last} equals the database's {[counts[round_].get(c, 0) for c in range(OPTIONS)]}: {projector_ok}")
+    print(f"  pairing {result['voters']} voters into {result['groups']} groups: {1000 * result['pairing']:.1f} ms "
+          f"(goal < {1000 * PAIRING_GOAL:.0f} ms at 300: {'met' if result['pairing'] < PAIRING_GOAL else 'not met'}); "
+          f"opening round 2 with the groups stored: {1000 * result['opening']:.0f} ms")
     if errors:
         print("  first error:", errors[0])
-    return percentile(to_ack, 0.95) if to_ack else float("nan")
+    return percentile(acks, 0.95) if acks else float("nan")
 
 
 def floor(sessions: int, ack_p95: float) -> None:
@@ -316,7 +412,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--replicas", type=int, default=0, help="through nginx to this many replicas sharing PostgreSQL")
-    parser.add_argument("--kill", action="store_true", help="kill one replica mid-question")
+    parser.add_argument("--kill", action="store_true", help="kill one replica between the rounds")
+    parser.add_argument("--no-floor", action="store_true", help="skip the bare Streamlit script's floor")
     parser.add_argument("--seed", type=int, default=23)
     args = parser.parse_args()
     students = max(1, min(args.students, 500))
@@ -326,13 +423,14 @@ def main() -> None:
 
         with balanced(args.replicas) as balancer:
             database = balancer.replicas[0].database
-            kill = (lambda after: kill_one(balancer, after)) if args.kill else None
+            kill = (lambda: kill_one(balancer)) if args.kill else None
             result = asyncio.run(lesson(balancer.url, database, students, True, args.seed, kill))
-            name = f"nginx + {len(balancer.replicas)} replicas, PostgreSQL" + (", one replica killed mid-question" if args.kill else "")
+            name = f"nginx + {len(balancer.replicas)} replicas, PostgreSQL" + (", one replica killed between the rounds" if args.kill else "")
             ack = report(name, result, students, GOALS[3])
             print(f"  replicas restarted by the watcher: {sum(r.restarts for r in balancer.replicas)}"
                   + (" (one was killed on purpose)" if args.kill else ""))
-        floor(students, ack)
+        if not args.no_floor:
+            floor(students, ack)
         return
     with tempfile.TemporaryDirectory() as folder:
         file = f"{folder}/live-class.sqlite3"
@@ -340,7 +438,8 @@ def main() -> None:
             asyncio.run(lesson(url, f"sqlite:///{file}", 1, False, args.seed))  # the first session imports everything
             result = asyncio.run(lesson(url, f"sqlite:///{file}", students, False, args.seed))
             ack = report("one process, SQLite", result, students, GOALS[1])
-    floor(students, ack)
+    if not args.no_floor:
+        floor(students, ack)
 
 
 if __name__ == "__main__":

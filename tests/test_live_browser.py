@@ -1,35 +1,55 @@
 """A live class in Debian's chromium: a teacher on the projector (1280 x 720) and three students on phones (390 px), each
-in a browser of their own, in English and Chinese; then two replicas sharing the class through PostgreSQL.
+in a browser of their own, one in Chinese, through vote → discuss → vote again → reveal → one more like it; then two
+replicas sharing the class through PostgreSQL.
 
 The projector updates by itself (nobody touches it between a phone's tap and the count); a reload keeps the teacher
-(the browser's cookie) and the student's seat and answer (the link).
+(the browser's cookie) and the student's seat and answers (the seat's cookie: never the address, never the nickname
+typed again); a class ended on another page reaches the projector with no question open.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import time
+from pathlib import Path
 
 import pytest
 
+from classroom.network import network_address
 from scripts.axe_scan import violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 PROJECTOR = {"viewport": {"width": 1280, "height": 720}}
+JOINED = {"en": "You are in class", "zh": "你已加入课堂"}
+VOTE = {("en", 1): "Your answer", ("en", 2): "Your answer, voting again", ("zh", 1): "你的答案", ("zh", 2): "你的答案（第二次投票）"}
+SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
-def start_class(page, url: str, lang: str) -> str:
+def start_class(page, url: str, lang: str, nicknames: bool = False, rows: int = 0, seats: int = 0) -> str:
     page.goto(f"{url}/live?lang={lang}")
+    if nicknames:
+        page.get_by_text("Ask students for a nickname", exact=True).click()
+    for name, value in (("rows", rows), ("seats", seats)):
+        if value:
+            box = page.locator(f".st-key-live-start-{name} input")
+            box.fill(str(value))
+            box.press("Tab")
+            page.wait_for_function(f"() => document.querySelector('.st-key-live-start-{name} input').value === '{value}'")
     page.locator(".st-key-live-start button").click()
     page.locator(".live-code").wait_for(timeout=30000)
     return page.locator(".live-code").inner_text().strip()
 
 
-def join(chromium, url: str, code: str, lang: str):
+def join(chromium, url: str, code: str, lang: str, nickname: str | None = None):
     phone = chromium.new_context(**PHONE).new_page()
     phone.goto(f"{url}/live?join={code}&lang={lang}")
-    phone.wait_for_function("() => /seat=[A-Za-z0-9_-]{16}/.test(location.search)", timeout=30000)
+    if nickname is not None:
+        phone.locator("[data-testid=stTextInput] input").nth(1).fill(nickname)
+        phone.locator("[data-testid=stFormSubmitButton] button").click()
+    phone.get_by_text(JOINED[lang], exact=False).first.wait_for(timeout=30000)
+    assert "seat" not in phone.url  # the seat is the browser's secret: in a cookie, never in the address
     return phone
 
 
@@ -40,8 +60,16 @@ def pick(page, text: str) -> None:
     page.locator(".st-key-live-question").wait_for(timeout=30000)
 
 
-def tap(phone, letter: str) -> None:
-    phone.locator("[class*=st-key-live-answer-] label").filter(has_text=re.compile(rf"^{letter}\.")).first.click(timeout=30000)
+def tap(phone, letter: str, round_: int = 1, lang: str = "en") -> None:
+    """Tap an option of the round's vote (its radio is named "Your answer", or "…, voting again" in round 2)."""
+    radio = phone.locator("[data-testid=stRadio]").filter(has=phone.get_by_text(VOTE[(lang, round_)], exact=True))
+    radio.locator("label").filter(has_text=re.compile(rf"^{letter}\.")).first.click(timeout=30000)
+
+
+def seat(phone, row: int, number: int) -> None:
+    phone.locator(f".st-key-live-seat-row-{row} button").filter(has_text=re.compile(rf"^{number}$")).click()
+    phone.wait_for_function("() => /\\(row|（第/.test(document.querySelector('[data-testid=stExpander] summary').innerText)",
+                            timeout=15000)
 
 
 def no_serious_violations(page) -> None:
@@ -49,49 +77,90 @@ def no_serious_violations(page) -> None:
     assert not found, [(v["id"], v["nodes"][0]) for v in found]
 
 
-def test_a_teacher_and_three_phones_run_a_question_and_a_reload_loses_nothing(chromium, app_url):
+def cosine_answer(text: str) -> str:
+    """The cosine of the q and k a drawn question shows, computed here from its text, as its options show it."""
+    q, k = ([float(x) for x in part.replace("−", "-").split(", ")] for part in re.findall(r"= \(([^)]*)\)", text)[:2])
+    cos = sum(a * b for a, b in zip(q, k)) / (math.sqrt(sum(a * a for a in q)) * math.sqrt(sum(b * b for b in k)))
+    return f"{cos:.2f}".replace("-", "−").replace("−0.00", "0.00")
+
+
+def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(chromium, app_url):
     teacher = chromium.new_context(**PROJECTOR).new_page()
-    code = start_class(teacher, app_url, "en")
+    code = start_class(teacher, app_url, "en", nicknames=True, rows=2, seats=3)
     assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
-    assert teacher.locator(".live-qr").get_attribute("alt") == f"QR code that opens {app_url}/live?join={code}"
-    phones = [join(chromium, app_url, code, lang) for lang in ("en", "zh", "en")]
+    shared = network_address()  # the browser opened 127.0.0.1: phones are given the machine's network address, with a word
+    expected = f"http://{shared}:{app_url.rsplit(':', 1)[1]}" if shared else app_url
+    assert teacher.locator(".live-qr").get_attribute("alt") == f"QR code that opens {expected}/live?join={code}"
+    assert teacher.get_by_text("which phones cannot reach").count()
+    phones = [join(chromium, app_url, code, lang, name) for lang, name in
+              (("en", "Ada"), ("zh", "小明"), ("en", "A nickname pasted from a message, far too long"))]
+    assert phones[2].get_by_text("it is kept as “A nickname pasted from a", exact=False).count()
+    seat(phones[0], 1, 1)
+    seat(phones[1], 1, 2)  # the third student taps no seat: never required
+    phones[1].reload()  # a reload: in at once from the seat's cookie, no nickname typed again, the seat kept
+    phones[1].get_by_text("你已加入课堂", exact=False).first.wait_for(timeout=30000)
+    assert not phones[1].locator("[data-testid=stTextInput]").count() and phones[1].get_by_text("第 1 排第 2 座").count()
     teacher.get_by_text("Students in the class: 3").wait_for(timeout=15000)  # the projector counts by itself
-    again = phones[2].context.new_page()  # the join link opened again in a new tab: the same student (the seat's cookie)
-    again.goto(f"{app_url}/live?join={code}&lang=en")
-    again.get_by_text(f"You are in class {code}.").wait_for(timeout=30000)
-    assert again.url.split("seat=")[1][:16] == phones[2].url.split("seat=")[1][:16]
-    again.close()
     teacher.goto(f"{app_url}/live?join={code}&present=1&lang=en")  # a new page is still the teacher (the cookie): on the projector
     teacher.locator(".live-code").wait_for(timeout=30000)
-    assert teacher.locator(".live-code").inner_text().strip() == code
-    pick(teacher, "what is one row?")
-    for phone, letter in zip(phones, "BAB"):
-        tap(phone, letter)
-    tap(phones[1], "B")  # the Chinese phone changes its answer while voting is open
+    pick(teacher, "Cosine similarity between two vectors")  # A. [−1, 1] is right
+    for phone, letter, lang in zip(phones, "ABC", ("en", "zh", "en")):
+        tap(phone, letter, 1, lang)
     teacher.get_by_text("3 of 3 answered").wait_for(timeout=15000)
     assert not teacher.locator("[data-testid=stProgress]").count()  # open: how many, never what
-    assert phones[1].get_by_text("一个查询：它对每个键的权重").count()  # the phone in Chinese
-    phones[0].reload()  # a phone reloads: the same seat, the same answer
-    phones[0].get_by_text("Sent: B.", exact=False).wait_for(timeout=30000)
     teacher.locator(".st-key-live-close button").click()
-    teacher.locator("[data-testid=stProgress]").first.wait_for(timeout=15000)
-    assert ": 3 (100%)" in teacher.locator("[data-testid=stProgress]").nth(1).inner_text()
-    teacher.locator(".st-key-live-reveal button").click()
-    teacher.get_by_text("The answer: B.", exact=False).wait_for(timeout=15000)
-    for phone, truth in zip(phones, ("The answer: B.", "答案：B.", "The answer: B.")):
-        phone.get_by_text(truth, exact=False).first.wait_for(timeout=15000)  # the phones poll while they wait
-    assert "3 (100%)" not in phones[2].inner_text("body")  # a student never sees the room's answers
-    teacher.screenshot(path="tests/screenshots/live-projector-revealed.png")
-    phones[1].screenshot(path="tests/screenshots/live-phone-revealed-zh.png", full_page=True)
-    no_serious_violations(teacher)
+    teacher.get_by_text("Round 1: 33 % right (1 of 3)").wait_for(timeout=15000)
+    assert teacher.get_by_text("Between 30 % and 70 % right", exact=False).count()
+    assert not teacher.locator("[data-testid=stProgress]").count()  # the first answers stay hidden: nobody swayed
+    teacher.locator(".st-key-live-discuss button").click()
+    teacher.get_by_text("Round 2: discuss with a neighbour, then vote again").wait_for(timeout=15000)
+    # Three voters, every answer different: one group of three, found by row and seat, and by its code.
+    phones[0].get_by_text("Turn to the student at row 1, seat 2.").wait_for(timeout=15000)  # the phones poll while they wait
+    assert phones[0].get_by_text("Your first answer: A.", exact=False).count()
+    phones[1].get_by_text("请转向第 1 排第 1 座的同学。").wait_for(timeout=15000)
+    phones[2].get_by_text("Turn to the student at row 1, seat 1 and row 1, seat 2.").wait_for(timeout=15000)
+    assert phones[2].locator(".live-group-code").inner_text() == phones[0].locator(".live-group-code").inner_text() == "Group A1"
     no_serious_violations(phones[1])
-    assert teacher.get_by_text("Students in the class: 3").count()  # the tab opened again took no second seat
-    teacher.goto(f"{app_url}/live?join={code}&lang=en")  # off the projector: the teacher's own screen
-    teacher.get_by_role("button", name="End the class").click()  # ending asks once more
-    teacher.locator(".st-key-live-end button").click()
-    teacher.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=15000)
-    assert not teacher.locator(".live-code, .live-qr").count()  # nobody can join: no code, no QR code
-    phones[0].get_by_text("This class has ended.").wait_for(timeout=15000)  # a phone learns it by itself
+    SHOTS.mkdir(exist_ok=True)
+    phones[1].screenshot(path=SHOTS / "live-phone-discuss-zh.png", full_page=True)
+    for phone, letter, lang in zip(phones, "AAC", ("en", "zh", "en")):  # the Chinese phone changes its mind
+        tap(phone, letter, 2, lang)
+    phones[0].reload()  # a reload in round 2: the same student, the first answer still in view, the second kept
+    phones[0].get_by_text("Sent: A.", exact=False).wait_for(timeout=30000)
+    assert phones[0].get_by_text("Your first answer: A.", exact=False).count()
+    teacher.get_by_text("3 of 3 answered").wait_for(timeout=15000)
+    teacher.locator(".st-key-live-close button").click()
+    teacher.get_by_text("Round 2: 67 % right (2 of 3)").wait_for(timeout=15000)
+    assert teacher.get_by_text("Round 1: 33 % right (1 of 3)").count()
+    assert teacher.get_by_text("3 students voted both times; 1 of them changed their answer.").count()
+    shift = teacher.locator("[data-testid=stTable]").filter(has_text="First \\ second")
+    assert shift.locator("tbody tr").nth(1).inner_text().split()[-4:] == ["1", "0", "0", "0"]  # B → A
+    no_serious_violations(teacher)
+    teacher.screenshot(path=SHOTS / "live-projector-round-2.png", full_page=True)
+    teacher.locator(".st-key-live-reveal button").click()
+    teacher.get_by_text("The answer: A.", exact=False).wait_for(timeout=15000)
+    phones[1].get_by_text("你第一次的答案：B. [0, 1]。第二次：A. [−1, 1]。", exact=False).wait_for(timeout=15000)
+    teacher.locator(".st-key-live-similar button").first.click()
+    teacher.get_by_text("One more like it: answer alone, without discussing.").wait_for(timeout=15000)
+    for phone, lang in zip(phones, ("en", "zh", "en")):
+        asked = phone.get_by_text("cosine similarity of q =" if lang == "en" else "的余弦相似度是多少", exact=False)
+        asked.first.wait_for(timeout=15000)
+        right = cosine_answer(asked.first.inner_text())
+        phone.locator("[class*=st-key-live-answer-] label").filter(has_text=re.compile(rf"^[A-D]\. {re.escape(right)}$")).first.click()
+    teacher.get_by_text("3 of 3 answered").wait_for(timeout=15000)
+    teacher.locator(".st-key-live-close button").click()
+    assert not teacher.locator(".st-key-live-discuss").count()  # answered alone: no second round
+    teacher.locator(".st-key-live-reveal button").click()
+    teacher.get_by_text("Round 1: 33 % right (1 of 3) · Round 2: 67 % right (2 of 3) · similar question: 100 % right (3 of 3)",
+                        exact=False).wait_for(timeout=15000)
+    other = teacher.context.new_page()  # the teacher's second tab, on the projector too: "End the class" is there
+    other.goto(f"{app_url}/live?join={code}&present=1&lang=en")
+    other.get_by_role("button", name="End the class").click()
+    other.locator(".st-key-live-end button").click()
+    other.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=15000)
+    teacher.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=10000)  # no question open: it notices by itself
+    assert not teacher.locator(".live-code, .live-qr").count()
+    phones[2].get_by_text("This class has ended.").wait_for(timeout=15000)  # a phone learns it by itself
     for page in (teacher, *phones):
         page.context.close()
 
@@ -103,12 +172,12 @@ def test_two_replicas_share_one_class_through_postgresql(chromium):
 
     with balanced(replicas=2) as balancer:
         first, second = (f"http://127.0.0.1:{replica.port}" for replica in balancer.replicas)
-        assert balancer.replicas[0].database.startswith("postgresql")
+        assert balancer.replicas[0].database.startswith("postgresql+psycopg://attention_class:")  # a role with a password
         teacher = chromium.new_context(**PROJECTOR).new_page()
         code = start_class(teacher, first, "zh")
         pick(teacher, "softmax 权重的一行加起来等于多少")
         phone = join(chromium, second, code, "zh")
-        tap(phone, "D")
+        tap(phone, "D", 1, "zh")
         teacher.get_by_text("1 人中已有 1 人作答").wait_for(timeout=15000)
         killed = balancer.replicas[1]
         killed.stop()  # the student's replica dies; its answer is already in the database
@@ -117,9 +186,8 @@ def test_two_replicas_share_one_class_through_postgresql(chromium):
         while not killed.healthy() and time.monotonic() < deadline:
             time.sleep(0.3)
         teacher.locator(".st-key-live-close button").click()
-        teacher.locator("[data-testid=stProgress]").nth(3).wait_for(timeout=15000)
-        assert ": 1 (100%)" in teacher.locator("[data-testid=stProgress]").nth(3).inner_text()
-        phone.goto(phone.url)  # the phone comes back on the restarted replica: its seat and its answer
+        teacher.get_by_text("第 1 轮：100% 正确（1 人中 1 人）").wait_for(timeout=15000)
+        phone.goto(phone.url)  # the phone comes back on the restarted replica: its seat (the cookie) and its answer
         phone.get_by_text("你的答案：D.", exact=False).wait_for(timeout=45000)
         teacher.context.close()
         phone.context.close()
