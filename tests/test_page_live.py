@@ -272,6 +272,8 @@ def test_the_teachers_classes_are_listed_with_their_figures_and_exported_without
     teacher.button(key="live-end").click().run()
     monkeypatch.setattr(common, "cookies", lambda: {common.KEY_COOKIE: key})  # the browser keeps the teacher's key
     teacher = open_app("live")
+    assert not [t for t in teacher.table if "Code" in t.value.columns]  # read only when asked for
+    teacher.toggle(key="live-classes").set_value(True).run()
     assert next(t.value for t in teacher.table if "Code" in t.value.columns)["Code"].tolist() == [first]
     teacher.button(key="live-start").click().run()  # the same browser: the same teacher key, so both classes are listed
     second, again = teacher.session_state[live.TEACHER]

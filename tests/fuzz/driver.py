@@ -543,3 +543,33 @@ def start_paths() -> tuple[str, ...]:
               "/real-model?section=layer&stage=4", "/vision?section=looks&digit=3", "/vision?section=draw&lang=zh"]
     return tuple(paths)
 
+
+
+# --- The live class: a phone in the class the visit teaches (views/live) ---
+
+
+def live_phone(self: Visit, choice: int, seat: int) -> None:
+    """A phone joins the class this tab teaches (by the code on its screen), taps a seat when the room has a map and an
+    option of the vote open now; the phone's page must not break, and the teacher's page updates by itself. The phone is
+    one browser kept for the browser's life (``elsewhere``): later actions are the same student, from its seat's cookie."""
+    self.record("live_phone", choice, seat)
+    shown = self.page.locator(".live-code, .live-code-small")
+    if not shown.count():
+        return
+    code = shown.first.inner_text().strip()
+    page = elsewhere(self.browser, "phone")
+    phone = Visit(self.browser, self.server, "phone", context=page.context, page=page)
+    page.goto(f"{self.server.url}/live?join={code}")
+    phone.settle()
+    for target, index in (("[class*=st-key-live-seat-row-] button", seat), ("[class*=st-key-live-answer-] label:has(input)", choice)):
+        found = page.locator(target)
+        if found.count():
+            with contextlib.suppress(PlaywrightTimeout):  # moved away meanwhile (the teacher closed the vote)
+                found.nth(index % found.count()).click(timeout=10_000)
+            phone.settle()
+    if page.locator("[data-testid=stException]").count():
+        raise Broken(f"the phone in class {code} shows an exception: {page.locator('[data-testid=stException]').first.inner_text()[:500]}")
+    self.settle()
+
+
+Visit.live_phone = live_phone

@@ -98,3 +98,15 @@ class Lesson(RuleBasedStateMachine):
                 self.visit.check("the last action, every chart drawn")
             finally:
                 self.visit.close()
+
+
+# --- The live class: a phone joins the class the visit teaches and votes (tests/fuzz/driver.live_phone) ---
+
+
+@precondition(Lesson.opened)
+@rule(choice=INDEX, seat=INDEX)
+def live_phone(self: Lesson, choice: int, seat: int) -> None:
+    self.act("live_phone", choice, seat)
+
+
+Lesson.live_phone = live_phone

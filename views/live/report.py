@@ -256,23 +256,30 @@ def summary(T: Texts, found: store.Report) -> dict[str, str]:
                                             if overall.students else "–")}
 
 
+MAX_LISTED = 50  # classes listed (the newest)
+
+
+@st.fragment
 def classes_panel(view: View, key: str | None) -> None:
-    """The classes started with this teacher key on this server, each with its figures, and their CSV."""
+    """The classes started with this teacher key on this server, each with its figures, and their CSV; read only when
+    the teacher opens the list (a part of the page that reruns alone)."""
     import pandas as pd
 
     T = view.T
     if key is None:
         return
     try:
-        found = store.teacher_classes(engine(), key)
-        reports = [store.report(engine(), c.code, key) for c in found[:50]]
+        found = store.teacher_classes(engine(), key)[:MAX_LISTED]
+    except (SQLAlchemyError, OSError) as error:
+        refused(T, error)
+        return
+    if not found or not st.toggle(T("live.report.title", count=len(found)), key="live-classes", help=T("live.report.help")):
+        return
+    try:
+        reports = [store.report(engine(), c.code, key) for c in found]
     except (store.Refused, SQLAlchemyError, OSError) as error:
         refused(T, error)
         return
-    if not reports:
-        return
-    with st.expander(T("live.report.title", count=len(found)), expanded=False):
-        st.caption(T("live.report.help"))
-        st.table(pd.DataFrame([summary(T, r) for r in reports]), hide_index=True)
-        st.download_button(T("live.report.export"), data=lambda: classes_csv(T, reports), file_name="live-classes.csv", mime="text/csv",
-                           key="live-classes-export", icon=":material/download:")
+    st.table(pd.DataFrame([summary(T, r) for r in reports]), hide_index=True)
+    st.download_button(T("live.report.export"), data=lambda: classes_csv(T, reports), file_name="live-classes.csv", mime="text/csv",
+                       key="live-classes-export", icon=":material/download:")
