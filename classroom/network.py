@@ -30,3 +30,14 @@ def network_address() -> str | None:
     except OSError:
         return None
     return None if is_loopback(address) else address
+
+
+def live_class_line(argv: list[str]) -> str:
+    """What ``make run`` says before Streamlit prints localhost: the address phones can open (``argv``: its arguments,
+    for ``--server.port``)."""
+    port = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--server.port"), "8501")
+    address = network_address()
+    if address is None:
+        return (f"A live class: phones cannot open http://localhost:{port}; connect this machine to the room's network "
+                "and open the app at its network address.")
+    return f"A live class: phones open http://{address}:{port}/live (http://localhost:{port} works on this machine only)."

@@ -20,21 +20,9 @@ PagesManager.uses_pages_directory = False
 # Two-level and unknown paths: redirected, never blank.
 paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))
 
-
-
-def live_class_address(argv: list[str]) -> str:
-    """The line that tells a teacher which address phones can open (localhost reaches only this machine)."""
-    from classroom.network import network_address
-
-    port = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--server.port"), "8501")
-    address = network_address()
-    if address is None:
-        return (f"A live class: phones cannot open http://localhost:{port}; connect this machine to the room's network "
-                "and open the app at its network address.")
-    return f"A live class: phones open http://{address}:{port}/live (http://localhost:{port} works on this machine only)."
-
-
 if __name__ == "__main__":
-    print(live_class_address(sys.argv), flush=True)
+    from classroom.network import live_class_line
+
+    print(live_class_line(sys.argv), flush=True)
     sys.argv = ["streamlit", "run", *sys.argv[1:]]
     sys.exit(main())

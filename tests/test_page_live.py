@@ -303,3 +303,16 @@ def test_the_new_views_read_in_each_language(lang):
     assert not phone.exception and not teacher.exception
     if lang == "zh":
         assert "你第一次的答案" in all_text(phone) and "第 2 轮" in all_text(teacher)
+
+
+def test_make_run_names_the_address_phones_open(monkeypatch):
+    """`make run` prints localhost first (Streamlit's line); the line before it names the address phones can open."""
+    from classroom import network
+
+    monkeypatch.setattr(network, "network_address", lambda: "10.0.0.5")
+    assert network.live_class_line(["app.py", "--server.port", "8600"]) == (
+        "A live class: phones open http://10.0.0.5:8600/live (http://localhost:8600 works on this machine only).")
+    monkeypatch.setattr(network, "network_address", lambda: None)
+    assert "phones cannot open http://localhost:8501" in network.live_class_line(["app.py"])
+    assert network.is_loopback("127.0.0.1") and network.is_loopback("localhost") and network.is_loopback("::1")
+    assert not network.is_loopback("192.168.1.20") and not network.is_loopback("school.example")
