@@ -62,8 +62,8 @@ bench: system-packages $(VENV)/.dev
 
 # 30 students on one process; with REPLICAS=n, 100 students through nginx beside one process.
 # With TRAININGS=k, 30 students on one process, alone and while k students train on "Watch it learn".
-# With LIVE=n, a live class of n students answering on phones: one process on SQLite, or with REPLICAS=n (and KILL=1)
-# through nginx to n replicas sharing PostgreSQL.
+# With LIVE=n, a live class of n students voting twice on phones (vote, discuss, vote again): one process on SQLite, or
+# with REPLICAS=n through nginx to n replicas sharing PostgreSQL (KILL=1: one replica killed between the rounds).
 load: $(VENV)/.dev
 	$(if $(filter command line,$(origin LIVE)),$(PY) scripts/load_live.py --students $(LIVE) $(if $(filter command line,$(origin REPLICAS)),--replicas $(REPLICAS)) $(if $(KILL),--kill),$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(if $(filter command line,$(origin TRAININGS)),$(PY) scripts/load.py --sessions 30 --trainings $(TRAININGS),$(PY) scripts/load.py --sessions 30)))
 

@@ -21,9 +21,9 @@ from scripts.browser import browser, serve  # noqa: E402
 WIDE = {"viewport": {"width": 1280, "height": 720}}
 NARROW = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 WORDS = {"en": {"joined": "You are in class", "question": "Cosine similarity between two vectors", "vote": "Your answer",
-                "again": "Your answer, voting again", "round2": "Round 2: discuss", "all": "4 of 4 answered", "turn": "Group A1"},
+                "again": "Your answer, voting again", "round2": "Round 2: discuss", "all": "4 of 4 answered"},
          "zh": {"joined": "你已加入课堂", "question": "两个向量的余弦相似度", "vote": "你的答案", "again": "你的答案（第二次投票）",
-                "round2": "第 2 轮：和邻座讨论", "all": "4 人中已有 4 人作答", "turn": "小组 A1"}}
+                "round2": "第 2 轮：和邻座讨论", "all": "4 人中已有 4 人作答"}}
 
 
 def tap(phone, label: str, letter: str) -> None:
@@ -69,7 +69,7 @@ def one_class(chromium, url: str, lang: str, folder: Path) -> None:
     teacher.locator(".st-key-live-close button").click()
     teacher.locator(".st-key-live-discuss button").click()
     teacher.get_by_text(said["round2"], exact=False).first.wait_for(timeout=15000)
-    phones[1].get_by_text(said["turn"]).wait_for(timeout=15000)
+    phones[1].locator("[class*=st-key-live-turn-]").wait_for(timeout=15000)  # whom to turn to: row 2, seat 3
     shoot(phones[1], folder / f"phone-turn-to-{lang}-390.png", NARROW)
     shoot(phones[1], folder / f"phone-turn-to-{lang}-1280x720.png", WIDE)
     phones[1].set_viewport_size(NARROW["viewport"])

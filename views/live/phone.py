@@ -7,6 +7,8 @@ Streamlit has no push between sessions, so a phone rereads the questions every f
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -174,8 +176,8 @@ def discussion(T: Texts, question: store.Question, student_id: int) -> None:
         if seated and unseated:
             lines.append(T("live.student.and_code", count=unseated, code=group.code))
         lines.append(T("live.student.differ" if group.mixed else "live.student.agree"))
-        st.html(f'<p class="live-group-code" role="text" aria-label="{T("live.student.group_code", code=" ".join(group.code))}">'
-                f'{T("live.student.group_code", code=group.code)}</p>')
+        spelled = html.escape(T("live.student.group_code", code=" ".join(group.code)))  # a screen reader spells the code out
+        st.html(f'<p class="live-group-code" role="text" aria-label="{spelled}">{html.escape(T("live.student.group_code", code=group.code))}</p>')
         st.markdown("  \n".join(lines))
 
 
