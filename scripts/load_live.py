@@ -167,9 +167,16 @@ class Rounds:
     """What the teacher does and the phones wait for: each round opened, and how many students are done with it."""
 
     opened: dict[int, asyncio.Event] = field(default_factory=lambda: {1: asyncio.Event(), 2: asyncio.Event()})
+    seated: int = 0  # phones whose page is drawn (the room has joined when all are)
+    all_seated: asyncio.Event = field(default_factory=asyncio.Event)
     done: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 0})
     all_done: dict[int, asyncio.Event] = field(default_factory=lambda: {1: asyncio.Event(), 2: asyncio.Event()})
     students: int = 0
+
+    def joined(self) -> None:
+        self.seated += 1
+        if self.seated >= self.students:
+            self.all_seated.set()
 
     def finished(self, round_: int) -> None:
         self.done[round_] += 1
@@ -182,7 +189,10 @@ def radio_of(run: Run, round_: int) -> tuple[str, list[str]] | None:
 
 
 async def wait_for_round(session: Session, run: Run, round_: int, rng: random.Random, result: Student) -> Run:
-    """Poll as the phone does (its waiting part reruns every few seconds) until the round's radio is drawn."""
+    """Poll as the phone does (its waiting part reruns every few seconds) until the round's radio is drawn (it may be
+    already: a phone whose page was drawn just after the teacher opened the question)."""
+    if radio_of(run, round_):
+        return run
     poll = next(iter(run.auto.values()), 3.0)
     await asyncio.sleep(rng.uniform(0, poll))
     deadline = time.monotonic() + ANSWER_WINDOW + 2 * RUN_TIMEOUT
@@ -229,6 +239,7 @@ async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random
     result = Student()
     session = Session(ws_url, urlencode({"join": code, "lang": rng.choice(["en", "zh"])}), cookie)
     marked: set[int] = set()  # the rounds this phone has told the teacher it is done with
+    joined = False
     try:
         await session.connect()
         run = await session.run()
@@ -236,6 +247,8 @@ async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random
         if not result.seat:
             raise RuntimeError(f"not seated: {run.texts[-3:]}")
         session.cookie = "; ".join(part for part in (cookie, f"attention_seat={run.seat}") if part)  # as the browser keeps it
+        rounds.joined()
+        joined = True
         for round_ in (1, 2):
             try:
                 await rounds.opened[round_].wait()
@@ -259,7 +272,9 @@ async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random
     except Exception as error:
         result.error = f"{type(error).__name__}: {error}"[:200]
     finally:
-        for round_ in {1, 2} - marked:  # a phone that failed is done with what is left: the teacher waits no longer
+        if not joined:  # a phone that failed is done with what is left: the teacher waits no longer
+            rounds.joined()
+        for round_ in {1, 2} - marked:
             rounds.finished(round_)
         await session.close()
     return result
@@ -308,10 +323,9 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
         phones.append(asyncio.create_task(phone(ws_url, code, jar, rounds, random.Random(rng.random()))))
         if n % 20 == 19:
             await asyncio.sleep(0.5)
-    deadline = time.monotonic() + 3 * RUN_TIMEOUT
     found = store.class_by_code(db, code)
-    while store.tally(db, found.id).seated < students and time.monotonic() < deadline and not all(p.done() for p in phones):
-        await asyncio.sleep(0.5)
+    await asyncio.wait([asyncio.create_task(rounds.all_seated.wait())], timeout=3 * RUN_TIMEOUT)  # the room has joined
+    await asyncio.sleep(2.0)  # the teacher looks up from the join card
     question = store.open_question(db, code, key, ITEM, OPTIONS, CORRECT, live=True)
     began = {1: time.perf_counter()}
     rounds.opened[1].set()

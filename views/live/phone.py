@@ -62,16 +62,11 @@ def room(view: View, found: store.Class, student_id: int, watching: bool = True)
     """The questions open to this student, in a part a tap reruns alone; beside it, a part that rereads the class's
     questions every few seconds and redraws the phone only when the teacher moved on (a question opened, closed,
     a round opened, revealed; the class ended)."""
-    try:
-        questions = store.open_questions(engine(), found.id)
-    except (SQLAlchemyError, OSError) as error:
-        refused(view.T, error)
-        return
     if watching:  # an ended class asks nothing more: the phone stops reading
         try:
             drawn = class_moves(found.id)[0]  # what the waiting part compares with: the same (cached) reading
         except (SQLAlchemyError, OSError):
-            drawn = signature(questions)
+            drawn = ()  # the waiting part reads again and redraws the phone once the database answers
         watch(found.id, drawn)
     answers_part(view, found.id, student_id, watching)
     if found.rows and watching:
