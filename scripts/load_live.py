@@ -23,6 +23,7 @@ import asyncio
 import os
 import random
 import re
+import resource
 import signal
 import sys
 import tempfile
@@ -406,6 +407,9 @@ def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> f
           f"opening round 2 with the groups stored: {1000 * result['opening']:.0f} ms")
     if errors:
         print("  first error:", errors[0])
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"  this load generator (all {students} phones and the projector, in one process) used {used.ru_utime + used.ru_stime:.0f} s "
+          f"of CPU since it started: it shares the machine's {os.cpu_count()} cores with the servers")
     return percentile(acks, 0.95) if acks else float("nan")
 
 
