@@ -16,8 +16,9 @@ COPY . .
 RUN python -m compileall -q app.py attention_core attention_plot classroom views pages scripts \
     && useradd --create-home --uid 10001 attention \
     && mkdir -p /app/var && chown attention /app/var
-# The live class's SQLite file is /app/var/live-class.sqlite3: mount a volume there to keep classes across restarts,
-# or give DATABASE_URL (PostgreSQL when several containers share a class).
+# The live class's SQLite file is /app/var/live-class/live-class.sqlite3 (its folder 0700, the files 0600, the user
+# attention's): mount a volume on /app/var to keep classes across restarts, or give DATABASE_URL (PostgreSQL when several
+# containers share a class).
 USER attention
 
 EXPOSE 8501

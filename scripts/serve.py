@@ -250,7 +250,7 @@ def main() -> None:
         ports = ", ".join(str(r.port) for r in balancer.replicas)
         shared = balancer.replicas[0].database
         print(f"{len(balancer.replicas)} replicas on 127.0.0.1 ports {ports}; nginx on http://{args.address}:{args.port}  (Ctrl-C stops all)")
-        print(f"live classes in {shared.split('@')[-1] if shared else 'var/live-class.sqlite3'}")
+        print(f"live classes in {shared.split('@')[-1] if shared else 'var/live-class/live-class.sqlite3'}")  # never the password
         try:
             while balancer.nginx.poll() is None:
                 time.sleep(1)
