@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from classroom.network import network_address
 from scripts.axe_scan import violations
@@ -54,8 +55,17 @@ def join(chromium, url: str, code: str, lang: str, nickname: str | None = None):
 
 
 def pick(page, text: str) -> None:
-    page.locator(".st-key-live-pick [role=combobox]").first.click()
-    page.get_by_role("option", name=re.compile(re.escape(text))).first.click()
+    """Choose a question in "Ask the class" and open it. A select box drawn again while it opens (the page still running
+    after the class started) closes its list: then it is opened again."""
+    option = page.get_by_role("option", name=re.compile(re.escape(text))).first
+    for _ in range(4):
+        page.locator(".st-key-live-pick [role=combobox]").first.click()
+        try:
+            option.wait_for(timeout=5000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    option.click()
     page.locator(".st-key-live-open button").click()
     page.locator(".st-key-live-question").wait_for(timeout=30000)
 
