@@ -102,6 +102,11 @@ class Page:
     def file_path(self) -> Path:
         return ROOT / self.file
 
+    @property
+    def section(self) -> str:
+        """Its section of the menu: the article's pages, then beyond it, a real model, the class."""
+        return next((name for name, ids in MENU.items() if self.id in ids), "learn")
+
     def shared_names(self, values: Values) -> tuple[str, ...]:
         names = self.shared(values) if callable(self.shared) else self.shared
         return tuple(p.name for p in SHARED if p.name in names and p.when(values))
@@ -322,6 +327,8 @@ PAGES: tuple[Page, ...] = (
     )),  # after the real model: attention on images, where the article says it was born
 )
 BY_ID = {page.id: page for page in PAGES}
+MENU_SECTIONS = ("learn", "explore", "models", "class")  # the menu's sections, in order (texts common.menu.<name>)
+MENU = {"explore": ("learn", "positions", "vision"), "models": ("real",), "class": ("lesson", "live")}  # the rest: learn
 SHARED_BY_NAME = {p.name: p for p in SHARED + ALWAYS}
 
 
