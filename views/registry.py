@@ -267,7 +267,9 @@ PAGES: tuple[Page, ...] = (
         Int("step", 1, lo=1, hi=MAX_TOKENS),
         Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
     )),
-    Page("lesson", "lesson", ":material/school:"),
+    Page("lesson", "lesson", ":material/school:", browser=("stop",), params=(
+        Int("stop", 1, lo=1, hi=11, when=lambda values: bool(values.get("present"))),  # presenter mode: one stop at a time
+    )),
     Page("live", "live", ":material/groups:", params=(
         Token("join", "", pattern="[A-HJ-NP-Z2-9]{6}", normal=join_code),
         Token("seat", "", pattern="[A-Za-z0-9_-]{16,32}"),

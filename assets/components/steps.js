@@ -269,8 +269,8 @@ class Steps {
   openDialog() {
     const d = this.d, t = this.t;
     if (!this.dialog) {
-      const word = this.wordSelect();
-      const predict = this.switchControl(t.predict, "predict", t.predict_help);
+      const word = d.tokens.length ? this.wordSelect() : null;
+      const predict = d.focus ? this.switchControl(t.predict, "predict", t.predict_help) : null;
       const leave = el("button", {type: "button", class: "plain", onclick: () => this.setTrigger && this.setTrigger("present", false)}, t.leave);
       const close = el("button", {type: "button", class: "close", "aria-label": t.close, onclick: () => this.closeDialog(true)}, "\u00d7");
       this.dialog = el("div", {class: "dialog", role: "dialog", "aria-label": t.choices, hidden: true},
@@ -375,6 +375,7 @@ class Steps {
       const narrow = width < 640, share = narrow ? width : Math.floor((width - 16 * (block.c.length - 1)) / block.c.length);
       return el("div", {class: "row"}, ...block.c.map((inner) => el("div", {class: "cell"}, this.block(inner, share))));
     }
+    if (block.t === "options") return this.optionsBlock(block);
     if (block.t === "m") {
       if (block.hide && this.hiding) return el("p", {class: "note info", text: t.hidden_matrix});
       const id = block.h ? `${block.m}.${this.view.head}` : block.m;
@@ -383,6 +384,31 @@ class Steps {
       return figure;
     }
     return el("div");
+  }
+
+  // A question with options (the lesson's stops): the class's guess opens the view's links; the answer waits for the
+  // reveal. A guess, a reveal and a question for the live class go to the server, which keeps them (over a reload too).
+  optionsBlock(b) {
+    const t = this.t, letters = "ABCDEFGH";
+    const group = el("div", {class: "segmented options", role: "radiogroup", "aria-label": t.your_guess});
+    b.options.forEach((label, i) => {
+      const on = b.guess === i;
+      group.append(el("button", {type: "button", role: "radio", "aria-checked": on ? "true" : "false", class: on ? "on" : "",
+        onclick: () => { if (!on && this.setTrigger) { this.say(label); this.setTrigger("guess", {stop: b.stop, option: i}); } }},
+        `${letters[i]}. ${label}`));
+    });
+    const box = el("div", {class: "options-quiz"}, el("p", {class: "label", text: t.your_guess}), group);
+    if (b.guess === null || b.guess === undefined) box.append(el("p", {class: "caption", text: t.guess_first}));
+    else {
+      const reveal = el("input", {type: "checkbox", role: "switch", checked: b.revealed ? true : null,
+        onchange: () => this.setTrigger && this.setTrigger("reveal", {stop: b.stop, on: reveal.checked})});
+      box.append(el("p", {html: b.show}),
+        el("div", {class: "links"}, ...b.links.map((link) => el("a", {class: "button", href: link.href, target: "_blank", rel: "noopener"}, link.label))),
+        el("label", {class: "switch"}, reveal, el("span", {class: "track", "aria-hidden": "true"}), el("span", {text: t.reveal})));
+      if (b.revealed) box.append(el("div", {class: `verdict ${b.right ? "good" : "warn"}`, role: "status", html: b.answer}));
+    }
+    if (this.d.ask) box.append(el("button", {type: "button", class: "ask", onclick: () => { this.setTrigger && this.setTrigger("ask", {stop: b.stop}); this.say(t.asked); }}, t.ask_live));
+    return box;
   }
 
   values(place) { return this.f.subarray(place.o, place.o + place.s.reduce((a, b) => a * b, 1)); }
