@@ -225,3 +225,15 @@ def test_chinese_sentence_and_language_switch():
     assert at.query_params["lang"] == "zh"
     header, _ = payload(at)
     assert header["steps"][2]["title"] == "原始分数" and header["texts"]["next"] == "下一步 ▶"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_querys_focus_decimals_at_once_are_each_querys_own(seed):
+    """The payload computes the focus tables' decimals for every query at once: the same as one query at a time."""
+    from views.walkthrough import every_focus_places, focus_places
+
+    text = ("the cat sat on the mat", "她正在吃一个绿色的苹果", "The animal didn't cross the street because it was too tired")[seed % 3]
+    for head in explain(text, d_k=2 + seed, heads=2, d_model=8, seed=seed, mode=("soft", "local", "hard")[seed % 3],
+                        score=("scaled_dot", "dot", "cosine")[seed % 3]).trace.heads:
+        every = every_focus_places(head)
+        assert [tuple(int(x) for x in row) for row in every] == [focus_places(head, i) for i in range(head.weights.shape[0])]

@@ -283,17 +283,19 @@ def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base
     pack = steps.Pack()
     pack.header.update(page="lesson", id="lesson", token=token, variant="lesson", layout="projector", font=17, lang=lang,
                        texts=component_texts(T, lang) | {"your_guess": T("lesson.your_guess"), "guess_first": T("lesson.guess_first"),
-                                                          "reveal": T("lesson.reveal")},
+                                                          "reveal": T("lesson.reveal"), "step_of": T("lesson.stop_of"),
+                                                          "steps": T("lesson.stops_label"), "first_step": T("lesson.first_stop"),
+                                                          "last_step": T("lesson.last_stop")},
                        csv="attention-lesson", url={"step": "stop"}, heads=1, tokens=[], keys=[], focus=None, ask=teaching,
                        view={"step": server[0], "head": 1, "focus": 1, "values": True, "all": False, "predict": False})
     entries = []
-    for number, (stop, (guess, revealed)) in enumerate(zip(stops, states), 1):
+    for stop, (guess, revealed) in zip(stops, states):
         values = answer_values(stop.id)
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]
         params = stop.params | {"lang": lang}
         verdict = T("lesson.right" if guess == stop.correct else "lesson.wrong", option=options[stop.correct])
         entries.append({
-            "id": stop.id, "title": f"{number}. {T(f'lesson.stops.{stop.id}.title')}", "badge": T("lesson.minutes", minutes=stop.minutes),
+            "id": stop.id, "title": T(f"lesson.stops.{stop.id}.title"), "badge": T("lesson.minutes", minutes=stop.minutes),
             "body": steps.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}"),
             "blocks": [{"t": "options", "stop": stop.id, "options": options, "correct": stop.correct, "guess": guess, "revealed": revealed,
                         "show": steps.markdown(T(f"lesson.stops.{stop.id}.show")),

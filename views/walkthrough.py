@@ -384,7 +384,10 @@ def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
         pack.matrix(f"raw.{h}", head.raw_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.raw.matrix"),
                     arithmetic=arithmetic, **common)
         pack.matrix(f"scaled.{h}", head.scaled_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.scaled.matrix"), **common)
-        pack.matrix(f"masked.{h}", head.masked_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.masked"), **common)
+        if head.mode in ("local", "local-monotonic"):  # elsewhere the masked scores are the scaled ones: sent once
+            pack.matrix(f"masked.{h}", head.masked_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.masked"), **common)
+        else:
+            pack.matrices[f"masked.{h}"] = pack.matrices[f"scaled.{h}"]
         pack.matrix(f"weights.{h}", head.weights, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.matrix"),
                     kind="weights", **common)
         pack.matrix(f"output.{h}", head.output, walk.tokens, dims(head.output.shape[1]), T=T, title=T("walkthrough.steps.output.matrix"))
@@ -491,10 +494,45 @@ def focus_places(head: AttentionTrace, query: int) -> tuple[int, int]:
     return places, figures.addend_decimals(weighted.T, head.output[query, :shown], FOCUS_DECIMALS)
 
 
+def every_focus_places(head: AttentionTrace, most: int = 8) -> np.ndarray:
+    """``focus_places`` for every query at once, (n_q, 2): the same rules, each decimal count tried on the whole matrix
+    (exact integer arithmetic, as ``figures.quotient_decimals`` and ``figures.addend_decimals`` do for one row)."""
+    shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
+    n_q = head.raw_scores.shape[0]
+    raw, scaled = head.raw_scores, head.masked_scores
+    finite = np.isfinite(scaled) & np.isfinite(raw)
+    result = figures.units(np.where(finite, scaled, 0.0), FOCUS_DECIMALS).astype(object)
+    places = np.full(n_q, most)
+    todo = np.ones(n_q, dtype=bool)
+    for decimals in range(FOCUS_DECIMALS, most + 1):
+        top = figures.units(np.where(finite, raw, 0.0), decimals).astype(object)
+        bottom = int(figures.units(float(head.divisor), decimals))
+        if bottom <= 0:
+            continue
+        good = np.abs(2 * (top * 10**FOCUS_DECIMALS - result * bottom)).astype(object) < bottom
+        rows = np.array([bool(np.all(good[i][finite[i]])) for i in range(n_q)])
+        places[todo & rows] = decimals
+        todo &= ~rows
+    weighted = head.weights[:, :, None] * head.v[None, :, :shown]  # (n_q, n_k, shown): a_ij v_j
+    output = head.output[:, :shown]
+    terms = np.full(n_q, most)
+    todo = np.ones(n_q, dtype=bool)
+    finite_out = np.isfinite(output)
+    total_shown = figures.units(np.where(finite_out, output, 0.0), FOCUS_DECIMALS)
+    safe = np.where(np.isfinite(weighted), weighted, 0.0)
+    for decimals in range(FOCUS_DECIMALS + 1, most + 1):
+        sums = figures.units(safe, decimals).sum(axis=1)  # (n_q, shown)
+        ok = figures.rounds_to(sums, decimals, total_shown, FOCUS_DECIMALS) | ~finite_out
+        rows = ok.all(axis=1)
+        terms[todo & rows] = decimals
+        todo &= ~rows
+    return np.stack([places, terms], axis=1)
+
+
 def focus_entry(pack: steps.Pack, walk: Walk) -> dict[str, Any]:
     """Per head: the divisor and, per query, the decimals of its tables (``focus_places``)."""
     heads = []
     for head in walk.heads:
-        places = np.array([focus_places(head, i) for i in range(len(walk.tokens))], dtype=float)  # (n, 2)
+        places = every_focus_places(head).astype(float)  # (n, 2)
         heads.append({"divisor": float(head.divisor), "places": pack.array(places)})
     return {"heads": heads, "dims": MAX_FOCUS_DIMS, "decimals": FOCUS_DECIMALS}

@@ -120,8 +120,11 @@ if (!host.__attentionShell) {
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
     if (theirs && theirs.nextElementSibling !== skip) theirs.after(skip);
     else if (!theirs && doc.body && !skip.isConnected) doc.body.prepend(skip);  // Streamlit's not drawn yet (or gone)
-    skip.textContent = (texts[lang] || english)["page.skip_steps"] || english["page.skip_steps"] || "";
-    skip.hidden = !stepButton();
+    // Written only when it changed: a write is a change this observer sees, and would come back every 60 ms.
+    const said = (texts[lang] || english)["page.skip_steps"] || english["page.skip_steps"] || "";
+    if (skip.textContent !== said) skip.textContent = said;
+    const none = !stepButton();
+    if (skip.hidden !== none) skip.hidden = none;
     // A formula or a table wider than its column (on a phone) scrolls sideways: the keyboard can reach it to scroll
     // it (WCAG 2.1.1).
     for (const wide of doc.querySelectorAll(".katex-display, [data-testid=stTable] > div")) {

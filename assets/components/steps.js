@@ -427,11 +427,13 @@ class Steps {
     const d = this.d, t = this.t, m = d.m[id], [rows, cols] = m.s, z = this.values(m);
     const projector = d.layout === "projector", font = d.font, least = projector ? 16 : 12;
     const texts = Array.from(z, (x) => cellText(x, m.dec));
-    const labelFont = Math.max(least, font - (Math.max(rows, cols) > 16 ? 2 : 0));
-    const rowLabel = Math.min(Math.ceil(Math.max(...m.rows.map((s) => textWidth(s, labelFont)), 8)) + 10, Math.max(60, width * 0.28));
-    const legend = 46, yTitle = 22;
-    const room = width - rowLabel - legend - yTitle - 8;
-    const cell = Math.max(projector ? 8 : 4, Math.min(projector ? 110 : 76, Math.floor((room - cols - 2) / cols)));
+    const labelFont = Math.max(least, font - (Math.max(rows, cols) > 16 ? 2 : 0)), tickFont = projector ? 16 : 12;
+    const rowLabel = Math.min(Math.ceil(Math.max(...m.rows.map((s) => textWidth(s, labelFont)), 8)) + 12, Math.max(60, width * 0.28));
+    const [lo0, hi0] = m.range, tickDigits = Math.abs(hi0) >= 100 ? 0 : 2;
+    const legend = 10 + 3 + Math.ceil(Math.max(...[lo0, 0, hi0].map((v) => textWidth(cellText(v, tickDigits), tickFont)))) + 6;
+    const yTitle = Math.ceil(tickFont * 1.6);
+    const room = width - rowLabel - legend - yTitle - 8 - (cols + 2);  // gaps, and the 1 px between cells
+    const cell = Math.max(projector ? 8 : 4, Math.min(projector ? 110 : 76, Math.floor(room / cols)));
     let height = projector ? Math.max(font + 9, Math.min(font + 21, Math.floor(310 / rows))) : rows <= 16 ? 30 : Math.max(12, Math.min(30, Math.floor(640 / rows)));
     if (projector && this.rowCap) height = Math.max(12, Math.min(height, this.rowCap));
     // Numbers in cells: when asked for, when the matrix is small enough to read, and never smaller than readable.
@@ -506,7 +508,7 @@ class Steps {
   legend(m) {
     const [lo, hi] = m.range, stops = this.d.scales[m.kind].map(([at, colour]) => `${colour} ${(100 - at * 100).toFixed(1)}%`).reverse();
     const mid = m.kind === "weights" ? null : 0;
-    const label = (value) => el("span", {text: cellText(value, Math.abs(hi) >= 100 ? 0 : 2)});
+    const label = (value) => el("span", {text: cellText(value, Math.abs(hi) >= 100 ? 0 : 2)});  // as the width was measured
     return el("div", {class: "legend", "aria-hidden": "true"},
       el("div", {class: "ramp", style: {background: `linear-gradient(to bottom, ${stops.join(", ")})`}}),
       el("div", {class: "ticks"}, label(hi), mid === null ? el("span") : label(mid), label(lo)));
