@@ -1,5 +1,6 @@
 """Entry point: the navigation built from the page registry, the link read once, the page's sidebar, the link written back."""
 
+import functools
 from pathlib import Path
 
 import streamlit as st
@@ -12,6 +13,16 @@ from views.registry import BY_ID, MENU_SECTIONS, PAGES
 ROOT = Path(__file__).resolve().parent
 
 
+@functools.cache
+def menu(lang: str, default: str | None) -> dict[str, list]:
+    """The menu in the reader's language, in sections (made once per language: a page's path is resolved only then)."""
+    titles = Texts(lang)
+    return {titles(f"common.menu.{section}"): [
+        st.Page(ROOT / page.file, title=titles(f"{page.id}.nav"), icon=page.icon, url_path=page.path,
+                default=page.id == default if default else page.default)
+        for page in PAGES if page.section == section] for section in MENU_SECTIONS}
+
+
 def main(default: str | None = None) -> None:
     """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
     # The app's own icon before the menu is built: a page's Material icon would otherwise become the tab's icon through
@@ -20,14 +31,8 @@ def main(default: str | None = None) -> None:
     slot = script.start()  # the page's script, first: installed before the page's first chart is drawn
     state.keep_values()
     live.take_teacher_link()  # before the link is read: the teacher key never stays in the address bar
-    titles = Texts(st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language())))
-    navigation = st.navigation({
-        titles(f"common.menu.{section}"): [
-            st.Page(ROOT / page.file, title=titles(f"{page.id}.nav"), icon=page.icon, url_path=page.path,
-                    default=page.id == default if default else page.default)
-            for page in PAGES if page.section == section]
-        for section in MENU_SECTIONS
-    }, expanded=True)  # every page in the menu, in sections: no "View 3 more", which Streamlit writes in English only
+    lang = st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language()))
+    navigation = st.navigation(menu(lang, default), expanded=True)  # every page: no "View 3 more", which Streamlit writes in English only
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
     asked = state.interrupted_navigation(page)
     if asked is not None:  # finish the navigation the student asked for, with the values the old page committed

@@ -357,6 +357,17 @@ def bench_browser(repeat: int) -> list[tuple]:
             every = f"{url}/?all=1&heads=4&d_model=16&d_k=4&text={forty}"
             count = 3 + 6 + 1 + 1 + 1 + 1 + 2  # E, PE, X; W and Q, K, V; raw; scaled; weights; output; concat, W_O and the output
             app["link40"] = median([opened_ms(chromium, f"{every}&seed={i}", MATRICES.format(count=count)) for i in range(max(3, repeat // 2))])
+            context = chromium.new_context(viewport={"width": 1280, "height": 720})  # a student who opened the app before
+            page = context.new_page()
+            page.goto(f"{url}/?text={eight}")
+            page.wait_for_function(f"() => {{ const deep = {DEEP_JS}; return deep('section.step table.mx'); }}", timeout=60_000)
+            warm = []
+            for i in range(max(3, repeat // 2)):
+                page.goto(f"{every}&seed={50 + i}")
+                page.evaluate("() => { window.__bench = {t0: 0, last: 0}; }")
+                warm.append(page.evaluate(DRAWN_JS, MATRICES.format(count=count)))
+            app["link40warm"] = median(warm)
+            context.close()
 
     def against(name: str, what: str, floor: str, goal: str, met: bool) -> tuple:
         ratio = app[name] / floors[floor]
@@ -370,8 +381,10 @@ def bench_browser(repeat: int) -> list[tuple]:
         against("next40", "walkthrough: Next -> next step's matrix drawn (40 tokens, 4 heads)", "next40", "-", True),
         against("slider", "walkthrough: d_k slider -> matrix redrawn (step 2, Q)", "slider", "<= 1.3x", app["slider"] <= 1.3 * floors["slider"]),
         against("cold", "walkthrough: first visit, empty cache -> first matrix", "cold", "<= 1.25x", app["cold"] <= 1.25 * floors["cold"]),
-        against("link40", "walkthrough: a link at 40 tokens x 4 heads, every step -> all drawn (floor: 16 bare 40 x 40 heatmaps)",
-                "link40", "<= 1500 ms", app["link40"] <= 1500),
+        against("link40", "walkthrough: a link at 40 tokens x 4 heads, every step, empty cache -> all drawn (floor: 16 bare 40 x 40 "
+                "heatmaps)", "link40", "<= 1500 ms", app["link40"] <= 1500),
+        ("walkthrough: the same link, the app's files in the browser's cache -> all drawn", f"{app['link40warm']:.0f} ms", "<= 1500 ms",
+         "met" if app["link40warm"] <= 1500 else "NOT MET", str(max(3, repeat // 2))),
         ("walkthrough: largest contentful paint (PerformanceObserver)", f"{app['lcp']:.0f} ms", "<= 2500 ms",
          "met" if app["lcp"] <= 2500 else "NOT MET", "1"),
         ("walkthrough: interaction to next paint, ← / → presses (worst of 6)", f"{app['inp']:.0f} ms", "<= 200 ms",

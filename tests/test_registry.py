@@ -62,7 +62,7 @@ def step_view(data: bytes) -> str:
 def signature(at) -> str:
     """Everything a student sees that carries numbers: figures, tables, metrics, text."""
     parts = [element.proto.spec for element in at.get("plotly_chart")]
-    parts += [step_view(element.proto.bytes) for element in at.get("bidi_component")]  # a step component's payload
+    parts += [step_view(e.proto.bytes) for e in at.get("bidi_component") if e.proto.component_name == "attention_steps"]
     parts += [t.value.to_json() for t in at.table] + [str(m.value) for m in at.metric] + [str(m.value) for m in at.markdown]
     parts += [str(c.value) for c in at.caption]
     return json.dumps(parts)

@@ -39,6 +39,18 @@ export const colourAt = (scale, t) => {
 // Black or white, whichever contrasts more (at least 4.58:1 on any colour).
 export const inkOn = (colour) => { const l = luminance(colour); return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000" : "#fff"; };
 export const css = ([r, g, b]) => `rgb(${r},${g},${b})`;
+// A scale's colours at 1,024 places, each with its ink, made once: a matrix of 1,600 cells looks them up (a cell's colour is
+// the exact interpolation at the nearest place, 1/1023 of the range away at most; its ink is checked on that colour).
+const tables = new Map();
+export const paint = (scale, t) => {
+  const key = JSON.stringify(scale);
+  let table = tables.get(key);
+  if (!table) {
+    table = Array.from({length: 1024}, (_, k) => { const colour = colourAt(scale, k / 1023); return [css(colour), inkOn(colour)]; });
+    tables.set(key, table);
+  }
+  return table[Math.round(Math.min(1, Math.max(0, t)) * 1023)];
+};
 
 
 // One raw score's tooltip lines (attention_plot.figures.dot_arithmetic): q_i·k_j term by term, each operand with the

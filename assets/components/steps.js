@@ -24,6 +24,7 @@ const el = (tag, props = {}, ...children) => {
     node.append(typeof child === "string" ? document.createTextNode(child) : child);
   return node;
 };
+const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (all, name) => name in values ? values[name] : all);
 let measurer = null;
 const textWidth = (text, px) => { measurer = measurer || document.createElement("canvas").getContext("2d"); measurer.font = `${px}px "Source Sans", "Source Sans Pro", "Noto Sans CJK SC", sans-serif`; return measurer.measureText(text).width; };
@@ -61,6 +62,8 @@ class Steps {
     this.d = header; this.f = values; this.t = header.texts;
     this.cache.clear();
     this.rowCap = 0;
+    this.focusDrawn = null;
+    this.focusBuilt = false;
     const kept = readStore(STORE + header.page);
     const view = {...header.view, hands: false};
     if (kept && kept.token === header.token) Object.assign(view, kept.view);
@@ -326,8 +329,10 @@ class Steps {
     this.main.replaceChildren(...shown.map((step, i) => this.stepNode(step, i > 0)));
     this.question.replaceChildren();
     if (d.layout === "projector" && v.predict) this.question.append(this.quiz(true));
-    if (this.focusArea) this.drawFocus();
+    const focusNow = [v.head, v.focus, v.predict, this.hiding, v.hands, this.width].join("|");
+    if (this.focusArea && focusNow !== this.focusDrawn) { this.focusDrawn = focusNow; this.drawFocus(); }  // only when it changed
     this.hideTip();
+    this.prebuild(shown);
     if (d.layout === "projector" && !this.fitting) requestAnimationFrame(() => this.fit());
   }
 
@@ -344,6 +349,13 @@ class Steps {
     this.rowCap = cap;
     this.fitting = true;
     try { this.update(); } finally { this.fitting = false; }
+  }
+
+  // The steps next to the one shown are built while the browser is idle, so Next and Previous only swap them in.
+  prebuild(shown) {
+    clearTimeout(this.prebuilding);
+    const near = [Math.min(...shown) - 1, Math.max(...shown) + 1].filter((n) => n >= 1 && n <= this.d.steps.length);
+    this.prebuilding = setTimeout(() => { for (const n of near) this.stepNode(n, false); }, 120);
   }
 
   stepNode(number, divided) {
@@ -445,39 +457,31 @@ class Steps {
     const scale = this.d.scales[m.kind], [lo, hi] = m.range;
     const table = el("table", {class: "mx", style: {"--cell": `${cell}px`, "--row": `${height}px`, "--font": `${numberFont || font}px`, "--label": `${labelFont}px`}});
     table.append(el("caption", {class: "sr-only", text: m.title}));
-    const head = el("tr", {}, el("td", {class: "corner", "aria-hidden": "true"}));
-    const every = this.labelStride(m.cols, cell, labelFont);
-    const vertical = every.vertical;
+    // The cells as one piece of HTML (a 40 x 40 matrix is 1,600 cells: made as text, parsed once, several times faster
+    // than a node at a time); every label is escaped, so a token is always text.
+    const every = this.labelStride(m.cols, cell, labelFont), group = cols / (m.groups || 1);
+    const parts = ['<thead><tr><td class="corner" aria-hidden="true"></td>'];
     m.cols.forEach((label, j) => {
-      const shown = j % every.stride === 0;
-      head.append(el("th", {scope: "col", class: `${vertical ? "v" : ""} ${j > 0 && m.groups > 1 && j % (cols / m.groups) === 0 ? "g" : ""}`},
-        shown ? el("span", {class: "lab", text: label}) : el("span", {class: "sr-only", text: label})));
+      const boundary = j > 0 && m.groups > 1 && j % group === 0 ? " g" : "";
+      parts.push(`<th scope="col" class="${every.vertical ? "v" : ""}${boundary}"><span class="${j % every.stride === 0 ? "lab" : "sr-only"}">${escape(label)}</span></th>`);
     });
-    const body = el("tbody");
+    parts.push("</tr></thead><tbody>");
+    const hidden = numberFont ? "" : ' class="sr-only"', span = (hi - lo) || 1;
     for (let i = 0; i < rows; i++) {
-      const tr = el("tr", {}, el("th", {scope: "row", class: "rl", title: m.rows[i]}, el("span", {class: "lab", text: m.rows[i]})));
+      parts.push(`<tr><th scope="row" class="rl" title="${escape(m.rows[i])}"><span class="lab">${escape(m.rows[i])}</span></th>`);
       for (let j = 0; j < cols; j++) {
-        const x = z[i * cols + j];
-        const td = document.createElement("td");
+        const x = z[i * cols + j], boundary = j > 0 && m.groups > 1 && j % group === 0 ? " g" : "";
+        let look;
         if (Number.isFinite(x)) {
-          const colour = colourAt(scale, (x - lo) / ((hi - lo) || 1));
-          td.style.background = css(colour); td.style.color = inkOn(colour);
-        } else if (x === -Infinity) td.className = "masked";
-        else td.className = "blank";
-        if (j > 0 && m.groups > 1 && j % (cols / m.groups) === 0) td.classList.add("g");
-        const span = document.createElement("span");
-        span.textContent = texts[i * cols + j];
-        if (!numberFont) span.className = "sr-only";
-        td.append(span);
-        td.tabIndex = -1;
-        td.dataset.i = i; td.dataset.j = j;
-        tr.append(td);
+          const [background, ink] = paint(scale, (x - lo) / span);
+          look = `${boundary ? ' class="g"' : ""} style="background:${background};color:${ink}"`;
+        } else look = ` class="${x === -Infinity ? "masked" : "blank"}${boundary}"`;
+        parts.push(`<td${look} tabindex="${i === 0 && j === 0 ? 0 : -1}" data-i="${i}" data-j="${j}"><span${hidden}>${texts[i * cols + j]}</span></td>`);
       }
-      body.append(tr);
+      parts.push("</tr>");
     }
-    table.append(el("thead", {}, head), body);
-    const first = body.querySelector("td");
-    if (first) first.tabIndex = 0;
+    parts.push("</tbody>");
+    table.insertAdjacentHTML("beforeend", parts.join(""));
     table.addEventListener("pointerover", (event) => { const td = event.target.closest("td[data-i]"); if (td && event.pointerType !== "touch") this.showTip(m, id, td); });
     table.addEventListener("pointerleave", () => this.hideTip());
     table.addEventListener("click", (event) => { const td = event.target.closest("td[data-i]"); if (td) this.showTip(m, id, td); });
@@ -576,7 +580,7 @@ class Steps {
       const detail = verdict === "wrong_key" ? fill(t.wrong_key, {token: label(guess), weight: cellText(weights[guess], 2)}) : t[verdict];
       const mine = fill(t.your_guess, {token: label(guess), weight: cellText(amount, 2)});
       const answer = fill(t.answer, {token: label(best), weight: cellText(weights[best], 2)});
-      const again = el("button", {type: "button", onclick: () => { writeStore(this.quizKey(), {}); this.cache.clear(); this.update(); this.say(t.predict_word.replace("{token}", token)); }}, t.again);
+      const again = el("button", {type: "button", onclick: () => { writeStore(this.quizKey(), {}); this.cache.clear(); this.focusDrawn = null; this.update(); this.say(t.predict_word.replace("{token}", token)); }}, t.again);
       const words = compact ? (verdict === "off_weight" ? [detail, mine, answer] : [detail, answer]) : [detail, mine, answer];
       box.append(el("div", {class: `verdict ${verdict === "right" ? "good" : "warn"}`, role: "status"}, ...words.map((w) => el("p", {text: w}))), again);
       return box;
@@ -588,7 +592,7 @@ class Steps {
     amount.addEventListener("input", () => { shown.textContent = numberText(units(+amount.value, 2), 2); });
     const reveal = el("button", {type: "button", class: "primary", disabled: true, onclick: () => {
       writeStore(this.quizKey(), {guess: parseInt(which.value, 10), amount: +amount.value, revealed: true});
-      this.cache.clear(); this.update();
+      this.cache.clear(); this.focusDrawn = null; this.update();
       const next = this.top.querySelector(".verdict"); if (next) this.say(next.textContent);
     }}, t.reveal);
     which.addEventListener("change", () => { reveal.disabled = which.value === ""; });
@@ -609,8 +613,8 @@ class Steps {
         this.setTrigger && this.setTrigger("ask", {head: this.view.head, focus: this.view.focus}); this.say(t.asked); }}, t.ask_live));
       parts.push(hands);
       area.replaceChildren(...parts);
-      this.update();
-      return;
+      for (const select of this.controls.words || []) select.value = String(v.focus);
+      if (this.controls.predict) this.controls.predict.checked = v.predict;
     }
     if (this.controls.hands) this.controls.hands.checked = v.hands;
     this.focusBody.replaceChildren();
