@@ -107,7 +107,7 @@ st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i
 """
 # One control per page that changes its numbers: a shared setting where the page uses one, else its own first value.
 BENCH_CONTROLS = {"scaling": ("scaling.d_k", lambda i: 2 ** (i % 13)), "real": ("real.head", lambda i: 1 + i % 12),
-                  "learn": ("learn.step", lambda i: 30 * (i % 51))}
+                  "learn": ("learn.task", lambda i: ("copy", "reverse", "sort", "induction", "text")[i % 5])}
 PAGE_BUDGET = {"walkthrough": 3.0}  # x floor; every other page 5x (issue 14)
 
 

@@ -274,7 +274,7 @@ PAGES: tuple[Page, ...] = (
         Token("join", "", pattern="[A-HJ-NP-Z2-9]{6}", normal=join_code),
         Token("seat", "", pattern="[A-Za-z0-9_-]{16,32}"),
     )),
-    Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, params=(
+    Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, browser=("step",), params=(
         Choice("section", "watch", options=LEARN_SECTIONS),
         Choice("task", "induction", options=LEARN_TASKS, when=has_task),
         Int("step", LAST_STEP, lo=0, hi=LAST_STEP, when=section("watch")),

@@ -67,7 +67,10 @@ class Steps {
     const kept = readStore(STORE + header.page);
     const view = {...header.view, hands: false};
     if (kept && kept.token === header.token) Object.assign(view, kept.view);
-    if (header.enter && header.enter.step && (!kept || kept.variant !== header.variant)) view.step = Math.max(view.step, header.enter.step);
+    // Another walk or task while the page is open (the article's example, another task's run) opens at its own first step.
+    if (header.enter && header.enter.step && kept && kept.token === header.token && kept.variant !== header.variant) {
+      view.step = Math.max(view.step, header.enter.step);
+    }
     this.view = view;
     this.clamp();
     this.build();
@@ -88,7 +91,8 @@ class Steps {
     const v = this.view, d = this.d, out = {};
     for (const [field, name] of Object.entries(d.url)) {
       if (field === "head" && d.heads < 2) continue;
-      out[name] = typeof v[field] === "boolean" ? (v[field] ? "1" : "0") : String(v[field]);
+      const own = d.url_values && d.url_values[field];  // a link that names the value itself (a training step, not its place)
+      out[name] = own ? own[v[field] - 1] : typeof v[field] === "boolean" ? (v[field] ? "1" : "0") : String(v[field]);
     }
     return out;
   }
