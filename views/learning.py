@@ -103,7 +103,9 @@ def watch(view: View, task_name: str) -> None:
     at = learn.nearest(run.steps, view["step"])
     if view.layout.explains:
         st.markdown(T("learn.watch.probe", probe=" ".join(symbols(task, run.probe))))
-    steps.show(watch_payload(task_name, view.layout, T.lang, at + 1, state.view_token(view.page.id)), key="learn-steps")
+    parts = watch_parts(task_name, view.layout, T.lang)
+    view_now = {"step": at + 1, "head": 1, "focus": 1, "values": parts[0]["values"], "all": False, "predict": False}
+    steps.show(steps.assemble(parts, token=state.view_token(view.page.id), view=view_now), key="learn-steps")
     curves(run, None, T, "watch")
     closeness_curves(run, task_name, None, T, "watch")
     if view.layout.explains:
@@ -121,10 +123,10 @@ def watch(view: View, task_name: str) -> None:
 
 
 @functools.lru_cache(maxsize=32)
-def watch_payload(task_name: str, layout: Layout, lang: str, server_step: int, token: str) -> bytes:
+def watch_parts(task_name: str, layout: Layout, lang: str) -> tuple:
     """Every watched step of the task's shipped run as a step of the component: its loss and accuracy, and every head's
-    attention on the probe (titled with its closeness to its layer's pattern). ``server_step``: the snapshot (from 1) a
-    link chose. The link says the training step itself (``url_values``)."""
+    attention on the probe (titled with its closeness to its layer's pattern), shared by every session
+    (``steps.Pack.parts``). The link says the training step itself (``url_values``)."""
     from views.walkthrough import component_texts
 
     T = Texts(lang)
@@ -134,11 +136,11 @@ def watch_payload(task_name: str, layout: Layout, lang: str, server_step: int, t
     layers, heads = run.weights.shape[1:3]
     values = len(labels) <= (FULL_WIDTH_VALUES if min(heads, 2) == 1 else HALF_WIDTH_VALUES)
     pack = steps.Pack()
-    pack.header.update(page="learn", id=f"learn-{task_name}", token=token, variant=task_name, layout=layout.name, font=layout.chart_font,
+    pack.header.update(page="learn", id=f"learn-{task_name}", variant=task_name, layout=layout.name, font=layout.chart_font,
                        lang=lang, texts=component_texts(T, lang) | {"step_of": T("learn.watch.step_of"), "steps": T("learn.watch.step")},
                        csv=f"attention-learn-{task_name}", url={"step": "step"}, url_values={"step": [str(s) for s in watched]},
                        heads=1, tokens=[], keys=[], focus=None, enter={"step": len(watched)},  # another task opens at its end
-                       view={"step": server_step, "head": 1, "focus": 1, "values": values, "all": False, "predict": False})
+                       values=values)
     entries = []
     for at, step in enumerate(watched):
         blocks = []
@@ -161,7 +163,7 @@ def watch_payload(task_name: str, layout: Layout, lang: str, server_step: int, t
                                                           accuracy=f"{run.accuracy[at]:.0%}"),
                         "badge": T("learn.watch.step"), "body": steps.markdown(status), "blocks": blocks})
     pack.header["steps"] = entries
-    return pack.bytes()
+    return pack.parts()
 
 
 def found(run: Run, task_name: str, T: Texts) -> str:

@@ -104,15 +104,25 @@ class Pack:
         self.matrices[id_] = entry
         return id_
 
+    def parts(self) -> tuple[dict[str, Any], bytes]:
+        """The header (with the matrices and each colour scale once) and the float64 block: what every session showing
+        these numbers shares (``assemble`` adds a session's own view)."""
+        scales = {kind: APPROVED_SCALES[kind] for kind in {m["kind"] for m in self.matrices.values()}}
+        block = np.concatenate(self.values).tobytes() if self.values else b""
+        return {**self.header, "m": self.matrices, "scales": scales}, block
+
     def bytes(self) -> bytes:
         """The payload: magic, header length, header JSON, padding to 8 bytes, the float64 block."""
-        scales = {kind: APPROVED_SCALES[kind] for kind in {m["kind"] for m in self.matrices.values()}}  # each colour scale once
-        header = json.dumps({**self.header, "m": self.matrices, "scales": scales}, ensure_ascii=False, separators=(",", ":"),
-                            allow_nan=False).encode()
-        start = 8 + len(header)
-        padding = b" " * (-start % 8)
-        block = np.concatenate(self.values).tobytes() if self.values else b""
-        return MAGIC + struct.pack("<I", len(header) + len(padding)) + header + padding + block
+        return assemble(self.parts())
+
+
+def assemble(parts: tuple[dict[str, Any], bytes], **session: Any) -> bytes:
+    """A payload from shared ``parts`` (``Pack.parts``, cached per view of the numbers) and one session's own values
+    (its token, the view the server knows, whether a live class is open): only the header is written again."""
+    header, block = parts
+    text = json.dumps({**header, **session}, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    padding = b" " * (-(8 + len(text)) % 8)
+    return MAGIC + struct.pack("<I", len(text) + len(padding)) + text + padding + block
 
 
 def read(payload: bytes) -> tuple[dict[str, Any], NDArray]:

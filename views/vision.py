@@ -147,15 +147,17 @@ def steps_section(view: View) -> None:
     once to the step component (the browser steps through them and keeps the step and the head in the link)."""
     T = view.T
     size = pick_both(view)
-    payload = steps_payload(int(view["digit"]), size, view.layout, T.lang, (view.clamp("step", 1, len(STEPS)), view.clamp("head", 1, 2)),
-                            state.view_token(view.page.id))
-    steps.show(payload, key="vision-steps")
+    step, head = view.clamp("step", 1, len(STEPS)), view.clamp("head", 1, 2)
+    parts = steps_parts(int(view["digit"]), size, view.layout, T.lang)
+    steps.show(steps.assemble(parts, token=state.view_token(view.page.id), view={"step": step, "head": head, "focus": 1,
+                                                                                   "values": parts[0]["values"], "all": False,
+                                                                                   "predict": False}), key="vision-steps")
 
 
 @functools.lru_cache(maxsize=32)
-def steps_payload(digit: int, size: int, layout: Layout, lang: str, server: tuple[int, int], token: str) -> bytes:
-    """The step component's payload for the digit's probe image with patches of ``size``: steps Q, K, V to the weighted
-    sum for each head of layer 1 (``server``: the step and head a link chose)."""
+def steps_parts(digit: int, size: int, layout: Layout, lang: str) -> tuple:
+    """The step component's steps for the digit's probe image with patches of ``size``: Q, K, V to the weighted sum for
+    each head of layer 1 (``steps.Pack.parts``, shared by every session)."""
     T = Texts(lang)
     images, _, _ = digits()
     image = images[shipped(2).probes[digit]].astype(np.float64)
@@ -165,13 +167,11 @@ def steps_payload(digit: int, size: int, layout: Layout, lang: str, server: tupl
     heads = tuple(attend(first.q[0, h], first.k[0, h], first.v[0, h]) for h in range(first.q.shape[1]))
     walk = Walk("vision", tokens_of(m, T), tokens_of(m, T), heads, None)
     pack = steps.Pack()
-    step, head = server
-    pack.header.update(page="vision", id=f"vision-{digit}-{size}", token=token, variant="vision", layout=layout.name,
-                       font=layout.chart_font, lang=lang, texts=component_texts(T, lang), csv=f"attention-vision-{digit}-{size}",
-                       url={"step": "step", "head": "head"}, note=T("vision.steps_note", count=m),
-                       view={"step": step, "head": head, "focus": 1, "values": m <= 8, "all": False, "predict": False})
+    pack.header.update(page="vision", id=f"vision-{digit}-{size}", variant="vision", layout=layout.name, font=layout.chart_font, lang=lang,
+                       texts=component_texts(T, lang), csv=f"attention-vision-{digit}-{size}", url={"step": "step", "head": "head"},
+                       note=T("vision.steps_note", count=m), values=m <= 8)
     pack_steps(pack, walk, STEPS, T, layout, focus=False)
-    return pack.bytes()
+    return pack.parts()
 
 
 # --- Where it looks ---

@@ -221,16 +221,18 @@ def view_values(view: View, walk: Walk) -> tuple:
 
 
 def walk_payload(walk: Walk | Message, view: View, server: tuple, token: str, askable: bool, teaching: bool) -> bytes:
-    """The step component's payload for this walk (built once per walk, layout, language, sentence box and view:
-    ``_payload``); for a ``Message``, the sentence box and the message alone."""
+    """The step component's payload for this walk: its steps and numbers made once for every session (``walk_parts``),
+    with this session's token, view and live class; for a ``Message``, the sentence box and the message alone."""
     if isinstance(walk, Message):
         identity: tuple = ("message", walk.text)
     else:
         options = walk.explanation.options if walk.explanation is not None else None
         identity = (walk.kind, walk.layer, walk.tokens, options, len(walk.heads))
     box = None if not view.layout.extras or view["walk"] == "textbook" else view.settings.text
-    return _payload(identity, Unkeyed(walk), view.layout, view.T.lang, box, view["walk"], view["layer"], server, token, askable,
-                    teaching)
+    parts = walk_parts(identity, Unkeyed(walk), view.layout, view.T.lang, box, view["walk"], view["layer"])
+    step, head, focus, values, all_, predict = server or (1, 1, 1, True, False, False)
+    return steps.assemble(parts, token=token, ask=askable, teaching=teaching,
+                          view={"step": step, "head": head, "focus": focus, "values": values, "all": all_, "predict": predict})
 
 
 class Unkeyed:
@@ -247,16 +249,15 @@ class Unkeyed:
 
 
 @functools.lru_cache(maxsize=64)
-def _payload(identity: tuple, carried: Unkeyed, layout: Layout, lang: str, box: str | None, kind: str, layer: int, server: tuple,
-             token: str, askable: bool, teaching: bool) -> bytes:
-    """The payload, built once per walk (named by ``identity``: how its numbers were made), layout, language and view."""
+def walk_parts(identity: tuple, carried: Unkeyed, layout: Layout, lang: str, box: str | None, kind: str, layer: int) -> tuple:
+    """Every step of the walk and its numbers (``steps.Pack.parts``), made once per walk (named by ``identity``: how its
+    numbers were made), layout, language and sentence box, and shared by every session that shows them."""
     walk: Walk | Message = carried.value
     T = Texts(lang)
     pack = steps.Pack()
     pack.header.update(
-        page="walkthrough", token=token, layout=layout.name, font=layout.chart_font, lang=lang, texts=component_texts(T, lang),
-        csv="attention-walkthrough", ask=askable, teaching=teaching,
-        intro=steps.markdown(T("walkthrough.intro")) if layout.explains else None,
+        page="walkthrough", layout=layout.name, font=layout.chart_font, lang=lang, texts=component_texts(T, lang),
+        csv="attention-walkthrough", intro=steps.markdown(T("walkthrough.intro")) if layout.explains else None,
         url={"step": "step", "head": "head", "focus": "focus", "values": "values", "all": "all", "predict": "predict"},
         walks={"current": kind, "options": list(WALKS), "labels": [T(f"walkthrough.walks.{w}") for w in WALKS],
                "layers": list(LAYERS) if kind == "pretrained" else [], "layer": layer},
@@ -266,19 +267,16 @@ def _payload(identity: tuple, carried: Unkeyed, layout: Layout, lang: str, box: 
                                            "pick": T("common.sidebar.examples_placeholder"), "max": MAX_TEXT_CHARS},
     )
     if isinstance(walk, Message):
-        pack.header.update(id="message", variant="message", steps=[], heads=1, tokens=[], keys=[], message=steps.markdown(walk.text),
-                           view={"step": 1, "head": 1, "focus": 1, "values": True, "all": False, "predict": False})
-        return pack.bytes()
-    step, head, focus, values, all_, predict = server
+        pack.header.update(id="message", variant="message", steps=[], heads=1, tokens=[], keys=[], message=steps.markdown(walk.text))
+        return pack.parts()
     pack.header.update(
-        id=hashlib.sha1(repr((walk.kind, walk.layer, walk.tokens, walk.explanation.options if walk.explanation else None)).encode()).hexdigest()[:12],
-        variant=walk.kind, enter={"step": TEXTBOOK_FIRST_STEP} if walk.textbook else {},
-        view={"step": step, "head": head, "focus": focus, "values": values, "all": all_, "predict": predict},
+        id=hashlib.sha1(repr(identity).encode()).hexdigest()[:12], variant=walk.kind,
+        enter={"step": TEXTBOOK_FIRST_STEP} if walk.textbook else {},
         note=T("walkthrough.weights_pretrained", layer=walk.layer) if walk.layer else
         T("walkthrough.textbook.active") if walk.textbook else T("walkthrough.weights_random"),
     )
     pack_steps(pack, walk, steps_for(walk), T, layout)
-    return pack.bytes()
+    return pack.parts()
 
 
 def pack_steps(pack: steps.Pack, walk: Walk, names: tuple[str, ...], T: Texts, layout: Layout, focus: bool = True) -> None:
