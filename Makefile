@@ -62,10 +62,11 @@ bench: system-packages $(VENV)/.dev
 
 # 30 students on one process; with REPLICAS=n, 100 students through nginx beside one process.
 # With TRAININGS=k, 30 students on one process, alone and while k students train on "Watch it learn".
+# With NEXT=1, 30 students (browser tabs) pressing Next at once: the server's CPU time per press, beside a bare page.
 # With LIVE=n, a live class of n students voting twice on phones (vote, discuss, vote again): one process on SQLite, or
 # with REPLICAS=n through nginx to n replicas sharing PostgreSQL (KILL=1: one replica killed between the rounds).
 load: $(VENV)/.dev
-	$(if $(filter command line,$(origin LIVE)),$(PY) scripts/load_live.py --students $(LIVE) $(if $(filter command line,$(origin REPLICAS)),--replicas $(REPLICAS)) $(if $(KILL),--kill),$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(if $(filter command line,$(origin TRAININGS)),$(PY) scripts/load.py --sessions 30 --trainings $(TRAININGS),$(PY) scripts/load.py --sessions 30)))
+	$(if $(NEXT),$(PY) scripts/load.py --next-burst --sessions 30,$(if $(filter command line,$(origin LIVE)),$(PY) scripts/load_live.py --students $(LIVE) $(if $(filter command line,$(origin REPLICAS)),--replicas $(REPLICAS)) $(if $(KILL),--kill),$(if $(filter command line,$(origin REPLICAS)),$(PY) scripts/load.py --sessions 100 --replicas $(REPLICAS),$(if $(filter command line,$(origin TRAININGS)),$(PY) scripts/load.py --sessions 30 --trainings $(TRAININGS),$(PY) scripts/load.py --sessions 30))))
 
 # Where a loaded server's time goes: py-spy samples the server while classrooms of students use it.
 profile: $(VENV)/.dev

@@ -1,27 +1,38 @@
 """Entry point: the navigation built from the page registry, the link read once, the page's sidebar, the link written back."""
 
+import functools
 from pathlib import Path
 
 import streamlit as st
 
 from attention_plot.text import Texts
-from views import charts, live, sidebar, state, theme
+from views import charts, live, script, sidebar, state, theme
 from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
-from views.registry import BY_ID, PAGES
+from views.registry import BY_ID, MENU_SECTIONS, PAGES
 
 ROOT = Path(__file__).resolve().parent
 
 
-def main(default: str | None = None) -> None:
-    """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
-    state.keep_values()
-    live.take_teacher_link()  # before the link is read: the teacher key never stays in the address bar
-    titles = Texts(st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language())))
-    navigation = st.navigation([
+@functools.cache
+def menu(lang: str, default: str | None) -> dict[str, list]:
+    """The menu in the reader's language, in sections (made once per language: a page's path is resolved only then)."""
+    titles = Texts(lang)
+    return {titles(f"common.menu.{section}"): [
         st.Page(ROOT / page.file, title=titles(f"{page.id}.nav"), icon=page.icon, url_path=page.path,
                 default=page.id == default if default else page.default)
-        for page in PAGES
-    ], expanded=True)  # every page in the menu: no "View 3 more", which Streamlit writes in English only
+        for page in PAGES if page.section == section] for section in MENU_SECTIONS}
+
+
+def main(default: str | None = None) -> None:
+    """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
+    # The app's own icon before the menu is built: a page's Material icon would otherwise become the tab's icon through
+    # an SVG fetched from fonts.gstatic.com (nothing leaves the server; the page's script stops later ones).
+    st.set_page_config(page_icon=str(ROOT / "assets" / "icon.png"), layout="wide")
+    slot = script.start()  # the page's script, first: installed before the page's first chart is drawn
+    state.keep_values()
+    live.take_teacher_link()  # before the link is read: the teacher key never stays in the address bar
+    lang = st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language()))
+    navigation = st.navigation(menu(lang, default), expanded=True)  # every page: no "View 3 more", which Streamlit writes in English only
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
     asked = state.interrupted_navigation(page)
     if asked is not None:  # finish the navigation the student asked for, with the values the old page committed
@@ -48,6 +59,7 @@ def main(default: str | None = None) -> None:
         st.session_state[FULL_RUN] = False
     show_link_notices(page, T)
     state.publish(page)
+    script.keep(slot, page)  # the step component's values back into the link the server just wrote
     with st.sidebar:
         if not st.session_state.pop(charts.CSV_IN_PAGE, False):  # the walkthrough's steps draw their own
             charts.download_matrices(T, charts.csv_name(page.path, state.page_values(page).get("section")))

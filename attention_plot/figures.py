@@ -107,11 +107,11 @@ def readable(shape: tuple[int, int]) -> bool:
 
 
 def cell_text(matrix: NDArray, decimals: int) -> NDArray:
-    """Each value as shown in its cell: fixed decimals, a true minus sign, -inf as −∞, NaN (not yet computed) blank."""
+    """Each value as shown in its cell: fixed decimals, a true minus sign, ±inf as ±∞, NaN (not yet computed) blank."""
     rounded = np.round(np.where(np.isfinite(matrix), matrix, 0.0), decimals) + 0.0  # + 0.0 turns -0.00 into 0.00
     text = np.char.mod(f"%.{decimals}f", rounded)
     text = np.char.replace(text, "-", "−")
-    return np.where(np.isneginf(matrix), "−∞", np.where(np.isnan(matrix), "", text))
+    return np.where(np.isneginf(matrix), "−∞", np.where(np.isposinf(matrix), "∞", np.where(np.isnan(matrix), "", text)))
 
 
 # --- Numbers a student can add up by hand ---
@@ -498,12 +498,10 @@ def dot_arithmetic(q: NDArray, k: NDArray, scores: NDArray | None = None, decima
     scores = q @ k.T if scores is None else scores
     lines = np.empty((q.shape[0], k.shape[0]), dtype=object)
     if d > max_terms:
-        def fmt(x: float) -> str:
-            return f"{x:.{decimals}f}".replace("-", "−")
-
+        q_text, k_text = cell_text(q[:, :4], decimals), cell_text(k[:, :4], decimals)  # as the Q and K cells show them
         for i in range(q.shape[0]):
             for j in range(k.shape[0]):
-                terms = " + ".join(f"{fmt(q[i, t])}×{fmt(k[j, t])}" for t in range(4))
+                terms = " + ".join(f"{q_text[i, t]}×{k_text[j, t]}" for t in range(4))
                 lines[i, j] = f"<br>q<sub>{i + 1}</sub>·k<sub>{j + 1}</sub> = {terms} + … ({d} terms)"
         return lines
     places, operands, products = dot_terms(q, k, scores, decimals)

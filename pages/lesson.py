@@ -3,20 +3,23 @@
 import streamlit as st
 
 from views import live, page
-from views.lesson import SHORT, STOPS, clear_button, draw_stop, remember_guesses, restore_guesses
+from views.lesson import SHORT, STOPS, clear_button, draw_stop, presenter, remember_guesses, restore_guesses
 
 view = page.start("lesson")
 T = view.T
-longer = [stop for stop in STOPS if stop.longer]
-st.caption(T("lesson.total", minutes=sum(stop.minutes for stop in SHORT), stops=len(SHORT),
-             more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
-live.lesson_banner(T)
 restore_guesses()
-clear_button(T)
-for number, stop in enumerate(SHORT, 1):
-    draw_stop(view, number, stop)
-st.subheader(T("lesson.longer_title"))
-st.caption(T("lesson.longer_intro"))
-for number, stop in enumerate(longer, len(SHORT) + 1):
-    draw_stop(view, number, stop)
+longer = [stop for stop in STOPS if stop.longer]
+if not view.layout.extras:  # on a projector: one stop at a time, Previous / Next (or ← / →)
+    presenter(view)
+else:
+    st.caption(T("lesson.total", minutes=sum(stop.minutes for stop in SHORT), stops=len(SHORT),
+                 more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
+    live.lesson_banner(T)
+    clear_button(T)
+    for number, stop in enumerate(SHORT, 1):
+        draw_stop(view, number, stop)
+    st.subheader(T("lesson.longer_title"))
+    st.caption(T("lesson.longer_intro"))
+    for number, stop in enumerate(longer, len(SHORT) + 1):
+        draw_stop(view, number, stop)
 remember_guesses()

@@ -1,8 +1,8 @@
 """Walkthrough: a typed sentence through every step of self-attention."""
 
 from views import page
-from views.walkthrough import focus_section, quiz_state, steps_part, walk_choice
+from views.walkthrough import choose_walk, steps_part
 
-view = page.start("walkthrough")
-walk = page.part(steps_part, walk_choice)(view)  # choices, Previous / Next and the steps: a step reruns only this part
-page.part(focus_section, quiz_state)(view, walk)  # one word against every key: predict, reveal, edit the numbers
+view = page.start("walkthrough", own_intro=True)  # the step component draws the introduction
+walk = choose_walk(view)  # random weights, the article's example or a real model's layer: the numbers
+page.part(steps_part)(view, walk)  # the sentence box and every step of every head, stepped in the browser

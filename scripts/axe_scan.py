@@ -56,9 +56,17 @@ def violations(page) -> list[dict]:
     results = AXE.run(page, context={"exclude": [[".main-svg"]]},
                       options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "nodes": [" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"]) for n in v["nodes"]],
+             "nodes": [target(n["target"]) for n in v["nodes"]],
              "why": [f"{n['html'][:160]} :: {n.get('failureSummary', '')[:300]}" for n in v["nodes"]]}
             for v in results.response["violations"]]
+
+
+def target(found: object) -> str:
+    """axe-core's selector of an element: a list of selectors, one per shadow root on the way in (the step component is
+    drawn in a shadow root: ``[["#host", ".steps td"]]``), written ``host >>> inside``."""
+    if isinstance(found, list):
+        return " ".join(" >>> ".join(map(str, part)) if isinstance(part, list) else str(part) for part in found)
+    return str(found)
 
 
 # Text a student reads or hears that is English on a Chinese page: every attribute a screen reader speaks, and every visible
@@ -66,19 +74,24 @@ def violations(page) -> list[dict]:
 ENGLISH_JS = """() => {
   const latin = /[A-Za-z]{3,}/, found = new Set();
   const own = ".katex, code, pre, .token-chips, .han, .xtick, .ytick, .legendtext, .annotation, div.attention-numbers, input, textarea";
-  for (const el of document.querySelectorAll("body *")) {
+  // The page and every open shadow root in it (the step component draws in one): its elements and its text.
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++) for (const el of roots[i].querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
+  for (const root of roots) for (const el of root.querySelectorAll(root === document ? "body *" : "*")) {
     for (const name of ["aria-label", "title", "placeholder", "alt", "aria-roledescription", "data-title"]) {
       const value = el.getAttribute(name);
       if (value && latin.test(value) && !el.closest(own)) found.add(`${name}=${value}`);
     }
   }
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const text = walker.currentNode.textContent.trim(), el = walker.currentNode.parentElement;
-    // Not read: hidden from screen readers, or inside a button or link named by its aria-label.
-    if (!text || !latin.test(text) || !el || el.closest(own)) continue;
-    if (el.closest("script, style, [aria-hidden=true], button[aria-label], a[aria-label]")) continue;
-    if (!el.checkVisibility || el.checkVisibility({visibilityProperty: true})) found.add(`text=${text}`);
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root === document ? document.body : root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const text = walker.currentNode.textContent.trim(), el = walker.currentNode.parentElement;
+      // Not read: hidden from screen readers, or inside a button or link named by its aria-label.
+      if (!text || !latin.test(text) || !el || el.closest(own)) continue;
+      if (el.closest("script, style, [aria-hidden=true], button[aria-label], a[aria-label]")) continue;
+      if (!el.checkVisibility || el.checkVisibility({visibilityProperty: true})) found.add(`text=${text}`);
+    }
   }
   return [...found];
 }"""

@@ -107,7 +107,7 @@ st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i
 """
 # One control per page that changes its numbers: a shared setting where the page uses one, else its own first value.
 BENCH_CONTROLS = {"scaling": ("scaling.d_k", lambda i: 2 ** (i % 13)), "real": ("real.head", lambda i: 1 + i % 12),
-                  "learn": ("learn.step", lambda i: 30 * (i % 51))}
+                  "learn": ("learn.task", lambda i: ("copy", "reverse", "sort", "induction", "text")[i % 5])}
 PAGE_BUDGET = {"walkthrough": 3.0}  # x floor; every other page 5x (issue 14)
 
 
@@ -168,24 +168,8 @@ import plotly.graph_objects as go
 d_k = st.slider("d_k (size of each query and key)", 1, 64, 4)
 st.plotly_chart(go.Figure(go.Heatmap(z=[[float(i * j) for j in range(d_k)] for i in range(6)], texttemplate="%{z}")))
 """
-# The same bare page drawing the app's own heatmap (hover with labels, colour bar, tick labels): what the chart itself
-# costs in the browser, apart from the rest of the page.
-BARE_APP_CHARTS = """import sys
-sys.path.insert(0, {root!r})
-import numpy as np
-import streamlit as st
-from attention_plot import figures
-from views.charts import send
-d_k = st.slider("d_k (size of each query and key)", 1, 64, 4)
-tokens = tuple(f"w{{i}}" for i in range({rows}))
-for c in range({charts}):
-    matrix = np.sin(np.arange({rows} * (d_k + c)).reshape({rows}, d_k + c) + d_k)
-    send(figures.spec(figures.heatmap(matrix, tokens, tuple(str(i + 1) for i in range(d_k + c)), kind="q", title=f"chart {{c}}",
-         x_title="dimensions", y_title="tokens", show_values={rows} <= 20, hover_rows="token", hover_cols="dimension")), key=f"c{{c}}")
-"""
-
-
-# The floor for a step change: Previous / Next buttons and one heatmap whose title names the step.
+# The floor for a step change: Previous / Next buttons and one heatmap of ``rows`` x ``rows`` whose title names the step
+# (a server round trip per press, as Streamlit does it).
 BARE_STEPS = """import streamlit as st
 import plotly.graph_objects as go
 step = st.session_state.setdefault("step", 3)
@@ -193,153 +177,229 @@ def move(by):
     st.session_state.step += by
 back, where, forward = st.columns([1, 4, 1])
 back.button("Previous", on_click=move, args=(-1,))
-where.markdown(f"**Step {step}**")
+where.markdown(f"**Step {{step}}**")
 forward.button("Next", on_click=move, args=(1,))
-z = [[float(step * i + j) for j in range(6)] for i in range(6)]
-st.plotly_chart(go.Figure(go.Heatmap(z=z, texttemplate="%{z}"), layout=dict(title=dict(text=f"step {step}"))))
+z = [[float((step * i + j) % 7) for j in range({rows})] for i in range({rows})]
+st.plotly_chart(go.Figure(go.Heatmap(z=z, texttemplate="%{{z}}" if {rows} <= 16 else None), layout=dict(title=dict(text=f"step {{step}}"))))
+"""
+# A bare page drawing ``charts`` heatmaps of 40 x 40: the floor for a link that opens every step of 40 tokens.
+BARE_CHARTS = """import streamlit as st
+import plotly.graph_objects as go
+for c in range({charts}):
+    st.plotly_chart(go.Figure(go.Heatmap(z=[[float((i * j + c) % 11) for j in range(40)] for i in range(40)])), key=f"c{{c}}")
 """
 
+# In the page: every node of the document and of the step component's shadow root is watched; ``t0`` is when the action
+# started (performance.now()). ``drawn`` polls each frame for a condition; ``settled`` is the last change before 600 ms of
+# quiet (the page's "settled" time).
+ARM_JS = """() => {
+  const roots = [document, ...[...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')].map(h => h.shadowRoot).filter(Boolean)];
+  const m = window.__bench = {t0: performance.now(), last: performance.now()};
+  if (window.__benchObserver) window.__benchObserver.disconnect();
+  const observer = window.__benchObserver = new MutationObserver(() => { m.last = performance.now(); });
+  for (const root of roots) observer.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+DEEP_JS = """(selector) => { const direct = document.querySelector(selector); if (direct) return direct;
+  for (const host of document.querySelectorAll('[data-testid=stBidiComponentIsolated]')) {
+    const found = host.shadowRoot && host.shadowRoot.querySelector(selector); if (found) return found; } return null; }"""
+CLICK_JS = "(selector) => { (" + DEEP_JS + ")(selector).click(); }"
+DRAWN_JS = """async (condition) => { const test = new Function('deep', 'return (' + condition + ');');
+  const deep = """ + DEEP_JS + """;
+  const holds = () => { try { return test(deep); } catch { return false; } };  // a chart being redrawn may be missing
+  for (let i = 0; i < 3000; i++) { if (holds()) return performance.now() - window.__bench.t0;
+    await new Promise(r => requestAnimationFrame(r)); }
+  return null; }"""
+SETTLED_JS = """async () => { const m = window.__bench;
+  while (performance.now() - m.last < 600) await new Promise(r => setTimeout(r, 50));
+  return m.last - m.t0; }"""
+VITALS_JS = """async () => {
+  const lcp = await new Promise(resolve => { let last = 0;
+    new PerformanceObserver(list => { for (const e of list.getEntries()) last = e.startTime; })
+      .observe({type: 'largest-contentful-paint', buffered: true});
+    setTimeout(() => resolve(last), 300); });
+  return lcp; }"""
+INP_JS = """() => new Promise(resolve => { let worst = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (e.interactionId) worst = Math.max(worst, e.duration); })
+    .observe({type: 'event', durationThreshold: 16, buffered: true});
+  setTimeout(() => resolve(worst), 300); })"""
 
-def first_heatmap_ms(chromium, url: str, index: int, check: str, page=None) -> float:
-    """Time from navigation to the index-th heatmap drawn (``check`` true), in a fresh context unless ``page``."""
-    from scripts.browser import wait_for_heatmap
 
-    own = page is None
-    context = chromium.new_context(viewport={"width": 1280, "height": 720}) if own else None
-    page = context.new_page() if own else page
-    start = time.perf_counter()
+def step_press(page, selector: str, condition: str) -> tuple[float, float]:
+    """Click ``selector`` in the page (an element of the document or of the step component); (ms until ``condition`` holds
+    in the page, ms until the page settled: its last change before 600 ms of quiet)."""
+    page.evaluate(ARM_JS)
+    page.evaluate(CLICK_JS, selector)
+    drawn = page.evaluate(DRAWN_JS, condition)
+    settled = page.evaluate(SETTLED_JS)
+    if drawn is None:
+        raise RuntimeError(f"never drawn: {condition}")
+    return drawn, settled
+
+
+def key_press(page, focus: str, key: str, condition: str) -> float:
+    """Focus ``focus`` (a Playwright locator), press ``key``; ms until ``condition`` holds (the slider's change drawn)."""
+    page.evaluate(ARM_JS)
+    page.keyboard.press(key)
+    drawn = page.evaluate(DRAWN_JS, condition)
+    page.evaluate(SETTLED_JS)
+    if drawn is None:
+        raise RuntimeError(f"never drawn: {condition}")
+    return drawn
+
+
+def opened_ms(chromium, url: str, condition: str) -> float:
+    """A fresh browser context (empty cache) opens ``url``: ms from the navigation's start until ``condition`` holds."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
     page.goto(url)
-    wait_for_heatmap(page, index, check)
-    elapsed = (time.perf_counter() - start) * 1000
-    if own:
-        context.close()
+    page.evaluate("() => { window.__bench = {t0: 0, last: 0}; }")
+    elapsed = page.evaluate(DRAWN_JS, condition)
+    context.close()
+    if elapsed is None:
+        raise RuntimeError(f"never drawn: {condition}")
     return elapsed
 
 
-def redraw_ms(page, index: int, steps: int) -> list[float]:
-    """Press ArrowRight on the d_k slider ``steps`` times; time until the heatmap's first cell changes."""
-    from scripts.browser import wait_for_heatmap
-
-    slider = page.get_by_role("slider", name="d_k (size of each query and key)")
-    slider.focus()
-    times = []
-    for _ in range(steps):
-        page.wait_for_timeout(300)  # the last run has settled (every chart drawn)
-        before = wait_for_heatmap(page, index, "true")
-        start = time.perf_counter()
-        slider.press("ArrowRight")
-        wait_for_heatmap(page, index, f"h.cols !== {before['cols']} || h.first !== {before['first']!r}")
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def step_ms(page, button: str, titles: tuple[str, str], steps: int) -> list[float]:
-    """Click Next and Previous in turn; time until the first heatmap has the other step's title."""
-    from scripts.browser import wait_for_heatmap
-
-    times = []
-    for i in range(steps):
-        forward = i % 2 == 0
-        start = time.perf_counter()
-        page.locator(button.format("next" if forward else "previous")).first.click()
-        wait_for_heatmap(page, 0, f"h.title.includes({titles[1 if forward else 0]!r})")
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+STEP_IS = "(() => {{ const s = deep('section.step'); return s && s.dataset.step === {step!r} && deep('section.step table.mx'); }})()"
+TITLE_IS = "[...document.querySelectorAll('.js-plotly-plot .gtitle')].some(t => t.textContent.includes({title!r}))"
+PLOTS = "[...document.querySelectorAll('.js-plotly-plot')].filter(p => p.calcdata && p._fullLayout).length >= {count}"  # drawn
+Q_HEAD = 'figure[data-matrix="q.1"] thead'
+MATRICES = "(() => {{ return [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')].some(h => h.shadowRoot && " \
+           "h.shadowRoot.querySelectorAll('figure.matrix table.mx').length >= {count}); }})()"
+BARE = {}  # a floor is a bare Streamlit script: none of the app's components
 
 
 def bench_browser(repeat: int) -> list[tuple]:
-    """In Debian's chromium at 1280 x 720: first visit with an empty cache, slider -> redraw, Next -> redraw, each beside
-    the same on a bare Streamlit page in the same run (budgets as ratios, issue 14); and a 40-token sentence (budget 1 s)."""
+    """Issue 34's table, in Debian's chromium at 1280 x 720: each action on the walkthrough beside the same action on a
+    bare Streamlit page in the same run (a step, a slider, a first visit, a link to every step of 40 tokens), and the
+    page's own vitals (largest contentful paint, interaction to next paint) from the browser's PerformanceObserver."""
     import tempfile
 
-    from scripts.browser import browser, serve, wait_for_heatmap
+    from scripts.browser import browser, serve
 
-    floors = {}
+    floors, app = {}, {}
+    median = statistics.median
+    said = lambda what: print(f"[bench browser] {what}", file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory() as folder, browser() as chromium:
-        bare, steps, chart = Path(folder) / "bare.py", Path(folder) / "steps.py", Path(folder) / "chart.py"
-        bare.write_text(BARE_APP)
-        steps.write_text(BARE_STEPS)
-        for name, charts, rows in (("slider_chart", 1, 6), ("slider_charts40", 13, 40)):
-            chart.write_text(BARE_APP_CHARTS.format(root=str(ROOT), charts=charts, rows=rows))
-            with serve(str(chart), env=BARE) as url:
+        scripts = {"steps8": BARE_STEPS.format(rows=8), "steps40": BARE_STEPS.format(rows=40), "slider": BARE_APP,
+                   "charts": BARE_CHARTS.format(charts=16)}
+        for name, code in scripts.items():
+            (Path(folder) / f"{name}.py").write_text(code)
+        for rows in (8, 40):
+            with serve(str(Path(folder) / f"steps{rows}.py"), env=BARE) as url:
+                page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+                page.goto(url)
+                page.wait_for_function(TITLE_IS.format(title="step 3"), timeout=60_000)
+                page.wait_for_timeout(500)
+                drawn, settled = [], []
+                for i in range(repeat):
+                    d, s = _bare_press(page, forward=i % 2 == 0)
+                    drawn.append(d)
+                    settled.append(s)
+                floors[f"next{rows}"], floors[f"settled{rows}"] = median(drawn), median(settled)
+                said(f"floor, Next with {rows} x {rows}: {floors[f'settled{rows}']:.0f} ms")
+                page.context.close()
+        with serve(str(Path(folder) / "slider.py"), env=BARE) as url:
+            floors["cold"] = median([opened_ms(chromium, url, PLOTS.format(count=1)) for _ in range(repeat)])
+            page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+            page.goto(url)
+            page.wait_for_function(f"() => {PLOTS.format(count=1)}", timeout=60_000)
+            slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+            slider.focus()
+            times = []
+            for _ in range(repeat):
+                page.wait_for_timeout(200)
+                columns = page.evaluate("() => document.querySelector('.js-plotly-plot').data[0].z[0].length")
+                times.append(key_press(page, slider, "ArrowRight", f"document.querySelector('.js-plotly-plot').data[0].z[0].length !== {columns}"))
+            floors["slider"] = median(times)
+            said(f"floor, first visit {floors['cold']:.0f} ms, slider {floors['slider']:.0f} ms")
+            page.context.close()
+        with serve(str(Path(folder) / "charts.py"), env=BARE) as url:
+            floors["link40"] = median([opened_ms(chromium, url, PLOTS.format(count=16)) for _ in range(max(3, repeat // 2))])
+            said(f"floor, 16 heatmaps opened: {floors['link40']:.0f} ms")
+        with serve() as url:
+            eight = "the+students+watched+how+every+word+of+a"
+            forty = FORTY_TOKENS.replace(" ", "+")
+            app["cold"] = median([opened_ms(chromium, f"{url}/?step=3&text={eight}&seed={i}", STEP_IS.format(step="raw"))
+                                  for i in range(repeat)])
+            for label, address in (("8", f"{url}/?step=3&text={eight}"), ("40", f"{url}/?step=3&heads=4&d_model=16&d_k=4&text={forty}")):
                 context = chromium.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
-                first_heatmap_ms(chromium, url, charts - 1, f"h.rows === {rows}", page)
-                floors[name] = redraw_ms(page, charts - 1, repeat)
+                page.goto(address)
+                page.wait_for_function(f"() => {{ const deep = {DEEP_JS}; return {STEP_IS.format(step='raw')}; }}", timeout=60_000)
+                page.wait_for_timeout(500)
+                drawn, settled = [], []
+                for i in range(repeat):
+                    forward = i % 2 == 0
+                    d, s = step_press(page, ".nav.next" if forward else ".nav.previous", STEP_IS.format(step="scaled" if forward else "raw"))
+                    drawn.append(d)
+                    settled.append(s)
+                app[f"next{label}"], app[f"settled{label}"] = median(drawn), median(settled)
+                said(f"app, Next at {label} tokens: drawn {app[f'next{label}']:.0f} ms, settled {app[f'settled{label}']:.0f} ms")
+                if label == "8":  # a student's real presses (trusted events), for the browser's interaction timing
+                    for i in range(6):
+                        page.keyboard.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
+                        page.wait_for_timeout(150)
+                    app["inp"] = page.evaluate(INP_JS)
+                    app["lcp"] = page.evaluate(VITALS_JS)
+                    page.goto(f"{url}/?step=2&text={eight}")
+                    page.wait_for_function(f"() => {{ const deep = {DEEP_JS}; return {STEP_IS.format(step='qkv')}; }}", timeout=60_000)
+                    page.wait_for_timeout(800)
+                    slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+                    slider.focus()
+                    times = []
+                    for _ in range(repeat):
+                        page.wait_for_timeout(300)
+                        columns = page.evaluate(f"() => ({DEEP_JS})({Q_HEAD!r}).querySelectorAll('th').length")
+                        times.append(key_press(page, slider, "ArrowRight", f"deep({Q_HEAD!r})?.querySelectorAll('th').length !== {columns}"))
+                    app["slider"] = median(times)
                 context.close()
-        with serve(str(bare), env=BARE) as url:
-            floors["cold"] = [first_heatmap_ms(chromium, url, 0, "h.rows === 6") for _ in range(repeat + 1)][1:]
-            context = chromium.new_context(viewport={"width": 1280, "height": 720})
+            every = f"{url}/?all=1&heads=4&d_model=16&d_k=4&text={forty}"
+            count = 3 + 6 + 1 + 1 + 1 + 1 + 2  # E, PE, X; W and Q, K, V; raw; scaled; weights; output; concat, W_O and the output
+            app["link40"] = median([opened_ms(chromium, f"{every}&seed={i}", MATRICES.format(count=count)) for i in range(max(3, repeat // 2))])
+            context = chromium.new_context(viewport={"width": 1280, "height": 720})  # a student who opened the app before
             page = context.new_page()
-            first_heatmap_ms(chromium, url, 0, "h.rows === 6", page)
-            floors["slider"] = redraw_ms(page, 0, repeat)
+            page.goto(f"{url}/?text={eight}")
+            page.wait_for_function(f"() => {{ const deep = {DEEP_JS}; return deep('section.step table.mx'); }}", timeout=60_000)
+            warm = []
+            for i in range(max(3, repeat // 2)):
+                page.goto(f"{every}&seed={50 + i}")
+                page.evaluate("() => { window.__bench = {t0: 0, last: 0}; }")
+                warm.append(page.evaluate(DRAWN_JS, MATRICES.format(count=count)))
+            app["link40warm"] = median(warm)
             context.close()
-        with serve(str(steps), env=BARE) as url:
-            context = chromium.new_context(viewport={"width": 1280, "height": 720})
-            page = context.new_page()
-            first_heatmap_ms(chromium, url, 0, "h.rows === 6", page)
-            floors["next"] = _bare_steps(page, repeat)
-            context.close()
-        app = {}
-        with serve() as url:
-            app["cold"] = [first_heatmap_ms(chromium, f"{url}/?step=3&seed={i}", 0, "h.rows === 2") for i in range(repeat + 1)][1:]
-            context = chromium.new_context(viewport={"width": 1280, "height": 720})
-            page = context.new_page()
-            first_heatmap_ms(chromium, f"{url}/?step=3", 0, "h.rows === 2", page)
-            app["warm"] = [first_heatmap_ms(chromium, f"{url}/?step=3&seed={i}", 0, "h.rows === 2", page) for i in range(repeat)]
-            app["slider"] = redraw_ms(page, 0, repeat)
-            page.goto(f"{url}/?step=3&text=the+cat+sat+on+the+mat")
-            wait_for_heatmap(page, 0, "h.rows === 6")
-            app["next"] = step_ms(page, ".st-key-walk-{} button", ("raw scores", "scaled scores"), repeat)
-            page.goto(f"{url}/?step=2")
-            wait_for_heatmap(page, 1, "h.rows === 2")
-            app["six"] = redraw_ms(page, 1, repeat)
-            page.goto(f"{url}/?step=5&text={FORTY_TOKENS.replace(' ', '+')}")
-            wait_for_heatmap(page, 0, "h.rows === 40")
-            app["slider40"] = redraw_ms(page, 0, repeat)
-            page.goto(f"{url}/?step=3&text={FORTY_TOKENS.replace(' ', '+')}")
-            wait_for_heatmap(page, 0, "h.rows === 40")
-            app["next40"] = step_ms(page, ".st-key-walk-{} button", ("raw scores", "scaled scores"), repeat)
-            page.goto(f"{url}/?all=1&heads=4&d_model=16&text={FORTY_TOKENS.replace(' ', '+')}")
-            wait_for_heatmap(page, 4, "h.rows === 40")  # Q, after E, PE, X and W_Q
-            app["all40"] = redraw_ms(page, 4, repeat)
-            context.close()
-    median = {name: statistics.median(times) for name, times in (floors | {f"app_{k}": v for k, v in app.items()}).items()}
 
-    def against(name: str, what: str, floor: str, budget: float) -> tuple:
-        ratio = median[f"app_{name}"] / median[floor]
-        return ratio_row(what, median[f"app_{name}"], ratio, budget, repeat)
+    def against(name: str, what: str, floor: str, goal: str, met: bool) -> tuple:
+        ratio = app[name] / floors[floor]
+        verdict = "met" if met else "NOT MET"
+        return f"{what} ({ratio:.2f}x floor)", f"{app[name]:.0f} ms", f"{floors[floor]:.0f} ms floor; goal {goal}", verdict, str(repeat)
 
     return [
-        row("floor: bare Streamlit + 1 Plotly heatmap, first visit (empty cache)", median["cold"], None, repeat),
-        row("floor: bare page, slider -> heatmap redrawn", median["slider"], None, repeat),
-        row("floor: bare page, Next -> heatmap redrawn", median["next"], None, repeat),
-        ratio_row("bare page with the app's heatmap instead, slider -> redrawn", median["slider_chart"],
-                  median["slider_chart"] / median["slider"], None, repeat),
-        against("cold", "walkthrough: first visit (empty cache) -> first heatmap", "cold", 1.25),
-        row("walkthrough: load with a warm cache -> first heatmap", median["app_warm"], None, repeat),
-        against("slider", "walkthrough: d_k slider -> heatmap redrawn (step 3, 1 chart)", "slider", 1.3),
-        against("next", "walkthrough: Next -> next step's heatmap drawn", "next", 1.5),
-        row("walkthrough: d_k slider -> heatmaps redrawn (step 2, 6 charts)", median["app_six"], None, repeat),
-        row("40 tokens: d_k slider -> weights redrawn (step 5)", median["app_slider40"], 1000, repeat),
-        row("40 tokens: Next -> next step drawn", median["app_next40"], 1000, repeat),
-        row("floor: bare page, slider -> 13 of the app's heatmaps of 40 rows redrawn", median["slider_charts40"], None, repeat),
-        row(f"40 tokens, 4 heads, all steps (13 of 16 charts change): d_k slider -> redrawn "
-            f"({median['app_all40'] / median['slider_charts40']:.1f}x that floor)", median["app_all40"], 1000, repeat),
+        against("settled8", "walkthrough: Next -> page settled (8 tokens)", "settled8", "<= 100 ms", app["settled8"] <= 100),
+        against("settled40", "walkthrough: Next -> page settled (40 tokens, 4 heads)", "settled40", "<= 100 ms", app["settled40"] <= 100),
+        against("next8", "walkthrough: Next -> next step's matrix drawn (8 tokens)", "next8", "-", True),
+        against("next40", "walkthrough: Next -> next step's matrix drawn (40 tokens, 4 heads)", "next40", "-", True),
+        against("slider", "walkthrough: d_k slider -> matrix redrawn (step 2, Q)", "slider", "<= 1.3x", app["slider"] <= 1.3 * floors["slider"]),
+        against("cold", "walkthrough: first visit, empty cache -> first matrix", "cold", "<= 1.25x", app["cold"] <= 1.25 * floors["cold"]),
+        against("link40", "walkthrough: a link at 40 tokens x 4 heads, every step, empty cache -> all drawn (floor: 16 bare 40 x 40 "
+                "heatmaps)", "link40", "<= 1500 ms", app["link40"] <= 1500),
+        ("walkthrough: the same link, the app's files in the browser's cache -> all drawn", f"{app['link40warm']:.0f} ms", "<= 1500 ms",
+         "met" if app["link40warm"] <= 1500 else "NOT MET", str(max(3, repeat // 2))),
+        ("walkthrough: largest contentful paint (PerformanceObserver)", f"{app['lcp']:.0f} ms", "<= 2500 ms",
+         "met" if app["lcp"] <= 2500 else "NOT MET", "1"),
+        ("walkthrough: interaction to next paint, ← / → presses (worst of 6)", f"{app['inp']:.0f} ms", "<= 200 ms",
+         "met" if app["inp"] <= 200 else "NOT MET", "6"),
     ]
 
 
-def _bare_steps(page, repeat: int) -> list[float]:
-    from scripts.browser import wait_for_heatmap
-
-    times = []
-    for i in range(repeat):
-        forward = i % 2 == 0
-        start = time.perf_counter()
-        page.get_by_role("button", name="Next" if forward else "Previous").click()
-        wait_for_heatmap(page, 0, f"h.title.includes('step {4 if forward else 3}')")
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+def _bare_press(page, forward: bool) -> tuple[float, float]:
+    """The bare page's Next or Previous (Streamlit's own buttons): drawn when its heatmap's title names the new step."""
+    label = "Next" if forward else "Previous"
+    page.evaluate(ARM_JS)
+    page.evaluate("(label) => [...document.querySelectorAll('button')].find(b => b.textContent.trim() === label).click()", label)
+    drawn = page.evaluate(DRAWN_JS, TITLE_IS.format(title=f"step {4 if forward else 3}"))
+    settled = page.evaluate(SETTLED_JS)
+    return drawn, settled
 
 
 MEMORY_PROBE = """
@@ -445,134 +505,6 @@ def bench_learn(repeat: int) -> list[tuple]:
     return rows
 
 
-# The charts near the screen drawn, in the browser: the run ended, nothing stale, ``count`` chart elements on the page,
-# each one either drawn (with its data) or waiting off the screen (assets/js/charts.js draws it when it comes near), at
-# least one drawn, and the drawn ones no longer ``before``. Returns their signature: each one's shape and corner values.
-DRAWN_JS = """([count, before]) => {
-  const app = document.querySelector('[data-testid=stApp]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (document.querySelector('[data-stale=true], [data-testid=stSkeleton], [data-testid=stSkeletonElement]')) return false;
-  const boxes = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];
-  if (boxes.length !== count) return false;
-  const drawn = boxes.filter(b => !b.querySelector('[data-waiting]')).map(b => b.querySelector('.js-plotly-plot'));
-  if (!drawn.length || drawn.some(p => !p || !p.calcdata || !p._fullLayout)) return false;
-  const sign = drawn.map(p => { const z = p.calcdata[0][0].z;
-    return [z.length, z[0].length, z[0][0], z[z.length - 1][z[0].length - 1]].join('|'); }).join(' ');
-  return sign !== before ? sign : false;
-}"""
-STATE_JS = """() => [document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state'),
-  [...document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton], [data-testid=stSkeletonElement]')].map(e => e.outerHTML.slice(0, 200)),
-  ...[...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(b => [Math.round(b.getBoundingClientRect().top),
-  !!b.querySelector('[data-waiting]'), !!b.querySelector('.js-plotly-plot')])]"""
-COUNT_JS = "() => document.querySelectorAll('[data-testid=stPlotlyChart]').length"
-SIGN_JS = "() => (" + DRAWN_JS + ")([document.querySelectorAll('[data-testid=stPlotlyChart]').length, ''])"
-BARE = {"ATTENTION_PAGE_SCRIPTS": "0"}  # a floor is Streamlit's own page, without the app's scripts (scripts/paths.py)
-
-
-def sentence(n: int) -> str:
-    words = ("the students watched how every word of a long sentence looks at all the others " * 4).split()
-    return "+".join(words[:n])
-
-
-def settled(page) -> int:
-    """Wait until the page's run has ended and a chart is drawn, and stays so; the number of charts on the page."""
-    ended = "() => document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') === 'notRunning'"
-    page.wait_for_function(f"() => ({ended})() && document.querySelector('.js-plotly-plot')", timeout=60_000)
-    page.wait_for_timeout(1500)
-    page.wait_for_function(ended, timeout=60_000)
-    return page.evaluate(COUNT_JS)
-
-
-def drawn_ms(page, act: Callable[[], object], count: int, before: str = "") -> float:
-    """Time from ``act`` until the run ended and the ``count`` charts' ones on screen are drawn (no longer ``before``)."""
-    start = time.perf_counter()
-    act()
-    try:
-        page.wait_for_function(DRAWN_JS, arg=[count, before], timeout=60_000, polling=20)
-    except Exception:
-        print(f"never drawn ({count} charts, before {before!r}); the run, stale, the charts (top, waiting, drawn):", page.evaluate(STATE_JS),
-              file=sys.stderr)
-        raise
-    return (time.perf_counter() - start) * 1000
-
-
-def bench_heavy(repeat: int) -> list[tuple]:
-    """Issue 21, item 5, in chromium at 1280 x 720 with a warm browser cache: the heaviest walkthrough views.
-
-    Each figure runs until every chart of the page is drawn, not only the first; each run uses another seed, so the
-    server computes and draws new matrices (no cached heatmap)."""
-    import tempfile
-
-    from scripts.browser import browser, serve
-
-    rows = []
-    with tempfile.TemporaryDirectory() as folder, browser() as chromium:
-        bare = Path(folder) / "bare.py"
-        bare.write_text(BARE_APP)
-        with serve(str(bare), env=BARE) as url:  # the floor: a bare Streamlit page (1 slider, 1 heatmap) opened with a warm cache
-            page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
-            page.goto(url)
-            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 1", timeout=60_000)
-            floor_open = statistics.median(drawn_ms(page, lambda address=f"{url}/?i={i}": page.goto(address), 1) for i in range(repeat))
-            page.context.close()
-        charts = Path(folder) / "charts.py"
-        charts.write_text(BARE_APP_CHARTS.format(root=str(ROOT), charts=16, rows=40))
-        with serve(str(charts), env=BARE) as url:  # the floor: a bare page with 16 of the app's heatmaps, slider -> redrawn
-            page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
-            page.goto(url)
-            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 16", timeout=60_000)
-            page.wait_for_timeout(2000)
-            slider = page.get_by_role("slider", name="d_k (size of each query and key)")
-            slider.focus()
-            floor_charts = []
-            for _ in range(repeat):
-                page.wait_for_timeout(300)
-                before = page.evaluate(SIGN_JS)
-                floor_charts.append(drawn_ms(page, lambda: slider.press("ArrowRight"), 16, before))
-            floor_charts = statistics.median(floor_charts)
-            page.context.close()
-        rows += [row("floor: bare Streamlit page (1 slider, 1 heatmap), open with a warm cache -> drawn", floor_open, None, repeat),
-                 row("floor: bare page with 16 of the app's heatmaps of 40 rows, slider -> all redrawn", floor_charts, None, repeat)]
-    with browser() as chromium, serve() as url:
-        page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
-        for n, heads, d_model, label in ((40, 4, 16, "40 tokens, 4 heads"), (48, 8, 64, "48 tokens, 8 heads")):
-            base = f"{url}/?text={sentence(n)}&heads={heads}&d_model={d_model}&d_k={d_model // heads}"
-            page.goto(f"{base}&step=3&seed=999")
-            one = settled(page)
-            page.goto(f"{base}&all=1&seed=998")
-            every = settled(page)
-            waiting = page.evaluate("() => document.querySelectorAll('[data-waiting]').length")
-            opened, shown, moved, scrolled = [], [], [], []
-            for i in range(repeat):
-                opened.append(drawn_ms(page, lambda address=f"{base}&step=3&seed={100 + i}": page.goto(address), one))
-                toggle = page.locator(".st-key-walkthrough-all label").first
-                shown.append(drawn_ms(page, toggle.click, every))
-                if i == 0:  # the first open of the tab may draw every chart (the lazy script came late): count after the toggle
-                    waiting = page.evaluate("() => document.querySelectorAll('[data-waiting]').length")
-                page.wait_for_timeout(300)  # Q, K and V on screen, as a student looks at them while moving d_k
-                drawn_ms(page, lambda: page.evaluate("document.querySelector('.st-key-step-qkv').scrollIntoView()"), every, page.evaluate(SIGN_JS))
-                page.wait_for_timeout(300)
-                before = page.evaluate(SIGN_JS)
-                slider = page.get_by_role("slider", name="d_k (size of each query and key)")
-                slider.focus()
-                moved.append(drawn_ms(page, lambda s=slider: s.press("ArrowLeft"), every, before))
-                page.wait_for_timeout(300)
-                before = page.evaluate(SIGN_JS)
-                scrolled.append(drawn_ms(page, lambda: page.evaluate("document.querySelector('.st-key-step-heads').scrollIntoView()"), every,
-                                         before))
-            budget = 1000 if n == 40 else 2000
-            median = statistics.median
-            rows += [row(f"{label}: open a link at step 3 -> its {one} chart drawn ({median(opened) / floor_open:.1f}x the bare "
-                         "page's open)", median(opened), budget, repeat),
-                     row(f"{label}: Show all steps -> the charts near the screen drawn, {every - waiting} of {every} "
-                         f"({median(shown) / floor_charts:.2f}x "
-                         "16 bare heatmaps redrawn)", median(shown), budget, repeat),
-                     row(f"{label}, all steps, at Q, K, V: d_k slider -> the charts near the screen redrawn ({median(moved) / floor_charts:.2f}x 16 "
-                         "bare heatmaps)", median(moved), budget, repeat),
-                     row(f"{label}, all steps: scroll to the last step -> its charts drawn", median(scrolled), budget, repeat)]
-    return rows
-
-
 def print_table(rows: list[tuple]) -> None:
     header = ("what", "measured", "budget", "", "runs")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
@@ -583,10 +515,9 @@ def print_table(rows: list[tuple]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the median is printed)")
-    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "browser", "heavy"], action="append")
+    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "browser"], action="append")
     args = parser.parse_args()
-    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "browser": bench_browser,
-                "heavy": bench_heavy}
+    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "browser": bench_browser}
     rows = []
     for name in args.only or sections:
         rows += sections[name](args.repeat)

@@ -125,3 +125,75 @@ def wait_for_heatmap(page, index: int, check, timeout_ms: int = 45000) -> dict:
     handle = page.wait_for_function(f"(index) => {{ const h = ({HEATMAP_JS})(index); return h && ({check}) ? h : null; }}",
                                     arg=index, timeout=timeout_ms)
     return handle.json_value()  # the heatmap that satisfied the check (it may be redrawn again a moment later)
+
+
+# --- The step component (views/steps.py, assets/components/steps.js): the walkthrough, the lesson on a projector and the
+# images page's steps. It is drawn in an open shadow root of [data-testid=stBidiComponentIsolated]: Playwright's CSS
+# selectors pierce it (page.locator(".steps .nav.next")), page.evaluate reaches it through the host's shadowRoot.
+
+STEPS_ROOT_JS = """(() => [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')]
+  .map(host => host.shadowRoot && host.shadowRoot.querySelector('.steps')).find(Boolean) || null)"""
+
+MATRIX_JS = f"""(which) => {{
+  const root = {STEPS_ROOT_JS}();
+  if (!root) return null;
+  const figures = [...root.querySelectorAll('.main figure.matrix')];
+  const figure = typeof which === 'number' ? figures[which] : root.querySelector(`.main figure.matrix[data-matrix="${{which}}"]`);
+  const table = figure && figure.querySelector('table.mx');
+  if (!table || !table.tBodies[0]) return null;
+  const text = (el) => el.textContent.trim();
+  const x = [...table.tHead.querySelectorAll('th[scope=col]')].map(text);
+  const y = [...table.tBodies[0].querySelectorAll('th[scope=row]')].map(text);
+  const cells = [...table.tBodies[0].rows].map(tr => [...tr.querySelectorAll('td')].map(text));
+  const spans = [...table.querySelectorAll('td > span')];
+  const step = figure.closest('section.step');
+  return {{id: figure.dataset.matrix, title: text(figure.querySelector('figcaption')), alt: figure.getAttribute('aria-label') || '',
+          rows: y.length, cols: x.length, x, y, first: cells.length && cells[0].length ? cells[0][0] : null, cells,
+          shown: spans.filter(s => !s.classList.contains('sr-only')).length, hidden: spans.filter(s => s.classList.contains('sr-only')).length,
+          note: !!figure.querySelector(':scope > p.caption'), step: step ? step.dataset.step : null, count: figures.length}};
+}}"""
+
+STEPS_VIEW_JS = f"""() => {{
+  const root = {STEPS_ROOT_JS}();
+  if (!root) return null;
+  const where = root.querySelector('nav.bar select.where'), live = root.querySelector('[aria-live]');
+  const head = root.querySelector('.segmented.heads button[aria-checked=true]');
+  const word = [...root.querySelectorAll('.focus-controls select, .dialog select')]  // the word's list: "1 · the", "2 · cat", ...
+    .find(s => s.options.length && [...s.options].every(o => /^\\d+ \u00b7 /.test(o.textContent)));
+  return {{layout: root.classList.contains('projector') ? 'projector' : 'screen',
+          where: where && where.selectedOptions[0] ? where.selectedOptions[0].textContent : null,
+          steps: [...root.querySelectorAll('.main section.step')].map(s => s.dataset.step),
+          matrices: [...root.querySelectorAll('.main figure.matrix')].map(f => f.dataset.matrix),
+          said: live ? live.textContent : null, head: head ? parseInt(head.textContent, 10) : null,
+          focus: word ? parseInt(word.value, 10) : null, search: location.search}};
+}}"""
+
+
+def steps_view(page) -> dict | None:
+    """What the step component shows now: its layout, the step bar's text ("Step 3 of 6: Raw scores"), the steps and
+    matrices drawn (ids), what its live region said last, the head, the focused word and the address's query."""
+    return page.evaluate(STEPS_VIEW_JS)
+
+
+def wait_for_steps(page, check: str, timeout_ms: int = 45000) -> dict:
+    """Wait until the step component's view (``steps_view``) satisfies ``check`` (a JS predicate body on `v`); return it."""
+    handle = page.wait_for_function(f"() => {{ const v = ({STEPS_VIEW_JS})(); return v && ({check}) ? v : null; }}", timeout=timeout_ms)
+    return handle.json_value()
+
+
+def wait_for_step(page, where: str, timeout_ms: int = 45000) -> dict:
+    """Wait until the step bar reads ``where`` at its start ("Step 3 of 6", or the whole "Step 3 of 6: Raw scores")."""
+    return wait_for_steps(page, f"v.where && v.where.startsWith({where!r})", timeout_ms)
+
+
+def matrix(page, which: str | int = 0) -> dict | None:
+    """A matrix of the step component as the browser drew it (by its id, e.g. "raw.1", or its place among those shown):
+    title, text alternative, rows and columns, their labels, every cell's text, how many numbers are shown or hidden."""
+    return page.evaluate(MATRIX_JS, which)
+
+
+def wait_for_matrix(page, which: str | int, check: str = "true", timeout_ms: int = 45000) -> dict:
+    """Wait until the matrix ``which`` is drawn and satisfies ``check`` (a JS predicate body on `m`); return it."""
+    handle = page.wait_for_function(f"(which) => {{ const m = ({MATRIX_JS})(which); return m && ({check}) ? m : null; }}",
+                                    arg=which, timeout=timeout_ms)
+    return handle.json_value()

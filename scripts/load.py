@@ -245,13 +245,80 @@ def main_balanced(sessions: int, replicas: int) -> None:
             print("first error:", r["first_error"])
 
 
+BARE_STEPS = """import streamlit as st
+step = st.session_state.setdefault("step", 3)
+def move(by):
+    st.session_state.step += by
+st.button("Previous", on_click=move, args=(-1,))
+st.markdown(f"**Step {step}**")
+st.button("Next", on_click=move, args=(1,))
+"""
+NEXT_LINK = "text=the+cat+sat+on+the+mat&heads=2&step=2"
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def next_burst(script: str, query: str, students: int, presses: int, next_button: str) -> dict:
+    """``students`` browser tabs (one session each) open the page, then each presses Next ``presses`` times, all at once:
+    the server's CPU time during the burst, per press, and the websocket messages the tabs sent."""
+    from scripts.browser import browser
+
+    with serve_process(script) as (url, pid), browser() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 720})
+        pages, sent = [], [0]
+        for _ in range(students):
+            page = context.new_page()
+            page.on("websocket", lambda ws: ws.on("framesent", lambda _: sent.__setitem__(0, sent[0] + 1)))
+            page.goto(f"{url}/?{query}")
+            pages.append(page)
+        for page in pages:
+            page.locator(next_button).first.wait_for(timeout=60_000)
+        time.sleep(3.0)  # every session's first run is over
+        sent[0], before, began = 0, cpu_seconds(pid), time.perf_counter()
+        for round_ in range(presses):
+            for page in pages:  # each tab's press, as fast as a class of hands
+                page.evaluate("(selector) => { const find = (root) => root.querySelector(selector) || [...root.querySelectorAll("
+                              "'[data-testid=stBidiComponentIsolated]')].map(h => h.shadowRoot && h.shadowRoot.querySelector(selector))"
+                              ".find(Boolean); const b = find(document); if (b) b.click(); }", next_button if round_ % 2 == 0 else
+                              next_button.replace("next", "previous").replace("Next", "Previous"))
+        time.sleep(3.0)  # what the presses started on the server has ended
+        spent = cpu_seconds(pid) - before  # the server's own idle ticks are part of it, and counted
+        wall = time.perf_counter() - began
+        context.close()
+    total = students * presses
+    return {"cpu_ms_per_press": spent * 1000 / total, "frames_per_press": sent[0] / total, "cpu_s": spent, "wall_s": wall, "presses": total}
+
+
+def main_next_burst(students: int, presses: int = 6) -> None:
+    """``make load NEXT=1``: a class pressing Next at once on the walkthrough, beside a bare Streamlit page whose Next is a
+    button (a server round trip per press, as the walkthrough was)."""
+    with tempfile.TemporaryDirectory() as folder:
+        bare = str(Path(folder) / "steps.py")
+        Path(bare).write_text(BARE_STEPS)
+        floor = next_burst(bare, "", students, presses, "button:has-text('Next')")
+    app = next_burst("app.py", NEXT_LINK, students, presses, ".nav.next")
+    print(f"{students} students (browser tabs, a session each) press Next / Previous {presses} times each, all at once")
+    print(f"{'':36}{'presses':>8}{'server CPU':>12}{'CPU per press':>15}{'messages per press':>20}")
+    for name, r in (("floor: Streamlit button, 1 rerun each", floor), ("walkthrough: the step component", app)):
+        print(f"{name:36}{r['presses']:>8}{r['cpu_s']:>10.2f} s{r['cpu_ms_per_press']:>12.2f} ms{r['frames_per_press']:>20.2f}")
+    print("The walkthrough's Next sends nothing to the server: the server's CPU per press is its idle time over the burst "
+          f"({app['wall_s']:.1f} s), not work done for a press.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--replicas", type=int, default=0, help="through nginx in front of this many app processes (0: no balancer)")
     parser.add_argument("--trainings", type=int, default=0, help="measure the class while this many students train on Watch it learn")
+    parser.add_argument("--next-burst", action="store_true", help="a class pressing Next at once, in browser tabs")
     args = parser.parse_args()
     sessions = max(1, min(args.sessions, 200))
+    if args.next_burst:
+        return main_next_burst(sessions)
     if args.trainings:
         return main_trainings(sessions, max(1, min(args.trainings, 8)))
     if args.replicas:

@@ -47,6 +47,52 @@ def z_values(spec: dict) -> np.ndarray:
     return np.array(z, dtype=float)
 
 
+def payload(at, key: str = "walk-steps") -> tuple[dict, np.ndarray]:
+    """The step component's payload as the browser receives it: (header, float64 values) (views/steps.py)."""
+    from views.steps import read
+
+    elements = [e for e in at.get("bidi_component") if getattr(e, "key", None) == key]
+    assert elements, f"no step component {key!r} on the page"
+    return read(elements[0].proto.bytes)
+
+
+def step_ids(header: dict) -> list[str]:
+    return [step["id"] for step in header["steps"]]
+
+
+def step_matrices(header: dict, step: str, head: int = 1) -> list[str]:
+    """The ids of the matrices a step draws for ``head`` (counted from 1), in order."""
+    found = []
+
+    def walk(block: dict) -> None:
+        if block["t"] == "row":
+            for inner in block["c"]:
+                walk(inner)
+        elif block["t"] == "m":
+            found.append(f"{block['m']}.{head}" if block["h"] else block["m"])
+
+    for block in next(s for s in header["steps"] if s["id"] == step)["blocks"]:
+        walk(block)
+    return found
+
+
+def step_titles(header: dict, step: str, head: int = 1) -> list[str]:
+    return [header["m"][id_]["title"] for id_ in step_matrices(header, step, head)]
+
+
+def matrix(header: dict, values: np.ndarray, id_: str) -> np.ndarray:
+    from views.steps import values_of
+
+    return values_of(header, values, id_)
+
+
+def step_text(header: dict, step: str) -> str:
+    """A step's words: its title, explanation and notes (HTML as the browser receives it)."""
+    found = next(s for s in header["steps"] if s["id"] == step)
+    notes = [b.get("html", "") for b in found["blocks"]] + [b.get("caption", "") for b in found["blocks"]]
+    return "\n".join([found["title"], found["body"], *notes])
+
+
 def all_text(at) -> str:
     """Every markdown, caption, info, warning and error text on the page, joined."""
     parts = []

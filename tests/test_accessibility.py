@@ -19,18 +19,21 @@ import numpy as np
 import pytest
 
 from attention_plot.figures import APPROVED_SCALES, contrast
-from scripts.browser import draw_charts, wait_for_heatmap
+from scripts.browser import STEPS_ROOT_JS, draw_charts, matrix, wait_for_matrix, wait_for_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 FOCUS_JS = """() => {
-  const el = document.activeElement;
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;  // into the step component
   if (!el || el === document.body) return null;
   const style = getComputedStyle(el), box = el.getBoundingClientRect();
   const ring = (s) => (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || (s.boxShadow && s.boxShadow !== 'none');
   const label = el.closest('label');
   return {tag: el.tagName, role: el.getAttribute('role'), name: el.getAttribute('aria-label') || el.textContent.trim().slice(0, 60),
           key: (el.closest('[class*=st-key-]') || {className: ''}).className.split(' ').find(c => c.startsWith('st-key-')) || '',
+          part: el.closest('section.focus') ? 'focus' : el.closest('nav.bar') ? 'bar' : el.closest('figure.matrix') ? 'matrix' : '',
+          cls: typeof el.className === 'string' ? el.className : '', disabled: el.getAttribute('aria-disabled'),
           ring: ring(style) || (label ? ring(getComputedStyle(label)) : false)
             || !!el.closest('[data-baseweb=input], [data-baseweb=select], [data-baseweb=textarea]'),
           shown: box.width > 0 && box.height > 0, outline: style.outlineColor};
@@ -43,13 +46,14 @@ def focused(page) -> dict | None:
 
 def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium, app_url):
     """From a fresh page: the second Tab reaches the skip link, Enter puts the focus on Next; Enter six times walks
-    steps 2 to 7 (two heads: seven steps) with the focus staying on Next, then on Previous once Next is disabled; then
-    Tab reaches the focused word's box in the focus section below, the arrow keys and Enter pick the third word, and
-    its table follows. Every stop shows its focus ring and Tab never stays on one element (no trap)."""
+    steps 2 to 7 (two heads: seven steps) with the focus staying on Next, which says it is disabled on the last step;
+    then Tab reaches the focused word's box in the focus section below (each matrix on the way one stop), the arrow
+    keys pick the third word, and its table follows. Every stop shows its focus ring and Tab never stays on one element
+    (no trap)."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat+down&heads=2&step=1")
-    page.get_by_text("Step 1 of 7").wait_for(timeout=45000)
+    wait_for_step(page, "Step 1 of 7")
     page.locator("a.attention-skip:not([hidden])").wait_for(state="attached", timeout=10000)
     page.keyboard.press("Tab")  # Streamlit's "Skip to main content", then the app's
     assert focused(page)["name"] == "Skip to main content", focused(page)
@@ -57,14 +61,14 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
     stop = focused(page)
     assert stop and stop["tag"] == "A" and "Previous and Next" in stop["name"] and stop["ring"] and stop["shown"], stop
     page.keyboard.press("Enter")
-    assert focused(page)["key"] == "st-key-walk-next", focused(page)
+    assert focused(page)["part"] == "bar" and focused(page)["cls"].startswith("nav next"), focused(page)
     for step in range(2, 8):
         page.keyboard.press("Enter")
-        page.get_by_text(f"Step {step} of 7").wait_for(timeout=30000)
-        page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
-        on = "next" if step < 7 else "previous"  # Next is disabled on the last step: the focus goes to Previous
-        page.wait_for_function(f"() => document.activeElement && document.activeElement.closest('.st-key-walk-{on}')", timeout=10000)
-        assert focused(page)["ring"], focused(page)
+        wait_for_step(page, f"Step {step} of 7", 30000)
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step}'", timeout=30000)
+        stop = focused(page)  # the focus stays on Next; on the last step it says it is disabled
+        assert stop["cls"].startswith("nav next") and stop["ring"], stop
+        assert stop["disabled"] == ("true" if step == 7 else "false"), stop
     seen, tabs = [], 0
     while tabs < 60:
         page.keyboard.press("Tab")
@@ -74,15 +78,15 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
         assert stop["ring"], (tabs, stop)  # a visible focus on every stop
         assert not seen or stop != seen[-1], (tabs, stop)  # Tab moved on: no trap
         seen.append(stop)
-        if "focus" in stop["key"]:
+        if stop["part"] == "focus":
             break
-    assert "focus" in stop["key"], seen
-    page.keyboard.press("ArrowDown")  # the list opens on the next word
-    page.get_by_role("option").first.wait_for(timeout=10000)
+    assert stop["part"] == "focus" and stop["tag"] == "SELECT", seen  # the focused word's box, first in its section
+    matrices = [s for s in seen if s["part"] == "matrix"]
+    assert len(matrices) == 3, seen  # step 7's three matrices (concat, W_O, output): one stop each
+    page.keyboard.press("ArrowDown")  # the next word
     page.keyboard.press("ArrowDown")  # the third
-    page.keyboard.press("Enter")
-    page.wait_for_function("() => location.search.includes('focus=3')", timeout=30000)
-    page.get_by_text("“sat”", exact=False).first.wait_for(timeout=30000)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('focus') === '3'", timeout=30000)
+    page.locator(".steps section.focus table.plain caption", has_text="“sat”").wait_for(timeout=30000)
     context.close()
 
 
@@ -104,7 +108,7 @@ def test_a_sliders_thumb_shows_its_focus_ring_and_moves_with_the_arrow_keys(chro
     page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
     page.goto(f"{app_url}/walkthrough?lang=en&step=3")
     page.locator("[data-testid=stSlider]").first.wait_for(timeout=45000)
-    page.get_by_text("Step 3 of", exact=False).first.wait_for(timeout=45000)
+    wait_for_step(page, "Step 3 of")
     thumb = None
     for _ in range(60):
         page.keyboard.press("Tab")
@@ -127,38 +131,42 @@ def _cell_colour(scale: list, t: float) -> np.ndarray:
     return np.array([np.interp(t, stops, colours[:, k]) for k in range(3)])
 
 
-CELLS_JS = """(index) => {
-  const gd = document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')[index];
-  const trace = gd._fullData[0];
-  return {zmin: trace.zmin, zmax: trace.zmax, cells: [...gd.querySelectorAll('g.heatmap-label text')].map(t => {
-    const fill = getComputedStyle(t).fill.match(/\\d+/g).map(Number);
-    return {z: t.__data__.z, fill, text: t.textContent, display: getComputedStyle(t).display};
-  })};
-}"""
+CELLS_JS = f"""(id) => {{
+  const figure = ({STEPS_ROOT_JS}()).querySelector(`figure.matrix[data-matrix="${{id}}"]`);
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  return [...figure.querySelectorAll('td')].map(td => {{ const span = td.querySelector('span'), s = getComputedStyle(span);
+    return {{i: +td.dataset.i, j: +td.dataset.j, background: rgb(getComputedStyle(td).backgroundColor), ink: rgb(s.color), text: span.textContent,
+            shown: !span.classList.contains('sr-only') && span.getBoundingClientRect().width > 0}}; }});
+}}"""
 
 
 @pytest.mark.parametrize(("step", "kind", "query"), [(5, "weights", "text=the+cat+sat+on+the+mat"), (3, "signed", "text=the+cat+sat+on+the+mat"),
                                                      (2, "q", "text=the+cat+sat&d_k=4")])
-def test_every_number_in_a_heatmap_cell_contrasts_with_its_cell(chromium, app_url, step, kind, query):
+def test_every_number_in_a_matrix_cell_contrasts_with_its_cell(chromium, app_url, step, kind, query):
     """Black or white per cell, whichever contrasts more: on the lightest and the darkest cells of the softmax weights,
-    the raw scores' red-white-blue and Q's grey-white-blue, every printed number is at least 4.5:1 against its cell."""
+    the raw scores' red-white-blue and Q's grey-white-blue, every printed number is at least 4.5:1 against its cell,
+    whose colour is found here from the scale and the true value (independently of the step component's numbers.js)."""
+    from attention_core import explain
+
+    text = re.search(r"text=([^&]+)", query).group(1).replace("+", " ")
+    head = explain(text, d_k=4).trace.heads[0]
+    values, id_ = {"weights": (head.weights, "weights.1"), "signed": (head.raw_scores, "raw.1"), "q": (head.q, "q.1")}[kind]
+    low, high = (0.0, 1.0) if kind == "weights" else (-np.abs(values).max(), np.abs(values).max())
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?lang=en&{query}&step={step}")
-    wait_for_heatmap(page, 0, "h.rows > 0")
-    draw_charts(page)
-    page.wait_for_function("() => document.querySelectorAll('g.heatmap-label text[data-ink]').length > 0", timeout=30000)
-    index = 0 if kind != "q" else 3  # step 2 draws W_Q, W_K, W_V, then Q
-    found = page.evaluate(CELLS_JS, index)
-    assert found["cells"], found
+    wait_for_matrix(page, id_, f"m.shown === {values.size}")
+    found = page.evaluate(CELLS_JS, id_)
+    assert len(found) == values.size and all(cell["shown"] for cell in found), found[:3]
     scale, worst = APPROVED_SCALES[kind], 21.0
-    for cell in found["cells"]:
-        t = (cell["z"] - found["zmin"]) / (found["zmax"] - found["zmin"])
-        ratio = contrast(tuple(_cell_colour(scale, t)), tuple(cell["fill"]))
+    for cell in found:
+        z = values[cell["i"], cell["j"]]
+        colour = _cell_colour(scale, (z - low) / (high - low))
+        assert np.abs(colour - np.array(cell["background"])).max() <= 1.5, (cell, colour)  # the cell's colour is the value's
+        ratio = contrast(tuple(colour), tuple(cell["ink"]))
         worst = min(worst, ratio)
         assert ratio >= 4.5, (cell, ratio)
-    values = [c["z"] for c in found["cells"]]
-    assert max(values) - min(values) > 0.5 * (found["zmax"] - found["zmin"])  # light cells and dark cells were both checked
+    assert values.max() - values.min() > 0.5 * (high - low)  # light cells and dark cells were both checked
     assert worst >= 4.5
     context.close()
 
@@ -169,19 +177,20 @@ def test_a_chart_is_a_named_figure_with_its_numbers_as_a_table(chromium, app_url
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?lang=en&walk=textbook&step=5")
-    page.get_by_text("Step 5 of 6").wait_for(timeout=45000)
-    wait_for_heatmap(page, 0, "h.rows === 2")
-    box = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").first
+    wait_for_step(page, "Step 5 of 6")
+    wait_for_matrix(page, "weights.1", "m.rows === 2")
+    box = page.locator(".steps figure.matrix[data-matrix='weights.1']")
     name = box.get_attribute("aria-label")
     assert box.get_attribute("role") == "figure"
     assert "2 queries (rows) by 2 keys (columns)" in name, name
     assert "“Thinking” puts the most weight on “Thinking” (0.88); “Machines” puts the most weight on “Machines” (0.94)" in name, name
-    table = box.locator("div.attention-numbers")
-    rows = [[c.strip() for c in r.split("\t")] for r in table.inner_text().strip().splitlines()]
-    assert rows[0] == ["attention weights"] or rows[0][-2:] == ["Thinking", "Machines"], rows
-    body = {r[0]: r[1:] for r in rows if r and r[0] in ("Thinking", "Machines")}
-    assert body["Thinking"] == ["0.88", "0.12"] and body["Machines"] == ["0.06", "0.94"], rows
-    assert table.locator("th[scope=col]").count() == 3 and table.locator("th[scope=row]").count() == 2
+    table = box.locator("table.mx")  # the numbers once, as a real table: its caption, column and row headers
+    assert table.count() == 1 and table.locator("caption").inner_text() == "attention weights"
+    assert table.locator("th[scope=col]").all_inner_texts() == ["Thinking", "Machines"]
+    assert table.locator("th[scope=row]").all_inner_texts() == ["Thinking", "Machines"]
+    shown = matrix(page, "weights.1")["cells"]
+    assert shown == [["0.88", "0.12"], ["0.06", "0.94"]], shown
+    assert box.locator(".legend").get_attribute("aria-hidden") == "true"  # the colour bar's numbers are not read again
     page.goto(f"{app_url}/scaling-lab?lang=en")
     page.locator("[data-testid=stMain] [data-testid=stPlotlyChart][role=figure]").first.wait_for(timeout=45000)
     names = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").evaluate_all("(boxes) => boxes.map(b => b.getAttribute('aria-label'))")
@@ -195,18 +204,21 @@ def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_open
     context = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="zh-CN")
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?text=the+cat+sat&step=5")
-    page.get_by_text("第 5 步").first.wait_for(timeout=45000)
+    wait_for_step(page, "第 5 步")
     page.wait_for_function("() => document.documentElement.lang === 'zh'", timeout=10000)
     assert "lang=zh" in page.url
+    assert page.locator(".steps").get_attribute("lang") == "zh-Hans"  # the step component says its language too
+    labels = page.locator("[aria-label]").evaluate_all("(els) => els.map(e => e.getAttribute('aria-label'))")  # and inside it
+    assert not [label for label in labels if label.startswith("Help for") or label in ("Collapse sidebar", "Fullscreen")], labels
+    assert any(label.endswith("”的说明") for label in labels), labels
+    assert any(re.search(r"[\u4e00-\u9fff]", label) for label in labels if label.startswith("热力图")), labels  # a matrix's name
+    page.goto(f"{app_url}/multi-head?text=the+cat+sat&heads=2")  # a page of Plotly charts: its toolbar in Chinese
     draw_charts(page)
     titles = page.locator(".modebar-btn").evaluate_all("(buttons) => buttons.map(b => b.getAttribute('data-title'))")
     assert titles and all(re.search(r"[\u4e00-\u9fff]", t) for t in titles), titles
-    labels = page.locator("[aria-label]").evaluate_all("(els) => els.map(e => e.getAttribute('aria-label'))")
-    assert not [label for label in labels if label.startswith("Help for") or label in ("Collapse sidebar", "Fullscreen")], labels
-    assert any(label.endswith("”的说明") for label in labels), labels
     english = context.new_page()
     english.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=5")
-    english.get_by_text("Step 5 of 6").wait_for(timeout=45000)
+    wait_for_step(english, "Step 5 of 6")
     english.wait_for_function("() => document.documentElement.lang === 'en'", timeout=10000)
     context.close()
 
@@ -216,11 +228,15 @@ def test_nothing_moves_when_reduced_motion_is_asked_for(chromium, app_url):
     context = chromium.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=3")
-    wait_for_heatmap(page, 0, "h.rows === 3")
-    moving_js = """() => [...document.querySelectorAll('body *')].filter(e => {
+    wait_for_matrix(page, "raw.1", "m.rows === 3")
+    moving_js = """() => { const all = [...document.querySelectorAll('body *')];  // and inside the step component's shadow root
+      for (let i = 0; i < all.length; i++) if (all[i].shadowRoot) all.push(...all[i].shadowRoot.querySelectorAll('*'));
+      return all; }"""
+    moving_js = f"""() => ({moving_js})().filter(e => {{
         const s = getComputedStyle(e), longest = (v) => Math.max(...v.split(',').map(parseFloat));
         return longest(s.transitionDuration) > 0.001 || (s.animationName !== 'none' && longest(s.animationDuration) > 0.001);
-      }).map(e => e.tagName + '.' + e.className).slice(0, 5)"""
+      }}).map(e => e.tagName + '.' + e.className).slice(0, 5)"""
+    assert page.evaluate(f"() => ({STEPS_ROOT_JS}()).querySelectorAll('details.about summary').length") > 0  # it was looked into
     with contextlib.suppress(Exception):  # once the run has drawn the page's style (a loaded machine may be between two runs)
         page.wait_for_function(f"() => ({moving_js})().length === 0", timeout=15000)
     moving = page.evaluate(moving_js)
@@ -231,8 +247,10 @@ def test_nothing_moves_when_reduced_motion_is_asked_for(chromium, app_url):
 SMALL_TARGETS_JS = """() => {
   const small = [];
   const targets = 'button, a[href], [role=tab], [data-testid=stRadioOption], label[data-baseweb=checkbox], summary, ' +
-                  'input:not([type=radio]):not([type=checkbox]):not([type=range]):not([role=combobox])';
-  for (const el of document.querySelectorAll(targets)) {
+                  'input:not([type=radio]):not([type=checkbox]):not([type=range]):not([role=combobox]), label.switch, select';
+  const roots = [document];  // and the step component's shadow root
+  for (let i = 0; i < roots.length; i++) for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  for (const el of roots.flatMap(root => [...root.querySelectorAll(targets)])) {
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2 || r.right <= 0 || r.left >= innerWidth) continue;  // hidden, or in a closed sidebar
     if (el.tagName === 'A' && el.closest('p, li, td')) continue;  // a link inside a sentence: WCAG 2.5.8's inline exception
@@ -269,7 +287,7 @@ def test_a_device_that_prefers_dark_gets_the_light_page_its_colours_were_checked
     page = context.new_page()
     try:
         page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=5")
-        wait_for_heatmap(page, 0, "h.rows === 3")
+        wait_for_matrix(page, "weights.1", "m.rows === 3")
         assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")  # the device does ask for dark
         background = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
         assert background == "rgb(255, 255, 255)", background
@@ -294,7 +312,7 @@ def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_u
     quiz = english_left(page)
     assert not quiz, quiz
     page.goto(f"{app_url}/walkthrough?lang=zh&text=the+cat+sat&step=5")
-    wait_for_heatmap(page, 0, "h.rows === 3")
+    wait_for_matrix(page, "weights.1", "m.rows === 3")
     page.get_by_text(T("classroom.hands_on")).click()
     editor = page.locator("[data-testid=stDataFrame]").first
     editor.wait_for(timeout=30000)

@@ -7,7 +7,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pytest
-from conftest import figures, open_app
+from conftest import matrix, open_app, payload
+from jsnumbers import number as js_number
+from jsnumbers import run
 
 from attention_core import explain
 from attention_plot import figures as builders
@@ -52,18 +54,31 @@ def check_tooltip(tooltip: str, cell: str, q: np.ndarray, k: np.ndarray) -> None
     assert abs(total - by_hand(total, cell)) != Decimal("0.5").scaleb(-places(cell)), tooltip  # never a tie
 
 
+def browser_tooltips(header: dict, values: np.ndarray, head: int = 1) -> tuple[list[list[str]], list[list[str]]]:
+    """Each raw score's cell text and tooltip as the step component makes them (numbers.js in Node.js, from the payload)."""
+    raw, q, k = (matrix(header, values, f"{name}.{head}") for name in ("raw", "q", "k"))
+    places = values[header["m"][f"raw.{head}"]["arith"]["p"]["o"]:][: raw.size].reshape(raw.shape)
+    cells = run([("cellText", [float(x), 2]) for x in raw.ravel()])
+    lines = run([("dotTerms", [list(map(float, q[i])), list(map(float, k[j])), i, j, int(places[i, j]), float(raw[i, j])])
+                 for i in range(raw.shape[0]) for j in range(raw.shape[1])])
+    tips = ["<br>" + "<br>".join("".join(p if isinstance(p, str) else f"<sub>{p['sub']}</sub>" for p in line) for line in item)
+            for item in lines]
+    n = raw.shape[1]
+    return [cells[i * n:(i + 1) * n] for i in range(raw.shape[0])], [tips[i * n:(i + 1) * n] for i in range(raw.shape[0])]
+
+
 @pytest.mark.parametrize("text", SENTENCES)
 @pytest.mark.parametrize(("d_k", "heads"), [(4, 2), (3, 1), (8, 1)])
 def test_every_raw_score_tooltip_adds_up_by_hand(text, d_k, heads):
-    at = open_app(text=text, d_k=d_k, heads=heads, step=3)
-    (spec,) = figures(at)
-    trace = spec["data"][0]
-    head = explain(text, d_k=d_k, heads=heads).trace.heads[0]
-    n_q, n_k = head.raw_scores.shape
-    for i in range(n_q):
-        for j in range(n_k):
-            assert is_rounded(trace["text"][i][j], head.raw_scores[i, j])
-            check_tooltip(trace["customdata"][i][j][2], trace["text"][i][j], head.q[i], head.k[j])
+    header, values = payload(open_app(text=text, d_k=d_k, heads=heads, step=3))
+    for h in range(1, heads + 1):
+        head = explain(text, d_k=d_k, heads=heads).trace.heads[h - 1]
+        cells, tips = browser_tooltips(header, values, h)
+        n_q, n_k = head.raw_scores.shape
+        for i in range(n_q):
+            for j in range(n_k):
+                assert is_rounded(cells[i][j], head.raw_scores[i, j])
+                check_tooltip(tips[i][j], cells[i][j], head.q[i], head.k[j])
 
 
 def test_tooltips_add_up_on_many_random_heads():
@@ -79,31 +94,22 @@ def test_tooltips_add_up_on_many_random_heads():
                     check_tooltip(lines[i, j], cells[i, j], q[i], k[j])
 
 
-def test_a_hidden_matrix_sends_no_numbers_to_the_browser():
-    """Predict first: the scores are not drawn at all, so no tooltip's arithmetic can give the answer away."""
-    at = open_app(text=SENTENCES[0], step=3, predict=1, focus=2)
-    assert not figures(at)
-
-
-def column(table, name_start: str) -> tuple[str, list[str]]:
-    name = next(c for c in table.columns if c.startswith(name_start))
-    return name, list(table[name])
-
-
 @pytest.mark.parametrize("text", SENTENCES)
 @pytest.mark.parametrize(("d_k", "focus", "score"), [(4, 2, "scaled_dot"), (3, 1, "scaled_dot"), (8, 3, "dot"), (5, 2, "cosine")])
 def test_focus_tables_add_up_by_hand(text, d_k, focus, score):
-    at = open_app(text=text, d_k=d_k, focus=focus, score=score)
+    header, values = payload(open_app(text=text, d_k=d_k, focus=focus, score=score))
     head = explain(text, d_k=d_k, score=score).trace.heads[0]
     query = focus - 1
-    tables = [table.value for table in at.table]
-    scores = next(t for t in tables if "softmax weight" in t.columns)
-    weighted = next(t for t in tables if t.iloc[-1, 0] == "sum = output")
-
-    _, raw = column(scores, "score q·k")
-    name, scaled = column(scores, "score ÷ ")
-    divisor = name.removeprefix("score ÷ ")
-    _, weights = column(scores, "softmax weight")
+    meta = header["focus"]["heads"][0]
+    decimals = values[meta["places"]["o"] + 2 * query : meta["places"]["o"] + 2 * query + 2]
+    row = lambda id_: [js_number(x) for x in matrix(header, values, id_)[query]]
+    (table,) = run([("focusTables", [row("raw.1"), row("masked.1"), row("weights.1"), [js_number(x) for x in matrix(header, values, "v.1").ravel()],
+                                     head.v.shape[1], row("output.1"), meta["divisor"], int(decimals[0]), int(decimals[1]),
+                                     header["keys"], header["focus"]["dims"], header["focus"]["decimals"]])])
+    raw = [r[2] for r in table["scores"]]
+    scaled = [r[3] for r in table["scores"]]
+    weights = [r[4] for r in table["scores"]]
+    divisor = table["divisor"]
     assert is_rounded(divisor, head.divisor)
     for j, (s, t, a) in enumerate(zip(raw, scaled, weights)):
         assert is_rounded(s, head.raw_scores[query, j]) and is_rounded(a, head.weights[query, j])
@@ -114,10 +120,9 @@ def test_focus_tables_add_up_by_hand(text, d_k, focus, score):
             assert abs(quotient - number(t)) < Decimal("0.5").scaleb(-places(t)), (s, divisor, t)  # not a tie
 
     shown = min(head.v.shape[1], 8)
-    assert list(weighted.columns[1:]) == [str(d + 1) for d in range(shown)]
+    assert table["shown"] == shown
     for d in range(shown):
-        cells = list(weighted.iloc[:, d + 1])
-        terms, output = cells[:-1], cells[-1]
+        terms, output = [r[d + 1] for r in table["weighted"]], table["sum"][d]
         assert is_rounded(output, head.output[query, d])
         total = Decimal(0)
         for j, term in enumerate(terms):
@@ -125,5 +130,5 @@ def test_focus_tables_add_up_by_hand(text, d_k, focus, score):
             total += number(term)
         assert by_hand(total, output) == number(output), (d, terms, output)  # the weighted rows add up to the output
         assert abs(total - number(output)) < Decimal("0.5").scaleb(-places(output)), (d, terms, output)
-    for label, a in zip(weighted.iloc[:-1, 0], weights):
+    for label, a in zip([r[0] for r in table["weighted"]], weights):
         assert label.startswith(f"{a} × v")  # the weight in the row's name is the one in the table above

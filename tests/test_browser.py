@@ -8,7 +8,18 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scripts.browser import draw_charts, heatmap, serve, wait_for_heatmap
+from scripts.browser import (
+    STEPS_ROOT_JS,
+    draw_charts,
+    heatmap,
+    matrix,
+    serve,
+    steps_view,
+    wait_for_heatmap,
+    wait_for_matrix,
+    wait_for_step,
+    wait_for_steps,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 SHOTS = Path(__file__).resolve().parent.parent / "tests" / "screenshots"
@@ -54,24 +65,24 @@ def projector(chromium):
     context.close()
 
 
-def test_type_a_sentence_move_d_k_and_the_heatmap_redraws(app_url, page):
+def test_type_a_sentence_move_d_k_and_the_matrix_redraws(app_url, page):
     SHOTS.mkdir(exist_ok=True)
     page.goto(f"{app_url}/?step=2")
-    wait_for_heatmap(page, 1, "h.rows === 2 && h.cols === 4")
-    box = page.get_by_role("textbox", name="Sentence")
+    wait_for_matrix(page, "q.1", "m.rows === 2 && m.cols === 4")
+    box = page.get_by_role("textbox", name="Sentence")  # the step component's sentence box, at the top of the page
     box.fill("the cat sat on the mat")
     box.press("Enter")
-    q = wait_for_heatmap(page, 1, "h.rows === 6")
+    q = wait_for_matrix(page, "q.1", "m.rows === 6")
     assert q["y"] == ["the", "cat", "sat", "on", "the", "mat"] and q["cols"] == 4 and "Q: queries" in q["title"]
     slider = page.get_by_role("slider", name="d_k (size of each query and key)")
     slider.focus()
     slider.press("ArrowRight")
-    q = wait_for_heatmap(page, 1, "h.cols === 5")
+    q = wait_for_matrix(page, "q.1", "m.cols === 5")
     assert q["rows"] == 6
     page.screenshot(path=str(SHOTS / "browser-qkv.png"))
     page.get_by_role("button", name="Next ▶").click()
-    scores = wait_for_heatmap(page, 0, "h.title.includes('raw scores')")
-    assert (scores["rows"], scores["cols"]) == (6, 6)
+    scores = wait_for_matrix(page, 0, "m.title.includes('raw scores')")
+    assert (scores["rows"], scores["cols"], scores["id"]) == (6, 6, "raw.1")
     assert scores["x"] == scores["y"] == ["the", "cat", "sat", "on", "the", "mat"]
     page.screenshot(path=str(SHOTS / "browser-raw-scores.png"))
 
@@ -90,9 +101,14 @@ HOSTILE = '<img src=x onerror=alert(1)> <script>alert(2)</script> [x](javascript
 def test_injected_html_never_runs_or_appears(app_url, page, path, params):
     """The page fixture fails the test on any dialog (alert) or page error; no injected element may exist."""
     page.goto(f"{app_url}/{path}?{urlencode(params)}")
-    page.locator(".js-plotly-plot").first.wait_for(timeout=45000)
+    page.locator(".js-plotly-plot, .steps figure.matrix").first.wait_for(timeout=45000)  # a chart, or the step component's matrix
     page.wait_for_timeout(1000)
     page.mouse.move(600, 400)
+    if not path:  # the walkthrough: the hostile words are drawn as text, in the matrices' labels and the tooltip
+        labels = (matrix(page, 0) or {}).get("y", [])
+        assert any("<img" in label or "<script>" in label or "onmouseover" in label for label in labels), labels
+        page.locator(".steps figure.matrix td[data-i]").first.hover()
+        page.locator(".steps div.tip[role=tooltip]").wait_for(timeout=5000)
     assert page.locator("img[src='x']").count() == 0
     assert page.locator("[onerror], [onmouseover]").count() == 0
     assert page.locator("a[href^='javascript']").count() == 0
@@ -101,93 +117,108 @@ def test_injected_html_never_runs_or_appears(app_url, page, path, params):
 
 def test_chinese_sentence_renders(app_url, page):
     page.goto(f"{app_url}/?{urlencode({'text': '她正在吃一个绿色的苹果', 'step': 5})}")
-    weights = wait_for_heatmap(page, 0, "h.rows === 11")
-    assert weights["x"][3] == "吃"
+    weights = wait_for_matrix(page, "weights.1", "m.rows === 11")
+    assert weights["x"][3] == "吃" and weights["y"][3] == "吃"
     page.screenshot(path=str(SHOTS / "browser-chinese.png"))
 
 
+IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]'); }"""
 SCROLL_JS = """() => { const main = document.querySelector('[data-testid=stMain]');
   return {height: main.scrollHeight, view: main.clientHeight, width: document.documentElement.scrollWidth,
           viewWidth: document.documentElement.clientWidth}; }"""
 
 
+DEEP_FOCUS_JS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;  // into the step component
+  return e ? {tag: e.tagName, text: e.textContent.trim()} : null; }"""
+
+
 def test_keyboard_alone_moves_to_the_next_step(app_url, page):
     page.goto(f"{app_url}/?text=the+cat+sat&step=1")
-    wait_for_heatmap(page, 0, "h.rows === 3")
+    wait_for_matrix(page, 0, "m.rows === 3")
     for _ in range(80):
         page.keyboard.press("Tab")
-        if page.evaluate("() => { const e = document.activeElement; return e && e.tagName === 'BUTTON' && e.innerText.trim().startsWith('Next'); }"):
+        focused = page.evaluate(DEEP_FOCUS_JS)
+        if focused and focused["tag"] == "BUTTON" and focused["text"].startswith("Next"):
             break
     else:
         pytest.fail("Tab never reached the Next button")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.body.innerText.includes('Step 2 of 6')", timeout=30000)
+    wait_for_step(page, "Step 2 of 6", 30000)
 
 
-def test_a_step_reruns_its_part_and_the_link_csv_and_sidebar_follow(chromium, projector, app_url):
-    """Next reruns only the walkthrough's part (st.fragment): the URL, the CSV and the sidebar still follow each change."""
+def test_a_step_taken_in_the_browser_and_the_link_csv_and_sidebar_follow(chromium, projector, app_url):
+    """Next steps in the browser (no rerun): the URL, the CSV and the sidebar's copied link still follow each change."""
     page, context = projector, projector.context
     page.goto(f"{app_url}/?text=the+cat+sat&step=1")
-    wait_for_heatmap(page, 0, "h.rows === 3")
+    wait_for_matrix(page, 0, "m.rows === 3")
     page.get_by_role("slider", name="d_k (size of each query and key)").wait_for()
     for step in (2, 3, 4):
-        page.locator(".st-key-walk-next button").click()
-        page.wait_for_function(f"() => location.search.includes('step={step}&')", timeout=30000)
-        page.get_by_text(f"Step {step} of 6").wait_for()
+        page.locator(".steps nav.bar button.nav.next").click()
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step}'", timeout=30000)
+        wait_for_step(page, f"Step {step} of 6")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
     copy = page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view")
     copy.click()
     page.frame_locator("[data-testid=stSidebar] iframe").get_by_text("Copied: paste it anywhere").wait_for()  # written (async)
     assert page.evaluate("navigator.clipboard.readText()") == page.url  # the link of step 4, not of the page first drawn
     with page.expect_download() as download:
-        page.locator(".st-key-csv-steps button").first.click()
+        page.locator(".steps details.menu summary").click()
+        page.get_by_role("button", name="This step's matrices (CSV)").click()
     titles = [line for line in Path(download.value.path()).read_text().splitlines() if line.startswith("# ")]
     assert titles == ["# scaled scores"], titles  # the step shown now, not every step passed through
     assert download.value.suggested_filename == "attention-walkthrough-scaled.csv"  # named after the step, not the first drawn
-    page.get_by_text("the article's example (112, 96)").click()  # the walk's choice changes the sidebar: a full rerun
+    page.locator(".steps details.menu summary").click()
+    page.get_by_role("combobox", name="Numbers").select_option("textbook")  # the walk changes the sidebar: a full rerun
     page.wait_for_function("() => location.search.includes('walk=textbook')", timeout=30000)
     page.get_by_role("slider", name="d_k (size of each query and key)").wait_for(state="detached", timeout=30000)
-    page.get_by_text("Step 4 of 6").wait_for()
+    wait_for_step(page, "Step 4 of 6")
     fresh = chromium.new_context(viewport={"width": 1280, "height": 720})  # the teacher's link, opened elsewhere
     other = fresh.new_page()
     other.goto(page.url)
-    scores = wait_for_heatmap(other, 0, "h.rows === 2")
-    assert scores["x"] == ["Thinking", "Machines"]
-    other.get_by_text("Step 4 of 6").wait_for()
+    scores = wait_for_matrix(other, 0, "m.rows === 2")
+    assert scores["x"] == ["Thinking", "Machines"] and scores["id"] == "scaled.1"
+    wait_for_step(other, "Step 4 of 6")
     fresh.close()
 
 
-def test_charts_that_did_not_change_are_not_drawn_again(app_url, page):
-    """A d_k change redraws Q, K, V and what follows; the token matrices above them (E, PE, X) stay as they were drawn."""
-    page.goto(f"{app_url}/?text=the+cat+sat&all=1")
-    wait_for_heatmap(page, 0, "h.rows === 3")  # E, at the top
-    page.evaluate("document.querySelector('.st-key-step-qkv').scrollIntoView()")  # charts are drawn when they come near
-    wait_for_heatmap(page, 4, "h.rows === 3")  # Q, after E, PE, X and W_Q
-    page.evaluate("""() => { window.__drawn = [0, 0, 0, 0, 0];
-      [...document.querySelectorAll('.js-plotly-plot')].slice(0, 5).forEach((plot, i) => {
-        plot.__before = true; plot.on('plotly_afterplot', () => window.__drawn[i]++); }); }""")
-    before = page.evaluate(HEATMAP_COLS_JS)
+def test_a_step_seen_before_is_not_drawn_again_and_d_k_changes_only_what_follows_it(app_url, page):
+    """A step is drawn once per view: Next then Previous shows the very step drawn before (the same elements, not drawn
+    again). A d_k change brings new numbers: Q has a column more, while E, PE and X keep every number."""
+    page.goto(f"{app_url}/?text=the+cat+sat&step=1")
+    wait_for_matrix(page, "tokens-x", "m.rows === 3")
+    before = {name: matrix(page, f"tokens-{name}") for name in ("embeddings", "positional", "x")}
+    page.evaluate(f"() => {{ ({STEPS_ROOT_JS}()).querySelector('.main section.step').__before = true; }}")
+    page.locator(".steps nav.bar button.nav.next").click()
+    wait_for_step(page, "Step 2 of 6")
+    page.locator(".steps nav.bar button.nav.previous").click()
+    wait_for_step(page, "Step 1 of 6")
+    assert page.evaluate(f"() => !!({STEPS_ROOT_JS}()).querySelector('.main section.step').__before")  # the same step, kept
+    page.locator(".steps nav.bar button.nav.next").click()
+    q = wait_for_matrix(page, "q.1", "m.rows === 3")
     page.get_by_role("slider", name="d_k (size of each query and key)").focus()
     page.keyboard.press("ArrowRight")
-    wait_for_heatmap(page, 4, f"h.cols === {before + 1}")
-    page.wait_for_timeout(1000)
-    drawn = page.evaluate("() => window.__drawn")
-    kept = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].slice(0, 5).map(plot => !!plot.__before)")
-    assert kept[:3] == [True, True, True] and drawn[:3] == [0, 0, 0], (kept, drawn)  # E, PE, X: same charts, not drawn again
-    assert drawn[4] > 0 or not kept[4]  # while Q was drawn again (the check can tell the difference)
+    assert wait_for_matrix(page, "q.1", f"m.cols === {q['cols'] + 1}")["rows"] == 3
+    wait_for_step(page, "Step 2 of 6")  # the step is kept over new numbers
+    page.locator(".steps nav.bar button.nav.previous").click()
+    wait_for_step(page, "Step 1 of 6")
+    for name, drawn in before.items():
+        assert matrix(page, f"tokens-{name}")["cells"] == drawn["cells"], name  # E, PE, X: the same numbers
 
 
-HEATMAP_COLS_JS = "() => document.querySelectorAll('.js-plotly-plot')[4].calcdata[0][0].z[0].length"
-
-
-PRESENTER_JS = """() => {
+PRESENTER_JS = f"""() => {{
   const main = document.querySelector('[data-testid=stMain]');
   const sidebar = document.querySelector('[data-testid=stSidebar]');
-  const sizes = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot text')]
-    .filter(t => t.textContent.trim() && t.getBBox().width > 0).map(t => parseFloat(getComputedStyle(t).fontSize));
-  return {height: main.scrollHeight, view: main.clientHeight, sidebar: sidebar ? sidebar.getBoundingClientRect().width : 0,
-          sidebarOpen: sidebar ? sidebar.getAttribute('aria-expanded') : null, smallest: Math.min(...sizes), texts: sizes.length};
-}"""
+  const root = {STEPS_ROOT_JS}();
+  // The text of every matrix as drawn: the numbers in cells, row and column labels, axis titles, the legend's ticks.
+  const texts = root ? [...root.querySelectorAll('figure.matrix td > span:not(.sr-only), figure.matrix th .lab, figure.matrix figcaption, ' +
+    'figure.matrix .x-title, figure.matrix .y-title, figure.matrix .legend .ticks span')] : [];
+  const sizes = texts.filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0).map(t => parseFloat(getComputedStyle(t).fontSize));
+  return {{height: main.scrollHeight, view: main.clientHeight, sidebar: sidebar ? sidebar.getBoundingClientRect().width : 0,
+          sidebarOpen: sidebar ? sidebar.getAttribute('aria-expanded') : null, smallest: Math.min(...sizes), texts: sizes.length,
+          bottom: root ? root.getBoundingClientRect().bottom : null, innerHeight}};
+}}"""
 TWELVE = "the cat sat on the red mat today and it was warm"
 
 
@@ -200,20 +231,22 @@ def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, hei
     try:
         n = len(text.split()) if lang == "en" else len(text)
         page.goto(f"{app_url}/?{urlencode({'present': 1, 'heads': 2, 'lang': lang, 'text': text, 'step': 1})}")
-        wait_for_heatmap(page, 0, f"h.rows === {n}")
+        wait_for_matrix(page, 0, f"m.rows === {n}")
+        wait_for_steps(page, "v.layout === 'projector'")
+        page.wait_for_function(IDLE_JS, timeout=45000)
         for step in range(1, 8):
-            page.wait_for_timeout(600)
+            with contextlib.suppress(Exception):  # the step fitted to the screen (its rows made shorter once drawn)
+                page.wait_for_function(f"() => ({PRESENTER_JS})().height <= {height + 2}", timeout=5000)
             shown = page.evaluate(PRESENTER_JS)
-            assert shown["height"] <= shown["view"] + 2, (step, shown)
+            assert shown["height"] <= shown["view"] + 2 and shown["bottom"] <= shown["innerHeight"], (step, shown)
             assert shown["sidebar"] < 50 or shown["sidebarOpen"] == "false", (step, shown)
-            assert shown["smallest"] >= 16, (step, shown)
+            assert shown["texts"] > 0 and shown["smallest"] >= 16, (step, shown)
             page.screenshot(path=str(SHOTS / f"presenter-{lang}-{width}-step{step}.png"))
             if step < 7:
                 page.keyboard.press("ArrowRight")
-                page.wait_for_function(f"() => document.body.innerText.includes('{'Step' if lang == 'en' else '第'} {step + 1} ')",
-                                       timeout=30000)
+                wait_for_step(page, f"{'Step' if lang == 'en' else '第'} {step + 1} ", 30000)
         page.keyboard.press("ArrowLeft")
-        page.wait_for_function(f"() => document.body.innerText.includes('{'Step' if lang == 'en' else '第'} 6 ')", timeout=30000)
+        wait_for_step(page, f"{'Step' if lang == 'en' else '第'} 6 ", 30000)
     finally:
         context.close()
 
@@ -225,73 +258,76 @@ def test_the_lessons_predict_first_stop_fits_the_projector_before_and_after_the_
     page = projector
     query = {"walk": "random", "text": "the cat sat on the mat", "step": 5, "focus": 3, "predict": 1, "present": 1, "lang": lang}
     page.goto(f"{app_url}/?{urlencode(query)}")
-    which = page.locator("[class*=st-key-walk-][class*=-which] [data-testid=stSelectbox]")
+    which = page.locator(".steps .question .quiz select")  # the class's guess, above the step
     which.wait_for(timeout=45000)
+    page.wait_for_function(IDLE_JS, timeout=45000)
+    assert steps_view(page)["matrices"] == []  # the weights wait for the guess
     with contextlib.suppress(Exception):  # the step drawn whole (its formula and notice), then measured
         page.wait_for_function(f"() => ({PRESENTER_JS})().height <= 722", timeout=10000)
-    assert page.evaluate(PRESENTER_JS)["height"] <= 722, page.evaluate(PRESENTER_JS)
-    which.click()
-    page.get_by_role("option").nth(4).click()  # 5 · the
-    page.locator("[class*=st-key-walk-][class*=-reveal] button").click()
-    wait_for_heatmap(page, 0, "h.rows === 6")
+    shown = page.evaluate(PRESENTER_JS)
+    assert shown["height"] <= 722 and shown["bottom"] <= 720, shown
+    which.select_option("4")  # 5 · the
+    page.locator(".steps .question button.primary").click()
+    wait_for_matrix(page, "weights.1", "m.rows === 6")
+    page.locator(".steps .question .verdict").wait_for(timeout=5000)
     with contextlib.suppress(Exception):
-        page.wait_for_function(f"() => ({PRESENTER_JS})().height <= 722", timeout=10000)
+        page.wait_for_function(f"() => ({PRESENTER_JS})().height <= 722 && ({PRESENTER_JS})().bottom <= 720", timeout=10000)
     shown = page.evaluate(PRESENTER_JS)
     page.screenshot(path=str(SHOTS / f"presenter-{lang}-predict-revealed.png"))
-    assert shown["height"] <= shown["view"] + 2, shown
+    assert shown["height"] <= shown["view"] + 2 and shown["bottom"] <= shown["innerHeight"], shown
 
 
 def test_arrow_keys_step_right_after_presenter_mode_is_switched_on(projector, app_url):
     """The sidebar's toggle keeps the keyboard focus after the click: → must still press Next."""
     page = projector
     page.goto(f"{app_url}/?text=the+cat+sat&step=1")
-    wait_for_heatmap(page, 0, "h.rows === 3")
+    wait_for_matrix(page, 0, "m.rows === 3")
     page.get_by_text("Presenter mode").click()
     page.wait_for_function("() => location.search.includes('present=1')", timeout=30000)
-    page.locator("[data-testid=stPopover]").first.wait_for(timeout=30000)  # the projector's layout is drawn
-    page.get_by_text("Step 1 of 6").wait_for()
-    page.wait_for_timeout(500)
+    wait_for_steps(page, "v.layout === 'projector' && v.where.startsWith('Step 1 of 6')", 30000)  # the projector's layout is drawn
+    page.wait_for_function(IDLE_JS, timeout=30000)
     page.keyboard.press("ArrowRight")
-    page.get_by_text("Step 2 of 6").wait_for(timeout=30000)
+    wait_for_step(page, "Step 2 of 6", 30000)
 
 
 def test_quick_presses_of_next_and_previous_are_each_a_step(projector, app_url):
-    """A clicker sends → faster than a 40-word page reruns, and a hand clicks Next twice at once: Streamlit would
-    merge the presses of one run into one; every press is a step, in order, and the link ends on the last."""
+    """A clicker sends → with no pause on a 40-word page, and a hand clicks Next twice at once: every press is a step, in
+    order, and the link ends on the last."""
     page = projector
     words = " ".join(f"w{i}" for i in range(40))
     page.goto(f"{app_url}/?{urlencode({'text': words, 'heads': 4, 'step': 1, 'present': 1})}")
-    page.get_by_text("Step 1 of 7").wait_for(timeout=45000)
-    page.wait_for_function("() => window.__attentionSteps", timeout=45000)  # the page's scripts have loaded
-    # Presses made before Next is drawn wait for it only in the page's first 8 s (assets/js/steps.js): on a loaded
-    # machine the page may take longer than that to draw, so the clicker starts once Next is there.
-    page.locator(".st-key-walk-next button").wait_for(timeout=45000)
+    wait_for_step(page, "Step 1 of 7", 45000)
+    page.wait_for_function(IDLE_JS, timeout=45000)
     for _ in range(4):
         page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(150)
     page.keyboard.press("ArrowLeft")
-    page.get_by_text("Step 4 of 7").wait_for(timeout=45000)
-    box = page.locator(".st-key-walk-next button").bounding_box()
+    wait_for_step(page, "Step 4 of 7", 5000)
+    box = page.locator(".steps nav.bar button.nav.next").bounding_box()
     for _ in range(2):  # two clicks in a row, as fast as a hand
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.get_by_text("Step 6 of 7").wait_for(timeout=45000)
-    page.wait_for_function("() => window.__attentionSteps.waiting() === 0 && location.search.includes('step=6')", timeout=45000)
-    page.wait_for_timeout(1500)  # nothing more arrives: no press was counted twice
-    assert "Step 6 of 7" in page.inner_text("[data-testid=stMain]")
+    wait_for_step(page, "Step 6 of 7", 5000)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '6'", timeout=5000)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert steps_view(page)["where"].startswith("Step 6 of 7")  # no press counted twice
+    assert wait_for_matrix(page, "output.1", "m.rows === 40")["id"] == "output.1"  # step 6 drawn
 
 
 def test_presenter_choices_pop_over(projector, app_url):
     """The walk and the head stay reachable on the projector (a pop-over next to Next), and so does the way out."""
     page = projector
     page.goto(f"{app_url}/?present=1&heads=2&text=the+cat+sat&step=3")
-    wait_for_heatmap(page, 0, "h.rows === 3")
-    page.locator("[data-testid=stPopover] button").first.click()
-    page.get_by_role("radio", name="the article's example (112, 96)").click()
-    scores = wait_for_heatmap(page, 0, "h.rows === 2")
+    wait_for_matrix(page, 0, "m.rows === 3")
+    page.wait_for_function(IDLE_JS, timeout=45000)
+    page.locator(".steps nav.bar button.choices-button").click()
+    dialog = page.locator(".steps div.dialog[role=dialog]")
+    dialog.wait_for(timeout=5000)
+    assert dialog.locator("select").first.evaluate("s => s.getRootNode().activeElement !== null")
+    dialog.locator("select").first.select_option("textbook")
+    scores = wait_for_matrix(page, 0, "m.rows === 2")
     assert scores["x"] == ["Thinking", "Machines"]
     leave = page.get_by_role("button", name="Leave presenter mode")
-    if not leave.is_visible():  # the pop-over may still be open after the choice
-        page.locator("[data-testid=stPopover] button").first.click()
+    if not leave.is_visible():  # the dialog is closed once the new numbers are drawn
+        page.locator(".steps nav.bar button.choices-button").click()
     leave.click()
     page.wait_for_function("() => !location.search.includes('present=1')", timeout=30000)
     page.goto(f"{app_url}/cosine?present=1&text=the+cat+sat+on+the+mat")  # a page without the pop-over
@@ -307,8 +343,8 @@ def test_phone_width_has_no_sideways_scrolling(chromium, app_url, lang):
     try:
         for step in (2, 5):  # step 1 of every page is measured on a phone in tests/test_layouts.py
             page.goto(f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step={step}")
-            draw_charts(page)  # charts below the fold are drawn when scrolled to
-            page.wait_for_timeout(800)
+            wait_for_steps(page, f"v.where && v.where.includes('{step}') && v.matrices.length > 0")
+            page.wait_for_function(IDLE_JS, timeout=45000)
             size = page.evaluate(SCROLL_JS)
             assert size["width"] <= size["viewWidth"] + 1, (step, size)
         page.screenshot(path=str(SHOTS / f"phone-{lang}.png"))

@@ -34,7 +34,6 @@ def contrast(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize(("page", "params"), [
-    ("walkthrough", {"text": "the cat sat on the mat", "heads": 2, "step": 7}),
     ("multihead", {"text": "the cat sat on the mat", "heads": 2}),
     ("real", {"text": "the cat sat on the mat"}),
     ("cosine", {"text": "the cat sat on the mat"}),
@@ -57,9 +56,17 @@ def test_every_chart_text_is_large_on_a_projector(page, params):
             assert layout[name]["tickfont"]["size"] >= 16, (layout.get("title", {}).get("text"), name)
 
 
+def test_the_step_components_chart_text_is_large_on_a_projector():
+    """The walkthrough's matrices are drawn by the browser at the layout's chart font (tests/test_browser.py measures)."""
+    from conftest import payload
+
+    assert payload(open_app(text="the cat sat on the mat", present=1))[0]["font"] == PROJECTOR_FONT
+    assert payload(open_app(text="the cat sat on the mat"))[0]["font"] == 13
+
+
 @pytest.mark.parametrize("present", [0, 1])
 def test_tooltips_are_dark_on_white_and_large(present):
-    at = open_app(text="the cat sat on the mat", heads=2, step=3, present=present)
+    at = open_app("multihead", text="the cat sat on the mat", heads=2, present=present)
     for spec in figures(at):
         label = spec["layout"]["hoverlabel"]
         assert contrast(label["font"]["color"], label["bgcolor"]) >= 4.5
@@ -69,17 +76,17 @@ def test_tooltips_are_dark_on_white_and_large(present):
 def test_cell_numbers_are_sized_by_the_browser_and_a_note_waits_under_the_cells():
     """Numbers in cells: Plotly's auto size (at most the chart font, through theme.css), never a fixed size that runs
     numbers together on a phone; a note under the cells for when they are too small to read."""
-    at = open_app(text="the cat sat on the mat", step=1)
-    for spec in figures(at):
+    at = open_app("multihead", text="the cat sat on the mat", heads=2)
+    for spec in [spec for spec in figures(at) if spec["data"][0].get("type") == "heatmap"]:
         trace, layout = spec["data"][0], spec["layout"]
         assert trace["textfont"]["size"] == "auto"
         assert layout["font"]["size"] == builders.CELL_CAP[13]
         (note,) = layout["annotations"]  # the first annotation: theme.css shows it only when the numbers are hidden
         assert note["text"] == "too narrow for numbers: hover or tap a cell" and note["yanchor"] == "top" and note["y"] == 0
-    at = open_app(text="the cat sat on the mat", step=1, lang="zh")
-    assert figures(at)[0]["layout"]["annotations"][0]["text"].startswith("格子太窄")
-    at = open_app(text="the cat sat on the mat", step=1, present=1)  # a projector keeps its height for the matrix
-    assert all(not spec["layout"].get("annotations") for spec in figures(at))
+    at = open_app("multihead", text="the cat sat on the mat", heads=2, lang="zh")
+    assert next(s for s in figures(at) if s["data"][0].get("type") == "heatmap")["layout"]["annotations"][0]["text"].startswith("格子太窄")
+    at = open_app("multihead", text="the cat sat on the mat", heads=2, present=1)  # a projector keeps its height for the matrix
+    assert all(not spec["layout"].get("annotations") for spec in figures(at) if spec["data"][0].get("type") == "heatmap")
 
 
 def test_sized_raises_small_text_and_keeps_larger():

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import all_text, figure_titles, figures, open_app, z_values
+from conftest import all_text, figures, open_app, payload, step_titles, z_values
 
 from attention_core import explain, from_json
 from attention_plot.figures import APPROVED_SCALES
@@ -22,15 +22,17 @@ def click(at, suffix):
 def test_presenter_mode_shows_only_the_step():
     at = open_app(present="1", step="3", text=SENTENCE)
     assert at.toggle(key="shared.present").value is True
-    assert figure_titles(at) == ["raw scores"]
-    text = all_text(at)
-    assert "Focus on one word" not in text and "Load the textbook" not in text
-    assert at.button(key="walk-next") and at.query_params["present"] == "1"
+    header, _ = payload(at)
+    assert header["layout"] == "projector" and header["view"]["step"] == 3 and header["font"] == 17
+    assert header["sentence"] is None and at.sidebar.text_input  # on a projector the sentence is the sidebar's
+    assert step_titles(header, "raw") == ["raw scores"] and at.query_params["present"] == "1"
+    assert "Focus on one word" not in all_text(at)
 
 
 def test_presenter_mode_compact_steps():
-    at = open_app(present="1", step="2", text=SENTENCE)
-    assert figure_titles(at) == ["Q: queries", "K: keys", "V: values"]
+    header, _ = payload(open_app(present="1", step="2", text=SENTENCE))
+    assert step_titles(header, "qkv") == ["Q: queries", "K: keys", "V: values"]  # side by side, no W beside them
+    assert next(s for s in header["steps"] if s["id"] == "qkv")["blocks"][0]["t"] == "row"
 
 
 def test_json_export_round_trip():
@@ -46,32 +48,37 @@ def test_json_export_round_trip():
     assert json.loads(to_json(e))["options"]["heads"] == 2
 
 
-def test_every_chart_has_a_description_and_its_matrix_in_the_csv():
-    at = open_app(text=SENTENCE, all="1")
-    charts = at.get("plotly_chart")
-    assert all(chart.proto.alt for chart in charts)
-    assert any("csv-steps" in b.proto.id for b in at.get("download_button"))
-    assert not any("csv-all" in b.proto.id for b in at.get("download_button"))  # one CSV button: the steps' own
-    from views.charts import MATRICES, all_matrices_csv
-
-    matrices = at.session_state[MATRICES]
-    assert len(matrices) == len(charts)
-    text = all_matrices_csv(matrices)
-    assert text.count("# ") == len(charts) and "# raw scores" in text and "1:the,2:cat,3:sat" in text
-    assert "行,1:the" in all_matrices_csv(matrices, Texts("zh")("common.labels.row"))  # the first column's name in Chinese
+def test_every_matrix_has_a_description_and_the_page_has_no_second_csv():
+    at = open_app(text=SENTENCE, all="1", heads="2")
+    header, _ = payload(at)
+    assert all(m["alt"].startswith("Heatmap “") and m["title"] in m["alt"] for m in header["m"].values())
+    assert not any("csv-all" in b.proto.id for b in at.get("download_button"))  # the steps' own download menu has them
+    assert Texts("zh")("common.labels.row") == "行" and payload(open_app(text=SENTENCE, lang="zh"))[0]["texts"]["row"] == "行"
 
 
 def test_link_to_this_view_is_shown():
-    """The address holds the view; the sidebar's button copies the address as it is when clicked (tested in the browser)."""
+    """The address holds the view (the browser writes the step); the sidebar's button copies the address as it is when
+    clicked (tested in the browser)."""
     at = open_app(text=SENTENCE, d_k="5", step="4")
-    assert at.query_params["d_k"] == "5" and at.query_params["step"] == "4"
+    assert at.query_params["d_k"] == "5" and payload(at)[0]["view"]["step"] == 4
     buttons = [i for i in at.get("iframe") if "Copy the link to this view" in str(i.proto)]
     assert len(buttons) == 1 and "parent.location.href" in str(buttons[0].proto)
 
 
+def reported(page: str = "walkthrough", key: str = "walk-steps", **report) -> object:
+    """The page as the step component leaves it after telling the server the head, the word and hands-on (its state)."""
+    from scripts.apptest import app_test
+
+    params = report.pop("params", {})
+    at = app_test(page, **params)
+    at.session_state[key] = {"report": report}
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
 def test_hands_on_scores():
-    at = open_app(text="Thinking Machines", focus="1")
-    at.toggle(key="hands-on").set_value(True).run()
+    at = reported(params={"text": "Thinking Machines"}, head=1, focus=1, hands=True)
     e = explain("Thinking Machines")
     editor = at.data_editor[0].value
     np.testing.assert_allclose(editor["score"], e.trace.heads[0].raw_scores[0])
@@ -79,9 +86,17 @@ def test_hands_on_scores():
     assert any(t.shape[0] == 2 and t.iloc[0, -1] == f"{e.trace.heads[0].weights[0, 0]:.4f}" for t in tables)
 
 
+def test_hands_on_follows_the_reported_head_and_word():
+    at = reported(params={"text": SENTENCE, "heads": "2"}, head=2, focus=3, hands=True)
+    e = explain(SENTENCE, heads=2)
+    np.testing.assert_allclose(at.data_editor[0].value["score"], e.trace.heads[1].raw_scores[2])
+    tampered = reported(params={"text": SENTENCE}, head=9, focus=-4, hands=True)  # a report is clamped into the walk
+    np.testing.assert_allclose(tampered.data_editor[0].value["score"], explain(SENTENCE).trace.heads[0].raw_scores[0])
+    assert not reported(params={"text": SENTENCE}, head=1, focus=1, hands=False).data_editor
+
+
 def test_hands_on_d_k_changes_the_weights():
-    at = open_app(walk="textbook", focus="1")
-    at.toggle(key="hands-on").set_value(True).run()
+    at = reported(params={"walk": "textbook"}, head=1, focus=1, hands=True)
     number = next(n for n in at.number_input if n.key and n.key.endswith("-d_k-64"))  # starts at the view's d_k
     assert number.value == 64
     number.set_value(1).run()  # divide by 1 instead of 8: 112 and 96 give 0.99999989
@@ -89,44 +104,16 @@ def test_hands_on_d_k_changes_the_weights():
     assert any(t.iloc[0, -1] == "1.0000" and t.iloc[1, -1] == "0.0000" for t in tables if t.shape == (2, 4))
 
 
-def test_predict_then_reveal_in_the_walkthrough():
-    """While the class guesses, no matrix the answer could be read from is drawn, the focused row or any other."""
-    at = open_app(text=SENTENCE, step="5", predict="1", focus="2")
-    assert not figures(at) and "Hidden until the reveal" in all_text(at)
-    assert "Before looking: which key will “cat” attend to most" in all_text(at)
-    next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
-    click(at, "-reveal")
-    assert figure_titles(at) == ["attention weights"] and not np.isnan(z_values(figures(at)[0])).any()
-    assert any("Answer:" in m.value for m in list(at.success) + list(at.warning))
-    at.button(key="walk-previous").click().run()  # stepping back keeps the reveal: the scaled scores show
-    assert figure_titles(at) == ["scaled scores"]
-
-
-@pytest.mark.parametrize("step", [3, 4, 5, 6, 7])
-def test_the_quiz_hides_every_matrix_from_the_very_first_run_after_the_toggle(step):
-    """Switching "Predict first" on hides, at once, every matrix of the steps that would give the answer away: the
-    scores, the weights, the outputs and the heads' outputs (the weights can be read back from any row of them)."""
-    at = open_app(text=SENTENCE, step=str(step), focus="2", heads="2")
-    assert figures(at)
-    at.toggle(key="walkthrough.predict").set_value(True).run()  # the very next frame
-    assert not figures(at), step
-    assert "Hidden until the reveal" in all_text(at)
-    assert not [t for t in at.table if "softmax weight" in t.value.columns]  # the focus table waits for the guess too
-
-
-def test_presenter_mode_asks_the_class_and_hides_the_answer():
-    """On the projector the pop-over holds the word and "Predict first"; the question sits under Previous / Next."""
-    at = open_app(text=SENTENCE, step="5", present="1")
-    assert figure_titles(at) == ["attention weights"]
-    next(s for s in at.selectbox if s.key == "walkthrough.focus").set_value(3).run()
-    at.toggle(key="walkthrough.predict").set_value(True).run()
-    assert not figures(at) and "which key will “sat” attend to most" in all_text(at)
-    assert at.query_params["predict"] == "1" and at.query_params["focus"] == "3"
-    next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(0).run()
-    click(at, "-reveal")
-    assert figure_titles(at) == ["attention weights"]
-    linked = open_app(text=SENTENCE, step="5", present="1", predict="1", focus="3")  # the link a teacher shares
-    assert not figures(linked) and "which key will “sat” attend to most" in all_text(linked)
+def test_predict_first_hides_every_matrix_the_answer_could_be_read_from():
+    """While the class guesses, the browser draws no matrix of the scores, the weights, the outputs or the heads'
+    outputs (any row gives the head's pattern away): each is marked so in the payload; Q, K, V and X are not."""
+    header, _ = payload(open_app(text=SENTENCE, heads="2", predict="1", focus="2"))
+    assert header["view"]["predict"] is True and header["view"]["focus"] == 2
+    for step in header["steps"]:
+        blocks = step["blocks"] + [inner for b in step["blocks"] if b["t"] == "row" for inner in b["c"]]
+        hidden = [b["hide"] for b in blocks if b["t"] == "m" and b["m"] not in ("wq", "wk", "wv", "w_o")]  # weights W are no answer
+        assert all(hidden) == (step["id"] in ("raw", "scaled", "softmax", "output", "heads")), step["id"]
+        assert any(hidden) == (step["id"] in ("raw", "scaled", "softmax", "output", "heads")), step["id"]
 
 
 def test_predict_then_reveal_on_the_real_model():

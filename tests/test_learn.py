@@ -23,31 +23,42 @@ def test_every_section_opens_for_every_task_in_both_languages(section, task):
         assert not at.error, [e.value for e in at.error]
 
 
+def snapshots(at) -> tuple[dict, np.ndarray]:
+    from conftest import payload
+
+    return payload(at, key="learn-steps")
+
+
 def test_the_default_view_is_the_end_of_the_induction_run_with_both_heads_scored():
     at = open_app(PAGE)
     run = learn.snapshot("induction").run
-    assert at.select_slider(key="learn.step").value == int(run.steps[-1])
-    titles = figure_titles(at)
+    header, _ = snapshots(at)
+    assert header["view"]["step"] == len(run.steps)  # the last snapshot
+    end = header["steps"][-1]
+    titles = [header["m"][b["m"]]["title"] for block in end["blocks"] for b in (block["c"] if block["t"] == "row" else [block])]
     assert f"Layer 2, head 1 · {run.closeness[-1, 1, 0]:.2f} on the induction pattern" in titles
     assert f"Layer 1, head 1 · {run.closeness[-1, 0, 0]:.2f} on the previous token" in titles
-    text = all_text(at)
-    assert "**induction pattern:** layer 2, head 1 puts 0.93 of its weight there" in text
-    assert f"**Step {int(run.steps[-1])} of {int(run.steps[-1])}:**" in text
+    assert "**induction pattern:** layer 2, head 1 puts 0.93 of its weight there" in all_text(at)
+    assert f"Step {int(run.steps[-1])} of {int(run.steps[-1])}:" in end["body"]
 
 
-def test_scrubbing_shows_the_snapshot_of_that_step_and_writes_it_to_the_link():
-    at = open_app(PAGE)
+def test_every_snapshot_is_in_one_payload_and_the_link_names_the_training_step():
+    """The browser scrubs through the snapshots (tests/test_browser.py); the payload holds each one's attention exactly,
+    and the link writes the training step (0, 30, …), not the snapshot's place."""
+    from conftest import matrix
+
     run = learn.snapshot("induction").run
-    at.select_slider(key="learn.step").set_value(0).run()
-    assert at.query_params["step"] == "0" and "**Step 0 of 1500:**" in all_text(at)
-    heatmap = figures(at)[0]
-    np.testing.assert_allclose(z_values(heatmap), run.weights[0, 0, 0], atol=0)
-    assert figures(at)[4]["layout"]["shapes"][0]["x0"] == 0  # the loss curve marks the step
+    header, values = snapshots(open_app(PAGE, step="0"))
+    assert header["view"]["step"] == 1 and header["url_values"]["step"][:3] == ["0", "30", "60"]
+    assert len(header["steps"]) == len(run.steps) and "Step 0 of 1500:" in header["steps"][0]["body"]
+    np.testing.assert_array_equal(matrix(header, values, "s0-l0-h0"), run.weights[0, 0, 0])
+    np.testing.assert_array_equal(matrix(header, values, f"s{len(run.steps) - 1}-l1-h1"), run.weights[-1, 1, 1])
+    assert len(open_app(PAGE).get("bidi_component")[-1].proto.bytes) < 1_000_000  # every snapshot of a task: under 1 MB
 
 
 def test_a_step_between_snapshots_shows_the_nearest_one():
-    at = open_app(PAGE, task="copy", step="148")
-    assert at.select_slider(key="learn.step").value == 147
+    header, _ = snapshots(open_app(PAGE, task="copy", step="148"))
+    assert header["url_values"]["step"][header["view"]["step"] - 1] == "147"
 
 
 def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
@@ -161,9 +172,9 @@ def test_a_long_prompt_generates_what_fits_and_a_short_one_gets_its_tokens_back(
 def test_changing_the_task_shows_the_end_of_its_run():
     at = open_app(PAGE, task="induction", step="300")
     at.segmented_control(key="learn.task").set_value("reverse").run()
-    assert at.select_slider(key="learn.step").value == 400
-    at.segmented_control(key="learn.task").set_value("induction").run()
-    assert at.select_slider(key="learn.step").value == 1500
+    header, _ = snapshots(at)
+    assert header["variant"] == "reverse" and header["enter"]["step"] == len(header["steps"])  # the browser opens its end
+    assert header["url_values"]["step"][-1] == "400"
 
 
 def test_a_training_whose_loss_blows_up_is_called_diverged_and_one_that_recovers_unstable():

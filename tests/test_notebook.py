@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
-from conftest import figures, open_app
+from conftest import open_app
 from nbclient import NotebookClient
 
 from attention_core import explain, textbook_example
@@ -47,15 +47,18 @@ def test_the_notebook_walks_thinking_machines_to_the_articles_weights():
     assert weights["data"][0]["text"][0] == ["0.88", "0.12"]  # the numbers printed in the figure's cells
 
 
-def test_a_plot_is_the_walkthroughs_own_figure():
-    """plot.step draws what the walkthrough draws for the same sentence and settings: numbers, labels, title, tooltips."""
-    at = open_app(text="Thinking Machines", step=3, d_model=8, d_k=4, heads=1, seed=0, pe=1)
-    shown = next(f for f in figures(at) if f["layout"]["title"]["text"] == "raw scores")
+def test_a_plot_is_the_walkthroughs_own_matrix():
+    """plot.step draws what the walkthrough sends for the same sentence and settings: numbers, labels, title, scale."""
+    from conftest import matrix, payload
+
+    header, values = payload(open_app(text="Thinking Machines", step=3, d_model=8, d_k=4, heads=1, seed=0, pe=1))
     drawn = plot.step(explain("Thinking Machines", d_model=8, d_k=4, seed=0), "raw").to_plotly_json()
-    for field in ("text", "customdata", "hovertemplate", "colorscale"):
-        assert np.array_equal(np.asarray(drawn["data"][0][field], dtype=object), np.asarray(shown["data"][0][field], dtype=object)), field
-    assert list(drawn["layout"]["xaxis"]["ticktext"]) == list(shown["layout"]["xaxis"]["ticktext"]) == ["Thinking", "Machines"]
-    assert drawn["layout"]["title"]["text"] == shown["layout"]["title"]["text"]
+    sent = header["m"]["raw.1"]
+    assert drawn["layout"]["title"]["text"] == "raw scores" and drawn["data"][0]["type"] == "heatmap"
+    np.testing.assert_array_equal(explain("Thinking Machines", d_model=8, d_k=4, seed=0).trace.heads[0].raw_scores, matrix(header, values, "raw.1"))
+    assert [list(stop) for stop in drawn["data"][0]["colorscale"]] == header["scales"][sent["kind"]]
+    assert list(drawn["layout"]["xaxis"]["ticktext"]) == sent["cols"] == ["Thinking", "Machines"]
+    assert drawn["layout"]["title"]["text"] == sent["title"]
 
 
 def test_every_step_and_both_languages():

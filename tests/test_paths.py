@@ -1,7 +1,9 @@
+
 """Addresses Streamlit cannot serve are redirected before it sees them (scripts/paths.py), on a real server."""
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 
@@ -58,16 +60,27 @@ def test_an_unknown_page_says_so_in_the_students_language(app):
     assert not any("没有" in w.value for w in at.warning)
 
 
-def test_the_page_scripts_are_in_the_head_of_every_page_streamlit_serves():
-    """On the real server: Streamlit's page carries shell.js, charts.js and steps.js in its head (they run while the page
-    is parsed; Streamlit's own module script only after), and no validator of Streamlit's file (a revalidated page would
-    keep older scripts); other answers are untouched."""
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
+def test_every_page_mounts_the_page_script_first_through_the_public_component_api(page):
+    """The page's script is a components-v2 component (views/script.py), the first element of every run, with the
+    browser's texts in both languages; a page whose step component keeps values also mounts the link keeper."""
+    from conftest import open_app
+
+    at = open_app(page.id, text="the cat sat on the mat")
+    mounted = [e for e in at.get("bidi_component") if e.proto.component_name == "attention_shell"]
+    assert [e.key for e in mounted][:1] == ["attention-shell"]
+    data = json.loads(mounted[0].proto.json)
+    assert data["kind"] == "shell" and data["texts"]["zh"]["plotly.zoom_in"] == "放大"
+    assert ("attention-keep" in [e.key for e in mounted]) == bool(page.browser)
+    first = next(iter(at.main.children.values()))  # the slot that holds it comes before anything the page draws
+    assert "attention-script" in str(first.proto)
+
+
+def test_the_server_adds_nothing_to_streamlits_page():
+    """Streamlit's own page, as Streamlit serves it: no script put into its head (the scripts are components now)."""
     with serve() as url:
         with urllib.request.urlopen(f"{url}/multi-head?lang=zh") as response:
-            page, headers = response.read().decode(), response.headers
-        head = page[: page.index("</head>")]
-        for name in ("shell", "charts", "steps"):
-            assert f'<script id="attention-{name}">' in head
-        assert "etag" not in {k.lower() for k in headers} and int(headers["content-length"]) == len(page.encode())
+            page = response.read().decode()
+        assert "attention-shell" not in page and "__attentionTexts" not in page
         with urllib.request.urlopen(f"{url}/_stcore/health") as response:
             assert response.read() == b"ok"

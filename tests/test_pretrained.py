@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import ROOT, all_text, figure_titles, figures, open_app, z_values
+from conftest import ROOT, all_text, figure_titles, figures, matrix, open_app, payload, z_values
 
 from attention_core.pretrained import MAX_WORD_PIECES, MiniLM, ModelMissing, head_summary, model_folder, overview
 
@@ -63,7 +63,7 @@ def test_missing_model_is_reported(monkeypatch, tmp_path):
     assert "not installed" in "\n".join(e.value for e in at.error) and not figures(at)
     walk = open_app(walk="pretrained", step="3")
     assert "not installed" in "\n".join(w.value for w in walk.warning)
-    assert len(figures(walk)) == 1
+    assert payload(walk)[0]["variant"] == "random"  # random weights instead
     for page in ("types", "scaling"):
         assert figures(open_app(page))
 
@@ -88,14 +88,15 @@ def test_real_page_chinese_and_long_input():
     assert "were cut" in all_text(long)
 
 
-def test_walkthrough_with_pretrained_weights():
+def test_walkthrough_with_pretrained_weights(model):
     at = open_app(walk="pretrained", layer="2", head="4", step="2", text="the cat sat on the mat")
-    assert "Real weights of all-MiniLM-L6-v2, layer 2" in all_text(at)
-    titles = figure_titles(at)
-    w_q = z_values(figures(at)[titles.index("W_Q")])
-    assert w_q.shape == (385, 32)
-    at.button(key="walk-next").click().run()
-    assert z_values(figures(at)[0]).shape == (8, 8)
+    header, values = payload(at)
+    assert header["note"].startswith("Real weights of all-MiniLM-L6-v2, layer 2") and header["heads"] == 12
+    assert header["view"]["head"] == 4 and header["walks"]["layer"] == 2
+    trace = model.run("the cat sat on the mat")
+    np.testing.assert_allclose(matrix(header, values, "weights.4"), trace.attentions[1][3], atol=1e-12)
+    assert matrix(header, values, "raw.4").shape == (8, 8) and matrix(header, values, "tokens-x").shape == (8, 385)
+    assert len(payload(at)[0]) and len(at.get("bidi_component")[0].proto.bytes) < 400_000  # 12 heads, no 385 × 32 W
 
 
 def test_the_batched_forward_pass_is_the_head_by_head_one(model):

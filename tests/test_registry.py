@@ -11,7 +11,7 @@ from conftest import ROOT, all_text, open_app
 from attention_plot.text import LANGUAGES, catalogue
 from views import state
 from views.params import Choice, Choices, Flag, Float, Int, Param, Text
-from views.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, SHARED_BY_NAME
+from views.registry import ALWAYS, BY_ID, OLD_LINK_NAMES, PAGES, SHARED, SHARED_BY_NAME
 
 SENTENCE = "the cat sat on the mat"
 WALKS = ("random", "textbook", "pretrained")
@@ -48,12 +48,21 @@ def test_no_two_controls_of_a_page_share_a_name(page):
         shared = page.shared_names(values)
         clash = set(own) & (set(shared) | {"lang", "present"})
         assert not clash, (page.id, clash, values)
-        assert set(page.draws) <= set(p.name for p in SHARED)
+        assert set(page.drawn(values)) <= set(p.name for p in SHARED)
+
+
+def step_view(data: bytes) -> str:
+    """A step component's payload without its session's token (two sessions, one view)."""
+    from views.steps import read
+
+    header, values = read(data)
+    return json.dumps({**header, "token": None}, sort_keys=True) + values.tobytes().hex()
 
 
 def signature(at) -> str:
     """Everything a student sees that carries numbers: figures, tables, metrics, text."""
     parts = [element.proto.spec for element in at.get("plotly_chart")]
+    parts += [step_view(e.proto.bytes) for e in at.get("bidi_component") if e.proto.component_name == "attention_steps"]
     parts += [t.value.to_json() for t in at.table] + [str(m.value) for m in at.metric] + [str(m.value) for m in at.markdown]
     parts += [str(c.value) for c in at.caption]
     return json.dumps(parts)
@@ -77,6 +86,7 @@ def controls_shown(page_id: str, **params: str) -> list[str]:
     page = next(p for p in PAGES if p.id == page_id)
     at = open_app(page_id, **params)
     keys = {w.key for kind in ("slider", "selectbox", "toggle", "number_input", "text_input") for w in at.get(kind)}
+    keys |= {state.key("shared", "text") for element in at.get("bidi_component") if b'"sentence":{' in element.proto.bytes}  # its box
     return [name for name in (p.name for p in SHARED) if state.key("shared", name) in keys and name in page.shared_names(
         {p.name: p.default for p in SHARED + ALWAYS + page.params} | params)]
 
@@ -104,6 +114,7 @@ def test_a_link_holds_this_pages_values_and_reproduces_the_view(page):
     link = dict(at.query_params)
     values = {p.name: p.default for p in SHARED + ALWAYS + page.params} | {"d_model": 6, "seed": 3}
     expected = set(page.shared_names(values)) | {p.name for p in page.own_params(values)} | {"lang"}
+    expected -= set(page.browser)  # the step, head and word: the browser writes them (tests/test_browser.py)
     assert set(link) == expected, (page.id, set(link) ^ expected)
     again = open_app(page.id, **link)  # someone else opens the link: a new session
     assert dict(again.query_params) == link
@@ -128,7 +139,7 @@ def old_link(**params: str) -> dict[str, str]:
     ("rnn", {"d": "0", "step": "3"}, {"d": "64", "step": "3"}),
     ("cross", {"pair": "1"}, {"pair": "reading"}),
     ("multihead", {"fixed": "0"}, {"split": "0"}),
-    ("walkthrough", {"example": "1", "step": "4"}, {"walk": "textbook", "step": "4"}),
+    ("walkthrough", {"example": "1", "step": "4"}, {"walk": "textbook"}),
     ("walkthrough", {"weights": "1", "layer": "2"}, {"walk": "pretrained", "layer": "2"}),
 ])
 def test_links_made_before_values_replaced_codes_open_the_same_view(page_id, old, new):
@@ -138,6 +149,10 @@ def test_links_made_before_values_replaced_codes_open_the_same_view(page_id, old
     assert not at.warning, [w.value for w in at.warning]
     for name in ("dk", "keys", "temp", "example", "weights", "fixed"):
         assert name not in link
+    if page_id == "walkthrough" and "step" in old:  # a value the browser keeps: the step component opens at it
+        from conftest import payload
+
+        assert payload(at)[0]["view"]["step"] == int(old["step"])
 
 
 def test_a_local_window_on_one_page_never_changes_another():
@@ -204,7 +219,8 @@ def test_a_lesson_stop_opens_its_view_without_a_notice(stop):
 
     chosen = next(s for s in STOPS if s.id == stop)
     at = open_app(chosen.page, **chosen.params, present="1")
-    assert not at.warning and dict(at.query_params) | chosen.params == dict(at.query_params)
+    served = {name: value for name, value in chosen.params.items() if name not in BY_ID[chosen.page].browser}  # the rest: the browser's
+    assert not at.warning and dict(at.query_params) | served == dict(at.query_params)
 
 
 def test_a_lesson_stop_asks_first_then_opens_absolute_links_and_keeps_the_guess_across_pages():

@@ -34,15 +34,18 @@ def test_a_link_opened_by_hand_still_wins(app):
     assert at.slider(key="shared.d_k").value == 7
 
 
-def test_the_article_example_then_next_twice_keeps_the_head(app):
-    """Issue 21, defect 1, as far as AppTest can follow it (the browser regression replays it with fragments)."""
+def test_the_article_example_then_back_to_random_keeps_the_head_in_the_browsers_hands(app):
+    """Issue 21, defect 1: the walk changes on the server, the head stays the browser's (tests/test_browser.py steps)."""
+    from conftest import payload
+
     at = app("walkthrough", text="the cat sat on the mat", heads=2, step=3)
-    at.segmented_control(key="walkthrough.walk").set_value("textbook").run()
-    for _ in range(2):
-        at.button(key="walk-next").click().run()
-        assert not at.exception
-    at.segmented_control(key="walkthrough.walk").set_value("random").run()
-    assert not at.exception and at.query_params["head"] == "1"
+    token = payload(at)[0]["token"]
+    at.session_state["walkthrough.walk"] = "textbook"
+    at.run()
+    assert payload(at)[0]["variant"] == "textbook" and payload(at)[0]["token"] == token and "head" not in at.query_params
+    at.session_state["walkthrough.walk"] = "random"
+    at.run()
+    assert not at.exception and payload(at)[0]["heads"] == 2 and payload(at)[0]["token"] == token
 
 
 def test_a_page_that_needs_more_tokens_opens_with_the_long_example_in_the_students_language(app):
@@ -54,8 +57,10 @@ def test_a_page_that_needs_more_tokens_opens_with_the_long_example_in_the_studen
         assert at.text_input(key="shared.text").value == LONG_EXAMPLES[lang] and not at.info, [i.value for i in at.info]
     linked = app("types", text="Thinking Machines")
     assert linked.text_input(key="shared.text").value == "Thinking Machines" and linked.button(key="use-long-example")
+    from conftest import payload
+
     walk = app("walkthrough")
-    assert walk.text_input(key="shared.text").value == "Thinking Machines"  # the article's sentence where it is enough
+    assert payload(walk)[0]["sentence"]["text"] == "Thinking Machines"  # the article's sentence where it is enough
 
 
 def test_multi_head_opens_with_several_heads_and_never_overrides_a_choice(app):

@@ -34,10 +34,19 @@ def test_missing_key_names_itself():
 
 
 def test_chinese_walkthrough_shows_chinese():
+    from conftest import payload
+
     at = open_app(lang="zh", step="3")
     text = all_text(at)
-    assert "自注意力，一步一步" in text and "第 3 步，共 6 步" in text
-    assert "Self-attention" not in text and "Step 3" not in text
+    assert "自注意力，一步一步" in text and "Self-attention" not in text
+    header, _ = payload(at)
+    assert header["texts"]["step_of"] == "第 {number} 步，共 {total} 步：{title}" and header["steps"][2]["title"] == "原始分数"
+    english = {str(v) for v in catalogue("en").values()}
+    said = [*header["texts"].values(), *(s[k] for s in header["steps"] for k in ("title", "badge", "body")),
+            *(m["title"] for m in header["m"].values()), *(m["alt"] for m in header["m"].values())]
+    formula = lambda text: text.replace(" ", "").replace("=", "").replace("+", "").isupper()
+    leaks = [text for text in said if text in english and len(text.split()) >= 2 and not formula(text)]
+    assert not leaks, leaks  # formulas' names (X = E + PE) stay
 
 
 def test_chinese_formulas_have_no_english_words():

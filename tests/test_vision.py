@@ -134,7 +134,7 @@ def test_every_section_in_both_languages_draws_the_cores_numbers():
     for lang in ("en", "zh"):
         for section in VISION_SECTIONS:
             at = open_app("vision", section=section, lang=lang)
-            assert figure_titles(at), (section, lang)
+            assert figure_titles(at) or at.get("bidi_component"), (section, lang)
     images, labels = vision.load_digits()
     with np.load(SNAPSHOT) as data:
         probes = data["probes"]
@@ -143,9 +143,13 @@ def test_every_section_in_both_languages_draws_the_cores_numbers():
     assert labels[probes[3]] == 3
     np.testing.assert_allclose(z_values(figures(at)[0]), image / 16)
     np.testing.assert_allclose(z_values(figures(at)[1]), vision.patches(image, 4) / 16)
-    steps = open_app("vision", section="steps", step=4, head=2)
-    assert figure_titles(steps) == ["attention weights"]
-    np.testing.assert_allclose(z_values(figures(steps)[0]).sum(axis=1), 1.0)
+    from conftest import matrix, payload, step_titles
+
+    header, values = payload(open_app("vision", section="steps", step=4, head=2), key="vision-steps")
+    assert header["view"]["step"] == 4 and header["view"]["head"] == 2 and header["heads"] == 2
+    assert step_titles(header, "softmax", head=2) == ["attention weights"]
+    np.testing.assert_allclose(matrix(header, values, "weights.2").sum(axis=1), 1.0)
+    assert header["m"]["weights.2"]["rows"][0] == "[CLS]" and len(header["m"]["weights.2"]["rows"]) == 17
     glimpse = open_app("vision", section="glimpse")
     table = glimpse.table[0].value
     _, held = vision.split(len(images))

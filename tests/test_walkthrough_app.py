@@ -1,70 +1,70 @@
-"""AppTest: every step, the controls, the URL round trip, the textbook example and bad input."""
+"""AppTest: the walkthrough's payload (every step of every head, sent once), the URL round trip, the textbook example,
+the focus tables and bad input. Stepping itself happens in the browser: tests/test_browser.py."""
 
 import numpy as np
 import pytest
-from conftest import all_text, figure_titles, figures, open_app, z_values
+from conftest import all_text, matrix, open_app, payload, step_ids, step_matrices, step_text, step_titles
+from jsnumbers import number, run
 
 from attention_core import explain
+from attention_plot import figures
 from views.registry import MAX_TOKENS
 
-
-def step_heading(at) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("**Step"))
+SIX = ("the", "cat", "sat", "on", "the", "mat")
 
 
-def test_default_page_shows_the_default_sentence_tokens():
+def test_default_page_sends_every_step_of_the_default_sentence():
     at = open_app()
+    header, _ = payload(at)
     assert at.title[0].value == "Self-attention, step by step"
-    assert step_heading(at) == "**Step 1 of 6: Tokens and embeddings**"
-    chips = at.get("html")[0].proto.body
-    assert "Thinking" in chips and "Machines" in chips
-    assert figure_titles(at) == ["E: token embeddings", "PE: positional encoding", "X = E + PE"]
+    assert step_ids(header) == ["tokens", "qkv", "raw", "scaled", "softmax", "output"]
+    assert header["steps"][0]["title"] == "Tokens and embeddings"
+    chips = next(b for b in header["steps"][0]["blocks"] if b["t"] == "chips")
+    assert chips["tokens"] == ["Thinking", "Machines"]
+    assert step_titles(header, "tokens") == ["E: token embeddings", "PE: positional encoding", "X = E + PE"]
+    assert header["view"] == {"step": 1, "head": 1, "focus": 1, "values": True, "all": False, "predict": False}
+    assert header["sentence"]["text"] == "Thinking Machines"
 
 
-def test_next_and_previous_walk_through_every_step():
+def test_every_step_of_every_head_is_in_one_payload():
     at = open_app(heads="2", text="the cat sat on the mat")
-    titles = []
-    for number in range(1, 8):
-        assert step_heading(at).startswith(f"**Step {number} of 7")
-        titles.append(figure_titles(at))
-        if number < 7:
-            at.button(key="walk-next").click().run()
-            assert not at.exception
-    assert at.button(key="walk-next").disabled
-    assert titles[1] == ["W_Q", "Q: queries", "W_K", "K: keys", "W_V", "V: values"]
-    assert titles[2] == ["raw scores"] and titles[3] == ["scaled scores"] and titles[4] == ["attention weights"]
-    assert titles[5] == ["Z: output"] and titles[6] == ["Concat(Z₁ … Zₕ)", "W_O", "multi-head output"]
-    at.button(key="walk-previous").click().run()
-    assert step_heading(at).startswith("**Step 6 of 7")
-    assert at.query_params["step"] == "6"
+    header, values = payload(at)
+    assert step_ids(header) == ["tokens", "qkv", "raw", "scaled", "softmax", "output", "heads"]
+    assert step_titles(header, "qkv") == ["W_Q", "Q: queries", "W_K", "K: keys", "W_V", "V: values"]
+    assert step_titles(header, "raw") == ["raw scores"] and step_titles(header, "scaled") == ["scaled scores"]
+    assert step_titles(header, "softmax") == ["attention weights"] and step_titles(header, "output") == ["Z: output"]
+    assert step_titles(header, "heads") == ["Concat(Z₁ … Zₕ)", "W_O", "multi-head output"]
+    e = explain("the cat sat on the mat", heads=2, d_model=8, d_k=4)
+    for h, head in enumerate(e.trace.heads, 1):  # each head's own matrices, ready for the browser's head choice
+        np.testing.assert_array_equal(matrix(header, values, f"weights.{h}"), head.weights)
+        np.testing.assert_array_equal(matrix(header, values, f"q.{h}"), head.q)
+        np.testing.assert_array_equal(matrix(header, values, f"wq.{h}"), e.projections.w_q[:, (h - 1) * 4 : h * 4])
+    assert step_matrices(header, "raw", head=2) == ["raw.2"]
+    assert "step" not in at.query_params and "head" not in at.query_params  # the browser writes what it shows
 
 
 def test_every_number_comes_from_the_core():
     at = open_app(text="the cat sat on the mat", step="4", d_k="3", seed="5")
-    e = explain("the cat sat on the mat", d_k=3, seed=5, d_model=8)
-    head = e.trace.heads[0]
-    (scaled,) = figures(at)
-    np.testing.assert_allclose(z_values(scaled), head.scaled_scores)
-    assert "√d_k = √3 = 1.732" in all_text(at)
-    at.button(key="walk-next").click().run()
-    weights = figures(at)[0]
-    np.testing.assert_allclose(z_values(weights), head.weights)
-    assert weights["data"][0]["text"][0][0] == f"{head.weights[0, 0]:.2f}"
+    header, values = payload(at)
+    head = explain("the cat sat on the mat", d_k=3, seed=5, d_model=8).trace.heads[0]
+    np.testing.assert_array_equal(matrix(header, values, "scaled.1"), head.scaled_scores)
+    np.testing.assert_array_equal(matrix(header, values, "weights.1"), head.weights)
+    np.testing.assert_array_equal(matrix(header, values, "raw.1"), head.raw_scores)
+    assert "√d_k = √3 = 1.732" in step_text(header, "scaled")
+    assert header["view"]["step"] == 4
 
 
 def test_repeated_words_stay_separate_rows_and_columns():
-    at = open_app(text="the cat sat on the mat", step="3")
-    spec = figures(at)[0]
-    assert z_values(spec).shape == (6, 6)
-    assert spec["layout"]["xaxis"]["ticktext"] == ["the", "cat", "sat", "on", "the", "mat"]
-    assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat", "on", "the", "mat"]
-    assert "q<sub>1</sub>·k<sub>2</sub> = " in spec["data"][0]["customdata"][0][1][2]
+    header, values = payload(open_app(text="the cat sat on the mat"))
+    raw = header["m"]["raw.1"]
+    assert matrix(header, values, "raw.1").shape == (6, 6)
+    assert raw["rows"] == list(SIX) and raw["cols"] == list(SIX)
+    assert raw["arith"]["q"] == "q.1" and raw["arith"]["k"] == "k.1"  # each score's tooltip adds up q·k
 
 
-def test_all_steps_on_one_page():
-    at = open_app(all="1")
-    assert len(figures(at)) == 3 + 6 + 1 + 1 + 1 + 1
-    assert not any(m.value.startswith("**Step") for m in at.markdown)
+def test_a_link_to_all_steps_sets_the_view():
+    header, _ = payload(open_app(all="1"))
+    assert header["view"]["all"] is True
 
 
 def test_url_round_trip():
@@ -73,68 +73,89 @@ def test_url_round_trip():
     assert at.slider(key="shared.heads").value == 2
     assert at.selectbox(key="shared.score").value == "cosine"
     assert at.toggle(key="shared.pe").value is False
-    assert step_heading(at).startswith("**Step 3 of 7")
+    assert payload(at)[0]["view"]["step"] == 3 and payload(at)[0]["view"]["head"] == 2
     at.slider(key="shared.d_k").set_value(5).run()
     params = dict(at.query_params)
     assert params | {"d_k": "5"} == params
-    assert params["text"] == "the cat sat" and params["seed"] == "42" and params["step"] == "3" and params["head"] == "2"
+    assert params["text"] == "the cat sat" and params["seed"] == "42"
+    header, values = payload(at)
+    assert header["view"]["step"] == 3 and header["view"]["head"] == 2  # the server's view keeps what the link said
     again = open_app(**params)
-    np.testing.assert_allclose(z_values(figures(again)[0]), z_values(figures(at)[0]))
+    np.testing.assert_array_equal(matrix(*payload(again), "raw.1"), matrix(header, values, "raw.1"))
 
 
-def test_changing_a_slider_redraws_with_the_new_size():
-    at = open_app(step="2")
-    assert z_values(figures(at)[1]).shape == (2, 4)
-    at.slider(key="shared.d_k").set_value(6).run()
-    assert z_values(figures(at)[1]).shape == (2, 6)
+def test_a_new_link_sets_the_view_again_and_a_rerun_does_not():
+    at = open_app(text="the cat sat", step="3")
+    token = payload(at)[0]["token"]
+    at.slider(key="shared.d_k").set_value(5).run()
+    assert payload(at)[0]["token"] == token  # the browser keeps its own step across a rerun
+    at.query_params["step"] = "5"  # Back to an older address, or a link opened in this tab
+    at.run()
+    assert payload(at)[0]["token"] != token and payload(at)[0]["view"]["step"] == 5
 
 
-def test_example_menu_sets_the_sentence():
+def test_changing_a_slider_sends_new_numbers():
     at = open_app()
-    at.selectbox(key="example_pick").set_value("她正在吃一个绿色的苹果").run()
-    assert at.text_input(key="shared.text").value == "她正在吃一个绿色的苹果"
-    assert "苹" in at.get("html")[0].proto.body
+    header, values = payload(at)
+    assert matrix(header, values, "q.1").shape == (2, 4)
+    at.slider(key="shared.d_k").set_value(6).run()
+    header, values = payload(at)
+    assert matrix(header, values, "q.1").shape == (2, 6)
 
 
 def test_textbook_example_shows_the_articles_numbers():
-    at = open_app()
-    at.segmented_control(key="walkthrough.walk").set_value("textbook").run()
-    assert step_heading(at) == "**Step 3 of 6: Raw scores**"
-    assert "112" in all_text(at) and "0.88" not in all_text(at)  # the weights wait for the softmax step (lesson stop 1 asks)
-    np.testing.assert_array_equal(z_values(figures(at)[0])[0], [112.0, 96.0])
-    at.button(key="walk-next").click().run()
-    np.testing.assert_array_equal(z_values(figures(at)[0])[0], [14.0, 12.0])
-    assert "√d_k = √64 = 8" in all_text(at)
-    at.button(key="walk-next").click().run()
-    assert figures(at)[0]["data"][0]["text"][0] == ["0.88", "0.12"]
+    at = open_app(walk="textbook")
+    header, values = payload(at)
+    assert header["variant"] == "textbook" and header["enter"] == {"step": 3}  # it opens at its first number, the raw scores
+    np.testing.assert_array_equal(matrix(header, values, "raw.1")[0], [112.0, 96.0])
+    np.testing.assert_array_equal(matrix(header, values, "scaled.1")[0], [14.0, 12.0])
+    assert "√d_k = √64 = 8" in step_text(header, "scaled")
+    weights = matrix(header, values, "weights.1")[0]
+    assert run([("cellText", [float(w), 2]) for w in weights]) == ["0.88", "0.12"]
+    assert "0.88" not in step_text(header, "raw")  # the weights wait for the softmax step (lesson stop 1 asks)
     assert at.query_params["walk"] == "textbook" and "d_k" not in at.query_params  # the example fixes d_k = 64
-    at.segmented_control(key="walkthrough.walk").set_value("random").run()
-    assert at.query_params["walk"] == "random" and step_heading(at).startswith("**Step 5 of 6")  # the teacher keeps the place
+    assert header["sentence"] is None  # its sentence is the article's
 
 
-def numbers(column) -> np.ndarray:
-    """Table text (with true minus signs) back to numbers."""
-    return np.array([float(str(cell).replace("−", "-")) for cell in column])
+def focus_expected(head, keys: tuple[str, ...], query: int) -> dict:
+    """The focused query's tables as the server's own helpers print them (an independent copy of the rules)."""
+    from views.walkthrough import FOCUS_DECIMALS, MAX_FOCUS_DIMS, focus_places
+
+    places, terms = focus_places(head, query)
+    shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
+    weights = figures.cell_text(head.weights[query], FOCUS_DECIMALS)
+    divisor = figures.number_text(figures.units(head.divisor, places), places).rstrip("0").rstrip(".")
+    return {
+        "divisor": divisor,
+        "scores": [[str(j + 1), key, figures.cell_text(head.raw_scores[query, j:j + 1], places)[0],
+                    figures.cell_text(head.masked_scores[query, j:j + 1], FOCUS_DECIMALS)[0], weights[j]] for j, key in enumerate(keys)],
+        "weighted": [[f"{weights[j]} × v{j + 1} ({key})", *figures.cell_text(head.weights[query, j] * head.v[j, :shown], terms)]
+                     for j, key in enumerate(keys)],
+        "sum": list(figures.cell_text(head.output[query, :shown], FOCUS_DECIMALS)), "shown": shown,
+    }
 
 
-def test_focus_on_one_word_is_the_articles_figure_as_a_table():
-    at = open_app(text="the cat sat on the mat", focus="2")
-    tables = [table.value for table in at.table]
-    scores = next(t for t in tables if "softmax weight" in t.columns)
-    weighted = next(t for t in tables if t.iloc[-1, 0] == "sum = output")
-    e = explain("the cat sat on the mat")
-    head = e.trace.heads[0]
-    np.testing.assert_allclose(numbers(scores.iloc[:, 2]), head.raw_scores[1], atol=5e-5)
-    np.testing.assert_allclose(numbers(scores.iloc[:, 4]), head.weights[1], atol=5e-5)
-    np.testing.assert_allclose(numbers(weighted.iloc[-1, 1:]), head.output[1], atol=5e-5)
-    assert scores.iloc[0, 4] == f"{head.weights[1, 0]:.4f}"
-    assert list(scores.iloc[:, 1]) == ["the", "cat", "sat", "on", "the", "mat"]
+@pytest.mark.parametrize(("text", "query", "mode"), [("the cat sat on the mat", 1, "soft"), ("她正在吃一个绿色的苹果", 4, "local"),
+                                                     ("Thinking Machines", 0, "soft")])
+def test_focus_on_one_word_is_the_articles_figure_as_tables(text, query, mode):
+    at = open_app(text=text, mode=mode)
+    header, values = payload(at)
+    head = explain(text, mode=mode, d_model=8, d_k=4).trace.heads[0]
+    keys = tuple(header["keys"])
+    meta = header["focus"]["heads"][0]
+    places, terms = values[meta["places"]["o"] + 2 * query : meta["places"]["o"] + 2 * query + 2]
+    row = lambda id_: [number(x) for x in matrix(header, values, id_)[query]]
+    (got,) = run([("focusTables", [row("raw.1"), row("masked.1"), row("weights.1"), [number(x) for x in matrix(header, values, "v.1").ravel()],
+                                   head.v.shape[1], row("output.1"), meta["divisor"], int(places), int(terms), list(keys),
+                                   header["focus"]["dims"], header["focus"]["decimals"]])])
+    assert got == focus_expected(head, keys, query)
+    np.testing.assert_allclose([float(s[4]) for s in got["scores"]], head.weights[query], atol=5e-5)
 
 
-def test_empty_sentence_shows_a_prompt_not_charts():
-    at = open_app(text="   ")
-    assert "Type a sentence" in all_text(at)
-    assert not figures(at)
+def test_empty_sentence_shows_a_prompt_and_the_box():
+    header, _ = payload(open_app(text="   "))
+    assert header["steps"] == [] and "Type a sentence above" in header["message"]
+    assert header["sentence"]["text"] == "   "
 
 
 def test_very_long_text_is_cut_with_a_message():
@@ -142,21 +163,18 @@ def test_very_long_text_is_cut_with_a_message():
     text = all_text(at)
     assert "only the first 2000 are used" in text
     assert f"only the first {MAX_TOKENS} are shown" in text
-    assert len(figures(at)[0]["layout"]["yaxis"]["ticktext"]) == MAX_TOKENS
+    assert len(payload(at)[0]["tokens"]) == MAX_TOKENS
 
 
 @pytest.mark.parametrize(
     "text",
     ['<script>alert("x")</script>', '<img src=x onerror=alert(1)>', "[link](javascript:alert(1)) **bold** $x$", "I ❤️ attention 😀"],
 )
-def test_hostile_text_is_shown_as_text(text):
-    at = open_app(text=text, focus="2")
-    chips = at.get("html")[0].proto.body
-    assert "<script" not in chips and "<img" not in chips
-    if "<" in text:
-        assert "&lt;" in chips
-    for spec in figures(at):
-        assert "<script" not in str(spec["layout"]["yaxis"]["ticktext"])
+def test_hostile_text_travels_as_data_never_as_html(text):
+    header, _ = payload(open_app(text=text, focus="2"))
+    html = [step["body"] for step in header["steps"]] + [b.get("html", "") for step in header["steps"] for b in step["blocks"]]
+    assert not any("<script" in h or "<img" in h or "javascript:" in h for h in html)  # markup comes from assets/ only
+    assert all("<" not in token or "&lt;" not in token for token in header["tokens"])  # tokens stay raw text, drawn as text
 
 
 @pytest.mark.parametrize(
@@ -189,13 +207,33 @@ def test_notice_goes_away_after_a_change():
 
 @pytest.mark.parametrize("score", ["dot", "scaled_dot", "additive", "bilinear", "cosine"])
 @pytest.mark.parametrize("mode", ["soft", "hard", "local", "local-monotonic"])
-def test_every_score_and_mode_renders_every_step(score, mode):
-    at = open_app(score=score, mode=mode, all="1", text="the cat sat on the mat", heads="2")
-    assert len(figures(at)) >= 13
+def test_every_score_and_mode_sends_every_step(score, mode):
+    header, values = payload(open_app(score=score, mode=mode, text="the cat sat on the mat", heads="2"))
+    assert len(step_ids(header)) == 7
+    for step in step_ids(header):
+        for h in (1, 2):
+            for id_ in step_matrices(header, step, h):
+                assert matrix(header, values, id_).size
+    assert ("masked" in "".join(step_matrices(header, "softmax"))) == mode.startswith("local")
+    assert ("arith" in header["m"]["raw.1"]) == (score in ("dot", "scaled_dot"))
 
 
 def test_chinese_sentence_and_language_switch():
     at = open_app(text="她正在吃一个绿色的苹果", step="3")
-    assert len(figures(at)[0]["layout"]["xaxis"]["ticktext"]) == 11
+    assert len(payload(at)[0]["m"]["raw.1"]["cols"]) == 11
     at.radio(key="shared.lang").set_value("zh").run()
     assert at.query_params["lang"] == "zh"
+    header, _ = payload(at)
+    assert header["steps"][2]["title"] == "原始分数" and header["texts"]["next"] == "下一步 ▶"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_querys_focus_decimals_at_once_are_each_querys_own(seed):
+    """The payload computes the focus tables' decimals for every query at once: the same as one query at a time."""
+    from views.walkthrough import every_focus_places, focus_places
+
+    text = ("the cat sat on the mat", "她正在吃一个绿色的苹果", "The animal didn't cross the street because it was too tired")[seed % 3]
+    for head in explain(text, d_k=2 + seed, heads=2, d_model=8, seed=seed, mode=("soft", "local", "hard")[seed % 3],
+                        score=("scaled_dot", "dot", "cosine")[seed % 3]).trace.heads:
+        every = every_focus_places(head)
+        assert [tuple(int(x) for x in row) for row in every] == [focus_places(head, i) for i in range(head.weights.shape[0])]

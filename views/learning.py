@@ -3,6 +3,8 @@ experiment. Every number comes from ``attention_core`` (live) or from its snapsh
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -13,9 +15,9 @@ from attention_core.tasks import Run, named_task
 from attention_core.tiny import generate
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import learn
+from views import learn, state, steps
 from views.charts import chart, show
-from views.page import View
+from views.page import Layout, View
 from views.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
 
 TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
@@ -93,24 +95,23 @@ def attention_grid(weights: NDArray, closeness: NDArray, labels: tuple[str, ...]
 # 1. Watch a default run
 
 def watch(view: View, task_name: str) -> None:
+    """The default run's snapshots in the step component: every head's attention at every watched step, sent once
+    (0.1–0.9 MB a task); the browser scrubs through them (← / →, or the list of steps) and keeps the step in the link."""
     T = view.T
     snap = learn.snapshot(task_name)
     run, task = snap.run, named_task(task_name)
-    steps = [int(s) for s in run.steps]
-    view.set("step", steps[learn.nearest(run.steps, view["step"])])
-    step = st.select_slider(T("learn.watch.step"), steps, key=view.key("step"), help=T("learn.watch.step_help"))
-    at = steps.index(step)
-    st.markdown(T("learn.watch.status", step=step, loss=f"{run.loss[at]:.3f}", accuracy=f"{run.accuracy[at]:.0%}",
-                  total=steps[-1]))
-    labels = symbols(task, run.probe[:-1])
+    at = learn.nearest(run.steps, view["step"])
     if view.layout.explains:
         st.markdown(T("learn.watch.probe", probe=" ".join(symbols(task, run.probe))))
-    attention_grid(run.weights[at], run.closeness[at], labels, task_name, T, view, "watch")
-    curves(run, step, T, "watch")
-    closeness_curves(run, task_name, step, T, "watch")
+    parts = watch_parts(task_name, view.layout, T.lang)
+    view_now = {"step": at + 1, "head": 1, "focus": 1, "values": parts[0]["values"], "all": False, "predict": False}
+    steps.show(steps.assemble(parts, token=state.view_token(view.page.id), view=view_now), key="learn-steps")
+    curves(run, None, T, "watch")
+    closeness_curves(run, task_name, None, T, "watch")
     if view.layout.explains:
         st.markdown(found(run, task_name, T))
         ideal = task.ideal(run.probe)
+        labels = symbols(task, run.probe[:-1])
         with st.expander(T("learn.watch.ideal_title")):
             st.markdown(T("learn.watch.ideal_intro"))
             columns = st.columns(len(ideal))
@@ -119,6 +120,50 @@ def watch(view: View, task_name: str) -> None:
                     chart(pattern, labels, labels, kind="weights", title=name, key=f"ideal-{name}", T=T, values=False,
                           rows_are="query", cols_are="key")
         st.caption(T("learn.watch.settings", **describe(snap.settings)))
+
+
+@functools.lru_cache(maxsize=32)
+def watch_parts(task_name: str, layout: Layout, lang: str) -> tuple:
+    """Every watched step of the task's shipped run as a step of the component: its loss and accuracy, and every head's
+    attention on the probe (titled with its closeness to its layer's pattern), shared by every session
+    (``steps.Pack.parts``). The link says the training step itself (``url_values``)."""
+    from views.walkthrough import component_texts
+
+    T = Texts(lang)
+    run, task = learn.snapshot(task_name).run, named_task(task_name)
+    labels = symbols(task, run.probe[:-1])
+    watched = [int(s) for s in run.steps]
+    layers, heads = run.weights.shape[1:3]
+    values = len(labels) <= (FULL_WIDTH_VALUES if min(heads, 2) == 1 else HALF_WIDTH_VALUES)
+    pack = steps.Pack()
+    pack.header.update(page="learn", id=f"learn-{task_name}", variant=task_name, layout=layout.name, font=layout.chart_font,
+                       lang=lang, texts=component_texts(T, lang) | {"step_of": T("learn.watch.step_of"), "steps": T("learn.watch.step")},
+                       csv=f"attention-learn-{task_name}", url={"step": "step"}, url_values={"step": [str(s) for s in watched]},
+                       heads=1, tokens=[], keys=[], focus=None, enter={"step": len(watched)},  # another task opens at its end
+                       values=values)
+    entries = []
+    for at, step in enumerate(watched):
+        blocks = []
+        for layer in range(layers):
+            pattern = pattern_name(task_name, layers, layer, T)
+            row = []
+            for head in range(heads):
+                near = run.closeness[at, layer, head]
+                title = T("learn.head_title", layer=layer + 1, head=head + 1)
+                if pattern is not None and np.isfinite(near):
+                    title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
+                id_ = f"s{at}-l{layer}-h{head}"
+                pack.matrix(id_, run.weights[at, layer, head], labels, labels, T=T, title=title, kind="weights", rows_are="query",
+                            cols_are="key")
+                row.append({"t": "m", "m": id_, "h": False, "hide": False})
+            for first in range(0, len(row), 2):
+                blocks.append({"t": "row", "c": row[first:first + 2]} if heads > 1 else row[first])
+        status = T("learn.watch.status", step=step, loss=f"{run.loss[at]:.3f}", accuracy=f"{run.accuracy[at]:.0%}", total=watched[-1])
+        entries.append({"id": f"step-{step}", "title": T("learn.watch.step_title", step=step, loss=f"{run.loss[at]:.3f}",
+                                                          accuracy=f"{run.accuracy[at]:.0%}"),
+                        "badge": T("learn.watch.step"), "body": steps.markdown(status), "blocks": blocks})
+    pack.header["steps"] = entries
+    return pack.parts()
 
 
 def found(run: Run, task_name: str, T: Texts) -> str:

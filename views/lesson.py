@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ import streamlit as st
 from attention_core import asymmetry, explain, softmax, textbook_example
 from attention_core.pretrained import head_summary
 from attention_plot import figures
+from attention_plot.text import Texts
 from views import real
 from views.page import View
 from views.registry import BY_ID, LONG_EXAMPLE, MAX_TOKENS
@@ -116,7 +118,8 @@ STOPS = (
     Stop("cross", "cross", {"pair": "translation"}, 4, 1, _cross),
     Stop("rnn", "rnn", {"text": LONG_EXAMPLE, "step": "3"}, 4, 2, _rnn),
     Stop("scaling", "scaling", {"d_k": "64"}, 4, 0, _scaling),
-    Stop("real", "real", {"text": "The animal didn't cross the street because it was too tired.", "layer": "1", "head": "3"}, 3, 1, _real),
+    Stop("real", "real", {"text": "The animal didn't cross the street because it was too tired.", "layer": "1", "head": "3",
+                          "predict": "1", "query": "8"}, 3, 1, _real),  # the class predicts "it" before the head shows
     Stop("positions", "positions", {"text": LONG_EXAMPLE, "section": "positions", "shuffle": "reverse"}, 7, 1, _positions,
          longer=True),
     Stop("learn", "learn", {"section": "watch", "task": "induction", "step": "0"}, 8, 1, _learn, longer=True),
@@ -206,6 +209,102 @@ def remember_guesses() -> None:
     if state.get("lesson.remembered", "") != value:
         state["lesson.remembered"] = value
         live.cookie(GUESSES_COOKIE, value, int(live.store.CLASS_HOURS * 3600) if value else 0)
+
+
+def _stop_state(stop: Stop) -> tuple[int | None, bool]:
+    """The class's guess for ``stop`` (an option's index, or None) and whether its answer was revealed."""
+    kept(f"lesson.{stop.id}.guess")
+    kept(f"lesson.{stop.id}.reveal")
+    guess = st.session_state.get(f"lesson.{stop.id}.guess")
+    return guess, bool(st.session_state.get(f"lesson.{stop.id}.reveal")) and guess is not None
+
+
+def _set(name: str, value: object) -> None:
+    st.session_state[name] = value
+    keep(name)
+
+
+def presenter(view: View) -> None:
+    """On a projector, one stop at a time in the step component: Previous / Next (or ← / →) walk the stops, the class's
+    guess opens the view's links, and the answer waits for the reveal. A guess, a reveal or a question for the live
+    class goes to the server (the same guesses as on the screen, kept over a reload)."""
+    from views import live, steps  # the live page reads the stops: imported here, not at the top
+
+    T = view.T
+    stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
+    state_now = tuple(_stop_state(stop) for stop in stops)
+    teaching = live.TEACHER in st.session_state
+    result = steps.show(lesson_payload(view.settings.lang, state_now, (view.clamp("stop", 1, len(stops)),), teaching,
+                                       view_url("lesson", {}).split("/lesson")[0], view_token()),
+                        key="lesson-steps", **{f"on_{name}_change": _nothing for name in ("guess", "reveal", "ask", "present")})
+    guess, reveal, asked = result.guess, result.reveal, result.ask
+    if result.present is not None:  # "Leave presenter mode" in the choices
+        st.session_state["shared.present"] = bool(result.present)
+        st.rerun()
+    by_id = {stop.id: stop for stop in stops}
+    if isinstance(guess, dict) and guess.get("stop") in by_id and isinstance(guess.get("option"), int):
+        stop = by_id[guess["stop"]]
+        if 0 <= guess["option"] < len(T.get(f"lesson.stops.{stop.id}.options")):
+            _set(f"lesson.{stop.id}.guess", guess["option"])
+            remember_guesses()
+            st.rerun()
+    if isinstance(reveal, dict) and reveal.get("stop") in by_id:
+        _set(f"lesson.{reveal['stop']}.reveal", bool(reveal.get("on")))
+        remember_guesses()
+        st.rerun()
+    if isinstance(asked, dict) and asked.get("stop") in by_id and teaching:
+        stop = by_id[asked["stop"]]
+        live.ask_now(T, live.Item(f"lesson.{stop.id}", len(T.get(f"lesson.stops.{stop.id}.options")), stop.correct))
+
+
+def _nothing() -> None:
+    """An event of the lesson's step component: the page reruns and reads it."""
+
+
+def view_token() -> str:
+    from views import state
+
+    return state.view_token("lesson")
+
+
+@functools.lru_cache(maxsize=64)
+def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base: str, token: str) -> bytes:
+    """The stops as the step component's steps (``states``: each stop's guess and reveal; ``base``: the app's address)."""
+    from views import steps
+    from views.walkthrough import component_texts
+
+    T = Texts(lang)
+    stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
+    pack = steps.Pack()
+    pack.header.update(page="lesson", id="lesson", token=token, variant="lesson", layout="projector", font=17, lang=lang,
+                       texts=component_texts(T, lang) | {"your_guess": T("lesson.your_guess"), "guess_first": T("lesson.guess_first"),
+                                                          "reveal": T("lesson.reveal"), "step_of": T("lesson.stop_of"),
+                                                          "steps": T("lesson.stops_label"), "first_step": T("lesson.first_stop"),
+                                                          "last_step": T("lesson.last_stop")},
+                       csv="attention-lesson", url={"step": "stop"}, heads=1, tokens=[], keys=[], focus=None, ask=teaching,
+                       view={"step": server[0], "head": 1, "focus": 1, "values": True, "all": False, "predict": False})
+    entries = []
+    for stop, (guess, revealed) in zip(stops, states):
+        values = answer_values(stop.id)
+        options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]
+        params = stop.params | {"lang": lang}
+        verdict = T("lesson.right" if guess == stop.correct else "lesson.wrong", option=options[stop.correct])
+        entries.append({
+            "id": stop.id, "title": T(f"lesson.stops.{stop.id}.title"), "badge": T("lesson.minutes", minutes=stop.minutes),
+            "body": steps.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}"),
+            "blocks": [{"t": "options", "stop": stop.id, "options": options, "correct": stop.correct, "guess": guess, "revealed": revealed,
+                        "show": steps.markdown(T(f"lesson.stops.{stop.id}.show")),
+                        "links": [{"label": T("lesson.open"), "href": f"{base}{_path(stop.page)}?{urlencode(params)}"},
+                                  {"label": T("lesson.open_present"), "href": f"{base}{_path(stop.page)}?{urlencode(params | {'present': '1'})}"}],
+                        "answer": steps.markdown(f"{verdict}  \n{T(f'lesson.stops.{stop.id}.answer', **values)}"),
+                        "right": guess == stop.correct}],
+        })
+    pack.header["steps"] = entries
+    return pack.bytes()
+
+
+def _path(page_id: str) -> str:
+    return "/" if BY_ID[page_id].default else f"/{BY_ID[page_id].path}"
 
 
 def draw_stop(view: View, number: int, stop: Stop) -> None:

@@ -106,15 +106,15 @@ def view(page_id: str) -> View:
     return View(page(page_id), current, Texts(current.lang), PROJECTOR if current.present else SCREEN)
 
 
-def start(page_id: str, intro: Callable[[View], str] | None = None) -> View:
-    """Open a page: its title, its introduction (on a screen; ``intro`` picks its text's key for this reader) and the
-    link values that could not be used."""
+def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: bool = False) -> View:
+    """Open a page: its title, its introduction (on a screen; ``intro`` picks its text's key for this reader; ``own_intro``:
+    the page draws it itself) and the link values that could not be used."""
     if st.session_state.get(OPENED_BY_APP) != page_id:  # run by Streamlit's legacy pages/ handling, not by app.py
         st.rerun()
     current = view(page_id)
     T = current.T
     st.title(T(f"{page_id}.title"))
-    if current.layout.explains:
+    if current.layout.explains and not own_intro:
         st.markdown(T(intro(current) if intro else f"{page_id}.intro"))
     slot = st.session_state[NOTICES_SLOT] = st.empty()  # drawn now, and again after the page ran (it may move a value)
     with slot.container():

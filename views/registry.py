@@ -87,7 +87,8 @@ class Page:
     icon: str
     shared: tuple[str, ...] | Callable[[Values], tuple[str, ...]] = ()
     params: tuple[Param, ...] = ()
-    draws: tuple[str, ...] = ()  # shared settings this page draws itself (in its body, not the sidebar)
+    draws: tuple[str, ...] | Callable[[Values], tuple[str, ...]] = ()  # shared settings this page draws itself (in its body)
+    browser: tuple[str, ...] = ()  # its own values the browser keeps and writes to the link (the step component), not the server
     min_tokens: int = 0  # a shorter sentence hides what the page shows: the page offers LONG_EXAMPLE
     opens_with_heads: int = 0  # one head hides what the page shows: it opens with this many while heads is untouched
     fixed: tuple[Fixed, ...] | Callable[[Values], tuple[Fixed, ...]] = ()
@@ -101,9 +102,18 @@ class Page:
     def file_path(self) -> Path:
         return ROOT / self.file
 
+    @property
+    def section(self) -> str:
+        """Its section of the menu: the article's pages, then beyond it, a real model, the class."""
+        return next((name for name, ids in MENU.items() if self.id in ids), "learn")
+
     def shared_names(self, values: Values) -> tuple[str, ...]:
         names = self.shared(values) if callable(self.shared) else self.shared
         return tuple(p.name for p in SHARED if p.name in names and p.when(values))
+
+    def drawn(self, values: Values) -> tuple[str, ...]:
+        """The shared settings the page draws in its body (the sidebar leaves them out)."""
+        return self.draws(values) if callable(self.draws) else self.draws
 
     def fixed_quantities(self, values: Values) -> tuple[Fixed, ...]:
         return self.fixed(values) if callable(self.fixed) else self.fixed
@@ -128,6 +138,11 @@ def walk_fixed(values: Values) -> tuple[Fixed, ...]:
         return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("model_d_k", 32), Fixed("heads", 12),
                 Fixed("score", "scaled_dot"))
     return ()
+
+
+def walk_draws(values: Values) -> tuple[str, ...]:
+    """The walkthrough's sentence box sits at the top of the page on a screen; on a projector, in the sidebar."""
+    return () if values.get("present") else ("text",)
 
 
 def pretrained(values: Values) -> bool:
@@ -195,7 +210,8 @@ def has_task(values: Values) -> bool:
 
 
 PAGES: tuple[Page, ...] = (
-    Page("walkthrough", "walkthrough", ":material/footprint:", walk_shared, default=True, fixed=walk_fixed, params=(
+    Page("walkthrough", "walkthrough", ":material/footprint:", walk_shared, default=True, fixed=walk_fixed, draws=walk_draws,
+         browser=("step", "head", "focus", "values", "all", "predict"), params=(
         Choice("walk", "random", options=("random", "textbook", "pretrained"),
                legacy={"example": flag_code("textbook"), "weights": flag_code("pretrained")}),
         Int("step", 1, lo=1, hi=7),
@@ -251,11 +267,13 @@ PAGES: tuple[Page, ...] = (
         Int("step", 1, lo=1, hi=MAX_TOKENS),
         Choice("d", 512, options=RNN_D, legacy={"d": index_code(RNN_D)}),
     )),
-    Page("lesson", "lesson", ":material/school:"),
+    Page("lesson", "lesson", ":material/school:", browser=("stop",), params=(
+        Int("stop", 1, lo=1, hi=11, when=lambda values: bool(values.get("present"))),  # presenter mode: one stop at a time
+    )),
     Page("live", "live", ":material/groups:", params=(
         Token("join", "", pattern="[A-HJ-NP-Z2-9]{6}", normal=join_code),
     )),
-    Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, params=(
+    Page("learn", "watch-it-learn", ":material/model_training:", learn_shared, fixed=learn_fixed, browser=("step",), params=(
         Choice("section", "watch", options=LEARN_SECTIONS),
         Choice("task", "induction", options=LEARN_TASKS, when=has_task),
         Int("step", LAST_STEP, lo=0, hi=LAST_STEP, when=section("watch")),
@@ -297,7 +315,7 @@ PAGES: tuple[Page, ...] = (
         Int("query", 2, lo=1, hi=MAX_WORD_PIECES, when=section("heads")),
         Flag("predict", False, when=section("heads")),
     )),
-    Page("vision", "vision", ":material/image:", params=(
+    Page("vision", "vision", ":material/image:", browser=("step", "head"), params=(
         Choice("section", "sentence", options=VISION_SECTIONS),
         Choice("digit", 7, options=tuple(range(10))),
         Choice("patch", 2, options=(2, 4), when=sections("sentence", "steps", "glimpse")),
@@ -310,6 +328,8 @@ PAGES: tuple[Page, ...] = (
     )),  # after the real model: attention on images, where the article says it was born
 )
 BY_ID = {page.id: page for page in PAGES}
+MENU_SECTIONS = ("learn", "explore", "models", "class")  # the menu's sections, in order (texts common.menu.<name>)
+MENU = {"explore": ("learn", "positions", "vision"), "models": ("real",), "class": ("lesson", "live")}  # the rest: learn
 SHARED_BY_NAME = {p.name: p for p in SHARED + ALWAYS}
 
 

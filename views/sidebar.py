@@ -59,7 +59,7 @@ def render(page: Page) -> Texts:
         st.radio(T("common.sidebar.language"), SHARED_BY_NAME["lang"].options, key=state.key("shared", "lang"), horizontal=True,
                  format_func=lambda code: T(f"common.languages.{code}"))
         for name in page.shared_names(values):
-            if name not in page.draws:
+            if name not in page.drawn(values):
                 CONTROLS[name](SHARED_BY_NAME[name], T)
         fixed = page.fixed_quantities(values)
         if fixed:

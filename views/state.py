@@ -6,12 +6,17 @@
   with a ``Notice`` for every value that had to change (clamped, nearest choice, not understood, cut).
 - ``publish`` writes back the values the current page uses, and only those: a link holds values
   a teacher can read (``d_k=64&tau=0.5``).
+- The values a page's step component keeps (``Page.browser``: the step, the head, the focused word) are the
+  browser's: it writes them to the link itself, and ``publish`` leaves them out. A link that sets them again (opened,
+  or Back to an older address) changes ``view_token``, and the browser then takes the server's values.
 
 Streamlit's own ``bind="query-params"`` drops a value it cannot use without a word, removes values
 equal to the default, and is invisible to AppTest; this module does the same job with notices.
 """
 
 from __future__ import annotations
+
+import secrets
 
 import streamlit as st
 
@@ -29,6 +34,8 @@ MISSING_PAGE = "url.missing_page"  # that path, until the page has said so once
 LINKED = "url.linked"  # the names of the values a link chose (page.fit_defaults never replaces those)
 FITTED = "url.fitted"  # the pages that opened with a fitted default once (never again: a choice the student made stays)
 NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
+NONCE = "url.nonce"  # this session's random name: a duplicated tab (a session of its own) never takes another's view
+SERIALS = "url.view_serials"  # per page: how many times a link set the values the browser keeps (Page.browser)
 
 
 def was_linked(name: str) -> bool:
@@ -121,6 +128,8 @@ def arrive(page: Page) -> None:
     incoming = {} if is_echo(params) else {name: value for name, value in params.items() if written.get(name) != value}
     if incoming:
         st.session_state[LINKED] = frozenset(st.session_state.get(LINKED, ())) | set(incoming)
+    if set(incoming) & set(page.browser):
+        link_set_view(page.id)
     if NOT_FOUND in incoming:
         st.session_state[MISSING_PAGE] = incoming[NOT_FOUND][:200]
     if incoming and is_old_link(params):
@@ -145,6 +154,20 @@ def arrive(page: Page) -> None:
     st.session_state[NOTICES] = notices
 
 
+def view_token(page_id: str) -> str:
+    """Names the view the server last chose for ``page_id`` (a link's values the browser keeps): the browser keeps its
+    own view while this stays the same, and takes the server's when it changes."""
+    nonce = st.session_state.setdefault(NONCE, secrets.token_hex(6))
+    return f"{nonce}.{st.session_state.get(SERIALS, {}).get(page_id, 0)}"
+
+
+def link_set_view(page_id: str) -> None:
+    """A link set values the browser keeps on ``page_id``: its next view is the server's (``view_token`` changes)."""
+    serials = dict(st.session_state.get(SERIALS, {}))
+    serials[page_id] = serials.get(page_id, 0) + 1
+    st.session_state[SERIALS] = serials
+
+
 def page_changed(name: str, value: object) -> None:
     """A page moved a value the link set (a step beyond the last one): its notice names the value now used."""
     st.session_state[NOTICES] = [(key_, value, notice._replace(used=str(value))) if key_ == name else (key_, used, notice)
@@ -165,7 +188,7 @@ def link(page: Page) -> dict[str, str]:
     values = page_values(page)
     by_name = {p.name: p for p in SHARED + ALWAYS}
     params = {name: by_name[name].write(shared(name)) for name in page.shared_names(values)}
-    params |= {p.name: p.write(st.session_state[key(page.id, p.name)]) for p in page.own_params(values)}
+    params |= {p.name: p.write(st.session_state[key(page.id, p.name)]) for p in page.own_params(values) if p.name not in page.browser}
     params["lang"] = by_name["lang"].write(values["lang"])
     if values["present"]:
         params["present"] = "1"

@@ -4,6 +4,7 @@ from attention_core.vision and its shipped runs (assets/snapshots/vision-<patch 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -18,10 +19,12 @@ from attention_core import attend
 from attention_core import vision as core
 from attention_core.tiny import Params
 from attention_plot import figures
+from attention_plot.text import Texts
+from views import state, steps
 from views.charts import chart, dims, show, show_selectable
 from views.classroom import predict_then_reveal
-from views.page import View
-from views.walkthrough import DRAW, Walk
+from views.page import Layout, View
+from views.walkthrough import Walk, component_texts, pack_steps
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 STEPS = ("qkv", "raw", "scaled", "softmax", "output")  # the walkthrough's steps, unchanged
@@ -140,22 +143,35 @@ def sentence_section(view: View) -> None:
 
 
 def steps_section(view: View) -> None:
+    """Layer 1 of the trained model on the chosen digit, through the walkthrough's steps: every step of both heads sent
+    once to the step component (the browser steps through them and keeps the step and the head in the link)."""
     T = view.T
     size = pick_both(view)
-    image, _, _ = chosen_image(view)
-    params = shipped(size).params
-    trace = core.vit_forward(params, image)
+    step, head = view.clamp("step", 1, len(STEPS)), view.clamp("head", 1, 2)
+    parts = steps_parts(int(view["digit"]), size, view.layout, T.lang)
+    steps.show(steps.assemble(parts, token=state.view_token(view.page.id), view={"step": step, "head": head, "focus": 1,
+                                                                                   "values": parts[0]["values"], "all": False,
+                                                                                   "predict": False}), key="vision-steps")
+
+
+@functools.lru_cache(maxsize=32)
+def steps_parts(digit: int, size: int, layout: Layout, lang: str) -> tuple:
+    """The step component's steps for the digit's probe image with patches of ``size``: Q, K, V to the weighted sum for
+    each head of layer 1 (``steps.Pack.parts``, shared by every session)."""
+    T = Texts(lang)
+    images, _, _ = digits()
+    image = images[shipped(2).probes[digit]].astype(np.float64)
+    trace = core.vit_forward(shipped(size).params, image)
     m = trace.pieces.shape[1]
-    left, right = st.columns([1, 6]) if view.layout.side_by_side else (st.container(), st.container())
-    head = int(left.segmented_control(T("vision.head"), (1, 2), key=view.key("head"), required=True)) - 1
     first = trace.layers[0]
-    q, k, v = first.q[0, head], first.k[0, head], first.v[0, head]
-    walk = Walk(tokens_of(m, T), tokens_of(m, T), attend(q, k, v), head, None)
-    step = right.segmented_control(T("vision.step"), range(1, len(STEPS) + 1), key=view.key("step"), required=True,
-                                   format_func=lambda s: T(f"vision.steps.{STEPS[s - 1]}"))
-    st.caption(T("vision.steps_note", head=head + 1, count=m))
-    with st.container(key=f"vision-step-{STEPS[step - 1]}"):
-        DRAW[STEPS[step - 1]](walk, T, m <= 8, view.layout)
+    heads = tuple(attend(first.q[0, h], first.k[0, h], first.v[0, h]) for h in range(first.q.shape[1]))
+    walk = Walk("vision", tokens_of(m, T), tokens_of(m, T), heads, None)
+    pack = steps.Pack()
+    pack.header.update(page="vision", id=f"vision-{digit}-{size}", variant="vision", layout=layout.name, font=layout.chart_font, lang=lang,
+                       texts=component_texts(T, lang), csv=f"attention-vision-{digit}-{size}", url={"step": "step", "head": "head"},
+                       note=T("vision.steps_note", count=m), values=m <= 8)
+    pack_steps(pack, walk, STEPS, T, layout, focus=False)
+    return pack.parts()
 
 
 # --- Where it looks ---

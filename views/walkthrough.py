@@ -1,336 +1,419 @@
-"""The walkthrough: which numbers to walk through, the step navigation, one draw function per step, the focus section.
+"""The walkthrough: which numbers to walk through, and every step of every head sent once to the step component.
 
-Every draw function takes the layout (screen or projector) as a value: what it shows follows
-from the layout's fields, never from a presenter flag.
+The server computes a walk (random weights, the article's example or a real model's layer) when the sentence or a
+setting changes, and packs every step of every head (``views.steps``): one function per step returns the step's
+blocks. The browser steps through them (``assets/components/steps.js``); the server hears of the view only for a new
+walk or layer (new numbers), the hands-on editor and a live class's question about the focused word.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 import streamlit as st
 
-from attention_core import AttentionTrace, Explanation, to_json, tokenize
+from attention_core import AttentionTrace, Explanation, tokenize
 from attention_core.embedding import contains_cjk
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import cache, charts, live, real, state
-from views.cache import Key
-from views.charts import chart, dims, fixed, token_chips
-from views.classroom import edit_numbers, predict_then_reveal
-from views.inputs import explanation_or_stop
+from views import cache, live, messages, real, state, steps
+from views.classroom import edit_numbers
 from views.page import Layout, View
+from views.params import MAX_TEXT_CHARS
+from views.registry import BY_ID, EXAMPLES, MAX_TOKENS
 
 STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
 WALKS = ("random", "textbook", "pretrained")
+LAYERS = tuple(range(1, 7))  # all-MiniLM-L6-v2's layers
 MAX_FOCUS_DIMS = 8  # the weighted-value table shows this many dimensions (the CSV and the heatmaps have all)
+FOCUS_DECIMALS = 4  # scaled scores, weights and the output in the focus tables
 TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 
 @dataclass(frozen=True)
 class Walk:
-    """What the steps show: query and key tokens, one head's trace, and the explanation behind it.
+    """What the steps show: query and key tokens, every head's trace, and the explanation behind them.
 
-    ``explanation`` is None for the textbook example, which starts from q, k and v.
+    ``explanation`` is None for the textbook example, which starts from q, k and v; ``layer`` (1-based) for a real
+    model's layer, else None.
     """
 
+    kind: str
     tokens: tuple[str, ...]
     key_tokens: tuple[str, ...]
-    head: AttentionTrace
-    head_index: int
+    heads: tuple[AttentionTrace, ...]
     explanation: Explanation | None
-    hidden: bool = False  # predict-then-reveal: every matrix the answer can be read from waits for the reveal
-    textbook: bool = False  # the article's example: q, k and v are given, not computed from X
+    layer: int | None = None
 
+    @property
+    def textbook(self) -> bool:
+        return self.kind == "textbook"
 
-def live_item(walk: Walk, focus: int) -> live.Item:
-    """The focused word's question for a live class, named by the weights this walk shows (views.live.focus_item)."""
-    layer = walk.explanation.options.layer if walk.explanation is not None else None
-    setting = ("textbook" if walk.textbook else f"real-{layer + 1}-{walk.head_index + 1}" if layer is not None
-               else f"random-{walk.head_index + 1}")
-    return live.focus_item(walk.head.weights[focus], walk.key_tokens, focus, setting)
-
-
-def hidden_here(walk: Walk, T: Texts) -> bool:
-    """While the class predicts, a matrix from which the answer can be read (scores, weights, outputs; any row, since the
-    other rows show the head's pattern) is not drawn: a notice stands in its place. True when hidden."""
-    if walk.hidden:
-        st.info(T("classroom.hidden_matrix"), icon=":material/visibility_off:")
-    return walk.hidden
+    def setting(self, head: int) -> str:
+        """The weights a live question is asked on (``views.live.setting_words``): head counted from 0."""
+        return "textbook" if self.textbook else f"real-{self.layer}-{head + 1}" if self.layer else f"random-{head + 1}"
 
 
 def steps_for(walk: Walk) -> tuple[str, ...]:
     """The steps to show: the last one only when there are several heads."""
-    several = walk.explanation is not None and len(walk.explanation.trace.heads) > 1
-    return STEPS if several else STEPS[:-1]
+    return STEPS if len(walk.heads) > 1 else STEPS[:-1]
 
 
-# --- The page below its title: two parts that rerun alone ---
+# --- Choosing the walk: random weights, the article's example, or a real model's layer ---
 
 
-def steps_part(view: View) -> Walk:
-    """The walk's choices, the step navigation and the steps; a step or a head reruns only this (``page.part``)."""
-    places = bar(view)  # where the choices and the step navigation go in this layout
-    walk = choose_walk(view, places.choices)  # random weights, the article's example or a real model's head; which head
-    steps = step_navigation(view, walk, places)  # Previous / Step n of N / Next, or every step
-    if not view.layout.extras and view["predict"]:  # on a projector the class's question sits under the navigation
-        predict_question(view, walk)
-    draw_steps(view, walk, steps)  # each step's explanation, formula and matrices, in the view's layout
-    if view.layout.extras:  # on a screen; a projector keeps its height for the step (the sidebar's CSV is there)
-        charts.download_matrices(view.T, charts.csv_name(view.page.path, "all-steps" if len(steps) > 1 else steps[0]), key="csv-steps",
-                                 in_page=True)
-    return walk
+@dataclass(frozen=True)
+class Message:
+    """Nothing to walk through yet (an empty sentence, settings the core refuses): what to say instead."""
+
+    text: str
 
 
-def walk_choice(view: View) -> tuple:
-    """What the focus section below the steps is drawn from: when a control of the steps' part changes it, the page reruns."""
-    return view["walk"], view["head"], view["layer"]
-
-
-def quiz_state(view: View) -> tuple:
-    """What the steps above the focus section hide (the focused query's row while the quiz waits): when a control of the
-    focus section changes it, the page reruns."""
-    return view["predict"], view["focus"] if view["predict"] else None
-
-
-# --- Choosing the walk: random weights, the article's example, or a real model's head ---
-
-
-def _walk_changed(view: View) -> None:
-    """Keep the step a teacher is on; the article's example starts at its first number (the raw scores)."""
-    if view["walk"] == "textbook":
-        view.set("step", max(view["step"], TEXTBOOK_FIRST_STEP))
-
-
-def _pretrained(view: View) -> Explanation | None:
+def _pretrained(view: View) -> Explanation | Message | None:
     """A real model's layer as an explanation; None (with a message) when the model is missing."""
     model = real.model()
     if model is None:
         st.warning(view.T("walkthrough.model_missing"), icon=":material/download:")
         return None
     if not tokenize(view.settings.text):
-        st.info(view.T("common.notices.empty"), icon=":material/edit:")
-        st.stop()
-    layer = st.segmented_control(view.T("walkthrough.layer"), range(1, 7), required=True, key=view.key("layer"))
+        return Message(view.T("walkthrough.empty"))
     trace = real.run(model, str(model.folder), view.settings.text)
     if trace.dropped:
         st.warning(view.T("real.cut", total=len(trace.tokens) + trace.dropped, kept=len(trace.tokens), dropped=trace.dropped),
                    icon=":material/content_cut:")
-    return model.explanation(trace, layer - 1)
+    return model.explanation(trace, view["layer"] - 1)
 
 
-@dataclass(frozen=True)
-class Bar:
-    """Where the walk's choices and the step navigation go: on a screen, choices above and navigation below;
-    on a projector, one row (Previous, step, a pop-over with the choices, Next) so the step keeps the height."""
-
-    choices: Any
-    navigation: tuple | None = None  # (Previous, where, Next) columns, made in advance on a projector
-
-
-def bar(view: View) -> Bar:
-    if view.layout.extras:
-        return Bar(st.container())
-    back, where, choices, forward = st.columns([2, 8, 1, 2], vertical_alignment="center")
-    # An icon alone: the page's scripts (assets/js/shell.js) name the button with the same help text for a screen reader.
-    holder = choices.container(key="walk-choices")
-    return Bar(holder.popover("", icon=":material/tune:", help=view.T("walkthrough.choices")), (back, where, forward))
+def _random(view: View) -> Explanation | Message:
+    """The sentence with random weights, or what keeps it from being computed (said in the step component)."""
+    if not tokenize(view.settings.text):
+        return Message(view.T("walkthrough.empty"))
+    try:
+        explanation = cache.explanation(view.settings.text, **view.settings.explain_options())
+    except ValueError as error:
+        return Message(view.T("common.notices.error", message=figures.plain(str(error))))
+    messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], view.T)
+    return explanation
 
 
-def _leave_presenter_mode() -> None:
-    st.session_state[state.key("shared", "present")] = False
-
-
-def choose_walk(view: View, into: Any) -> Walk:
-    """The numbers to walk through (random, the article's, a real model's) and the head to follow, drawn ``into``
-    a container; a choice on the screen and on the projector alike (there with a way out of presenter mode)."""
-    with into:
-        walk = _choose_walk(view)
-        if not view.layout.extras:
-            st.button(view.T("walkthrough.leave_presenter"), on_click=_leave_presenter_mode, icon=":material/close_fullscreen:",
-                      key="leave-presenter")
-    if walk.hidden and view.layout.extras:
-        st.info(view.T("classroom.hidden"), icon=":material/visibility_off:")
-    return walk
-
-
-def focus_picker(view: View, walk: Walk, into: Any) -> int:
-    """The word the class focuses on (0-based), picked ``into`` a container."""
-    return into.selectbox(view.T("walkthrough.focus.pick"), range(1, len(walk.tokens) + 1), key=view.key("focus"),
-                          format_func=lambda i: f"{i} · {walk.tokens[i - 1]}") - 1
-
-
-def predict_question(view: View, walk: Walk) -> bool:
-    """The class's question for the focused word (which key, how much weight), with the live class's button; True once
-    revealed."""
-    focus = view["focus"] - 1  # within the sentence: choose_walk clamped it
-    if len(walk.key_tokens) <= live.store.MAX_OPTIONS:
-        live.ask_here(view.T, live_item(walk, focus), key="walk-live")
-    return predict_then_reveal(walk.head.weights[focus], walk.key_tokens, view.T, quiz_key(view, walk),
-                               token=walk.tokens[focus], compact=not view.layout.extras)
-
-
-def _choose_walk(view: View) -> Walk:
-    T = view.T
-    kind = st.segmented_control(T("walkthrough.walk"), WALKS, required=True, key=view.key("walk"),
-                                format_func=lambda name: T(f"walkthrough.walks.{name}"), on_change=_walk_changed, args=(view,))
+def choose_walk(view: View) -> Walk | Message:
+    """The numbers to walk through: random weights, the article's example or a real model's layer; a ``Message`` when
+    there is nothing to show yet (the sentence box stays on the screen)."""
+    kind = view["walk"]
     if kind == "textbook":
-        if view.layout.explains:
-            st.info(T("walkthrough.textbook.active"), icon=":material/menu_book:")
-        walk = Walk(("Thinking", "Machines"), ("Thinking", "Machines"), cache.textbook(), 0, None, textbook=True)
-    else:
-        explanation = _pretrained(view) if kind == "pretrained" else None
-        if explanation is None:
-            explanation = explanation_or_stop(view.settings, T)
-        heads = len(explanation.trace.heads)
-        head = view.clamp("head", 1, heads)
-        if heads > 1:
-            head = st.segmented_control(T("walkthrough.head"), range(1, heads + 1), required=True, key=view.key("head"),
-                                        help=T("walkthrough.head_help"))
-        if view.layout.explains:
-            pretrained = explanation.options.layer is not None
-            st.caption(T("walkthrough.weights_pretrained", layer=view["layer"]) if pretrained else T("walkthrough.weights_random"))
-        walk = Walk(explanation.tokens, explanation.context_tokens, explanation.trace.heads[head - 1], head - 1, explanation)
-    focus = view.clamp("focus", 1, len(walk.tokens)) - 1
-    askable = 2 <= len(walk.key_tokens) <= live.store.MAX_OPTIONS  # the live page asks what this walk shows
-    live.remember_walk(live_item(walk, focus) if askable else None)
-    if not view.layout.extras:  # on a projector the class's question and its word are chosen here, in the pop-over
-        focus_picker(view, walk, st)
-        st.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
-    if view["predict"] and not predict_then_reveal_done(quiz_key(view, walk)):
-        walk = replace(walk, hidden=True)
-    return walk
+        trace = cache.textbook()
+        return Walk("textbook", ("Thinking", "Machines"), ("Thinking", "Machines"), (trace,), None)
+    explanation = _pretrained(view) if kind == "pretrained" else None
+    if explanation is None:
+        kind = "random"
+        explanation = _random(view)
+    if isinstance(explanation, Message):
+        return explanation
+    return Walk(kind, explanation.tokens, explanation.context_tokens, explanation.trace.heads, explanation,
+                view["layer"] if kind == "pretrained" else None)
 
 
-def quiz_key(view: View, walk: Walk) -> str:
-    """One quiz per sentence, settings, walk, head and focused query."""
-    return f"walk-{hash((walk.tokens, walk.head_index, view.settings, view['walk'], view['layer'], view['focus']))}"
+# --- The step component's part of the page ---
 
 
-def predict_then_reveal_done(key: str) -> bool:
-    return key in st.session_state.get("revealed", set())
+def _rerun_page() -> None:
+    """An event of the component: the part reruns and ``_take`` reads what the browser asked for."""
 
 
-# --- Step navigation ---
+def _take(view: View, result: Any, walk: Walk | Message) -> None:
+    """What the browser asked of the server: a sentence, another walk or layer (new numbers), leaving presenter mode,
+    asking the live class about the focused word."""
+    if isinstance(result.text, str):
+        text = result.text[:MAX_TEXT_CHARS]
+        if text != view.settings.text:
+            st.session_state[state.key("shared", "text")] = text
+            st.rerun(scope="app")
+    if result.walk in WALKS and result.walk != view["walk"]:
+        view.set("walk", result.walk)
+        st.rerun(scope="app")
+    if isinstance(result.layer, int) and result.layer in LAYERS and result.layer != view["layer"]:
+        view.set("layer", result.layer)
+        st.rerun(scope="app")
+    if result.present is not None:
+        st.session_state[state.key("shared", "present")] = bool(result.present)
+        st.rerun(scope="app")
+    if isinstance(result.ask, dict) and isinstance(walk, Walk):
+        head, focus = _head_and_focus(result.ask, walk)
+        item = live_item(walk, head, focus)
+        live.remember_walk(item)
+        live.ask_now(view.T, item)
 
 
-def _move(view: View, by: int) -> None:
-    view.set("step", view["step"] + by)
+def _head_and_focus(said: object, walk: Walk) -> tuple[int, int]:
+    """The head and focused query (0-based) the browser reported, kept inside the walk (a tampered report is clamped)."""
+    said = said if isinstance(said, dict) else {}
+
+    def number(name: str, most: int) -> int:
+        try:
+            return min(max(int(said.get(name, 1)), 1), most) - 1
+        except (TypeError, ValueError):
+            return 0
+
+    return number("head", len(walk.heads)), number("focus", len(walk.tokens))
 
 
-def step_navigation(view: View, walk: Walk, bar: Bar) -> tuple[str, ...]:
-    """Previous / "Step n of N" / Next, or every step at once; returns the steps to draw."""
+def live_item(walk: Walk, head: int, focus: int) -> live.Item:
+    """The focused word's question for a live class, named by the weights this walk shows (views.live.focus_item)."""
+    return live.focus_item(walk.heads[head].weights[focus], walk.key_tokens, focus, walk.setting(head))
+
+
+def steps_part(view: View, walk: Walk | Message) -> None:
+    """The step component with every step of the walk; below it, the hands-on editor for the reported word (a part of
+    the page that reruns alone: a report reruns only this)."""
     T = view.T
-    steps = steps_for(walk)
-    step = view.clamp("step", 1, len(steps))
-    if view.layout.extras:
-        toggles = st.columns([2, 3, 3])
-        toggles[0].toggle(T("walkthrough.show_values"), key=view.key("values"), help=T("walkthrough.show_values_help"))
-        toggles[1].toggle(T("walkthrough.all_steps"), key=view.key("all"))
-        if walk.explanation is not None:
-            toggles[2].download_button(T("walkthrough.download_json"), lambda e=walk.explanation: to_json(e), file_name="attention-view.json",
-                                       mime="application/json", key="download-json", on_click="ignore", width="stretch",
-                                       icon=":material/data_object:", help=T("walkthrough.download_json_help"))
-        if view["all"]:
-            return steps
-    back, where, forward = bar.navigation or st.columns([1, 4, 1], vertical_alignment="center")
-    back.button(T("walkthrough.previous"), key="walk-previous", on_click=_move, args=(view, -1), disabled=step == 1, width="stretch")
-    title = T(f"walkthrough.steps.{steps[step - 1]}.title")
-    where.markdown(f"**{T('walkthrough.step_of', number=step, total=len(steps), title=title)}**")
-    forward.button(T("walkthrough.next"), key="walk-next", on_click=_move, args=(view, 1), disabled=step == len(steps), width="stretch")
-    return (steps[step - 1],)
+    teaching = live.TEACHER in st.session_state
+    askable = isinstance(walk, Walk) and teaching and 2 <= len(walk.key_tokens) <= live.store.MAX_OPTIONS
+    server = view_values(view, walk) if isinstance(walk, Walk) else ()
+    payload = walk_payload(walk, view, server, state.view_token(view.page.id), askable, teaching)
+    events = {f"on_{name}_change": _rerun_page for name in ("report", "ask", "text", "walk", "layer", "present")}
+    result = steps.show(payload, key="walk-steps", **events)
+    _take(view, result, walk)
+    if not isinstance(walk, Walk):
+        return
+    report = result.report if isinstance(result.report, dict) else {}
+    head, focus = _head_and_focus(report, walk)
+    if askable:
+        live.remember_walk(live_item(walk, head, focus))
+    if report.get("hands") and view.layout.extras:
+        trace = walk.heads[head]
+        edit_numbers(trace, walk.key_tokens, focus, T, key=f"edit-{abs(hash((walk.tokens, head, focus)))}")
+    if askable:
+        st.page_link(BY_ID["live"].file_path, label=T("live.teacher.see_answers"), icon=":material/groups:")
+    if view.layout.extras and walk.explanation is not None:
+        st.download_button(T("walkthrough.download_json"), lambda e=walk.explanation: _json(e), file_name="attention-view.json",
+                           mime="application/json", key="download-json", on_click="ignore", icon=":material/data_object:",
+                           help=T("walkthrough.download_json_help"))
 
 
-def draw_steps(view: View, walk: Walk, steps: tuple[str, ...]) -> None:
-    """Each step: its explanation, formula and matrices, in the view's layout."""
-    values = bool(view["values"])
-    for number, step in enumerate(steps):
-        if number:
-            st.divider()
-        with st.container(key=f"step-{step}"):
-            DRAW[step](walk, view.T, values, view.layout)
+def _json(explanation: Explanation) -> str:
+    from attention_core import to_json
+
+    return to_json(explanation)
 
 
-# --- One function per step ---
+def view_values(view: View, walk: Walk) -> tuple:
+    """The view the server knows (a link's, the session's), clamped to this walk: step, head, focus, numbers, all, predict."""
+    total = len(steps_for(walk))
+    return (view.clamp("step", 1, total), view.clamp("head", 1, len(walk.heads)), view.clamp("focus", 1, len(walk.tokens)),
+            bool(view["values"]), bool(view["all"]), bool(view["predict"]))
 
 
-def header(step: str, T: Texts, layout: Layout, formula_key: str | None = None) -> None:
-    """The step's title, explanation and formula (on a projector: the explanation as one caption, no title);
-    ``formula_key`` "" draws no formula."""
-    body = f":blue-badge[{T(f'walkthrough.steps.{step}.article')}] {T(f'walkthrough.steps.{step}.body')}"
-    if layout.explains:
-        st.subheader(T(f"walkthrough.steps.{step}.title"))
-        st.markdown(body)
+# --- The payload: every step of every head ---
+
+
+def walk_payload(walk: Walk | Message, view: View, server: tuple, token: str, askable: bool, teaching: bool) -> bytes:
+    """The step component's payload for this walk: its steps and numbers made once for every session (``walk_parts``),
+    with this session's token, view and live class; for a ``Message``, the sentence box and the message alone."""
+    if isinstance(walk, Message):
+        identity: tuple = ("message", walk.text)
     else:
-        st.caption(body)
+        options = walk.explanation.options if walk.explanation is not None else None
+        identity = (walk.kind, walk.layer, walk.tokens, options, len(walk.heads))
+    box = None if not view.layout.extras or view["walk"] == "textbook" else view.settings.text
+    parts = walk_parts(identity, Unkeyed(walk), view.layout, view.T.lang, box, view["walk"], view["layer"])
+    step, head, focus, values, all_, predict = server or (1, 1, 1, True, False, False)
+    return steps.assemble(parts, token=token, ask=askable, teaching=teaching,
+                          view={"step": step, "head": head, "focus": focus, "values": values, "all": all_, "predict": predict})
+
+
+class Unkeyed:
+    """A value carried past a cache without being part of its key (the key names it already)."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unkeyed)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+@functools.lru_cache(maxsize=64)
+def walk_parts(identity: tuple, carried: Unkeyed, layout: Layout, lang: str, box: str | None, kind: str, layer: int) -> tuple:
+    """Every step of the walk and its numbers (``steps.Pack.parts``), made once per walk (named by ``identity``: how its
+    numbers were made), layout, language and sentence box, and shared by every session that shows them."""
+    walk: Walk | Message = carried.value
+    T = Texts(lang)
+    pack = steps.Pack()
+    pack.header.update(
+        page="walkthrough", layout=layout.name, font=layout.chart_font, lang=lang, texts=component_texts(T, lang),
+        csv="attention-walkthrough", intro=steps.markdown(T("walkthrough.intro")) if layout.explains else None,
+        url={"step": "step", "head": "head", "focus": "focus", "values": "values", "all": "all", "predict": "predict"},
+        walks={"current": kind, "options": list(WALKS), "labels": [T(f"walkthrough.walks.{w}") for w in WALKS],
+               "layers": list(LAYERS) if kind == "pretrained" else [], "layer": layer},
+        sentence=None if box is None else {"text": box, "examples": list(EXAMPLES), "label": T("common.sidebar.text"),
+                                           "help": T("common.sidebar.text_help", max_tokens=MAX_TOKENS), "show": T("walkthrough.show"),
+                                           "examples_label": T("common.sidebar.examples"), "placeholder": EXAMPLES[0],
+                                           "pick": T("common.sidebar.examples_placeholder"), "max": MAX_TEXT_CHARS},
+    )
+    if isinstance(walk, Message):
+        pack.header.update(id="message", variant="message", steps=[], heads=1, tokens=[], keys=[], message=steps.markdown(walk.text))
+        return pack.parts()
+    pack.header.update(
+        id=hashlib.sha1(repr(identity).encode()).hexdigest()[:12], variant=walk.kind,
+        enter={"step": TEXTBOOK_FIRST_STEP} if walk.textbook else {},
+        note=T("walkthrough.weights_pretrained", layer=walk.layer) if walk.layer else
+        T("walkthrough.textbook.active") if walk.textbook else T("walkthrough.weights_random"),
+    )
+    pack_steps(pack, walk, steps_for(walk), T, layout)
+    return pack.parts()
+
+
+def pack_steps(pack: steps.Pack, walk: Walk, names: tuple[str, ...], T: Texts, layout: Layout, focus: bool = True) -> None:
+    """The steps ``names`` of ``walk`` into ``pack``: each step's text and blocks, every head's matrices, and the focus
+    tables' decimals (``focus``); the tokens, keys and heads the browser chooses among."""
+    pack.header.update(heads=len(walk.heads), tokens=list(walk.tokens), keys=list(walk.key_tokens))
+    pack.header["steps"] = [STEP_BUILDERS[name](pack, walk, T, layout) for name in names]
+    pack.header["focus"] = focus_entry(pack, walk) if focus else None
+
+
+def component_texts(T: Texts, lang: str) -> dict[str, str]:
+    """The component's words in the reader's language (assets/text/<lang>/walkthrough.toml [component] and others)."""
+    keys = {"previous": "walkthrough.previous", "next": "walkthrough.next", "step_of": "walkthrough.step_of",
+            "values": "walkthrough.show_values", "values_help": "walkthrough.show_values_help", "all": "walkthrough.all_steps",
+            "head": "walkthrough.head", "head_help": "walkthrough.head_help", "focus_title": "walkthrough.focus.title",
+            "pick": "walkthrough.focus.pick", "caption": "walkthrough.focus.caption", "position": "walkthrough.focus.position",
+            "key": "walkthrough.focus.key", "score": "walkthrough.focus.score", "scaled": "walkthrough.focus.scaled",
+            "weight": "walkthrough.focus.weight", "weighted": "walkthrough.focus.weighted", "sum": "walkthrough.focus.sum",
+            "first_dims": "walkthrough.focus.first_dims", "predict": "classroom.predict", "predict_help": "classroom.predict_help",
+            "predict_word": "classroom.predict_word", "which": "classroom.which", "pick_key": "classroom.pick",
+            "how_much": "classroom.how_much", "reveal": "classroom.reveal", "your_guess": "classroom.your_guess",
+            "answer": "classroom.answer", "again": "classroom.again", "hidden": "classroom.hidden",
+            "hidden_matrix": "classroom.hidden_matrix", "right": "classroom.verdict.right", "off_weight": "classroom.verdict.off_weight",
+            "wrong_key": "classroom.verdict.wrong_key", "hands_on": "classroom.hands_on", "hands_on_help": "classroom.hands_on_intro",
+            "numbers_hidden": "common.labels.numbers_hidden", "row": "common.labels.row", "walk": "walkthrough.walk",
+            "layer": "walkthrough.layer", "choices": "walkthrough.choices", "leave": "walkthrough.leave_presenter",
+            "ask_live": "live.teacher.ask_live", "asked": "live.teacher.asked", "query": "common.labels.query",
+            "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded"}
+    own = {name: T(key) for name, key in keys.items()}
+    own |= {name: T(f"walkthrough.component.{name}") for name in (
+        "download", "csv_step", "csv_all", "png", "first_step", "last_step", "head_of", "close", "steps", "about", "how", "options")}
+    return own
+
+
+def header_of(name: str, T: Texts, formula_key: str | None = None) -> dict[str, str]:
+    """A step's title, the article's step it is (a badge), its explanation and formula (MathML); ``formula_key`` "": none."""
+    entry = {"id": name, "title": T(f"walkthrough.steps.{name}.title"), "badge": T(f"walkthrough.steps.{name}.article"),
+             "body": steps.markdown(T(f"walkthrough.steps.{name}.body"))}
     if formula_key != "":
-        st.latex(T(formula_key or f"walkthrough.steps.{step}.formula"))
+        entry["formula"] = steps.formula(T(formula_key or f"walkthrough.steps.{name}.formula"))
+    return entry
 
 
-def draw_tokens(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
+def note(key_or_text: str, T: Texts | None = None, tone: str = "info", **values: object) -> dict[str, str]:
+    """A block of text: a key of assets/ (with ``T``) or text already made, as a coloured note (``tone``) or plain."""
+    text = T(key_or_text, **values) if T is not None else key_or_text
+    return {"t": "note", "tone": tone, "html": steps.markdown(text)}
+
+
+def matrix_block(id_: str, *, per_head: bool = True, hide: bool = False, sums: bool = False) -> dict[str, Any]:
+    return {"t": "m", "m": id_, "h": per_head, "hide": hide, **({"sums": True} if sums else {})}
+
+
+def chips(tokens: tuple[str, ...], caption: str = "") -> dict[str, Any]:
+    """The tokens as numbered chips, after a caption that says what they are."""
+    return {"t": "chips", "tokens": list(tokens), "caption": caption}
+
+
+def dims(n: int) -> tuple[str, ...]:
+    return tuple(str(i + 1) for i in range(n))
+
+
+def tokens_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
     e = walk.explanation
     positions = e is not None and e.options.positions
-    header("tokens", T, layout, "" if e is None else None if positions else "walkthrough.steps.tokens.formula_no_pe")
-    if layout.explains:  # on a projector the matrix's row labels are the tokens
-        st.caption(T("walkthrough.tokens_caption", n=len(walk.tokens)))
-        if e is not None and e.options.layer is None and any(contains_cjk(t) for t in walk.tokens):
-            st.caption(T("walkthrough.cjk_note"))
-        st.html(token_chips(walk.tokens))
-    elif e is None:
-        st.html(token_chips(walk.tokens))
+    entry = header_of("tokens", T, "" if e is None else None if positions else "walkthrough.steps.tokens.formula_no_pe")
+    blocks: list[dict] = []
+    if layout.explains or e is None:
+        blocks.append(chips(walk.tokens, T("walkthrough.tokens_caption", n=len(walk.tokens)) if layout.explains else ""))
+    if layout.explains and e is not None and e.options.layer is None and any(contains_cjk(t) for t in walk.tokens):
+        blocks.append(note("walkthrough.cjk_note", T, tone="plain"))
     if e is None:
-        st.info(T("walkthrough.steps.tokens.textbook"))
-        return
-    tokens, d = e.tokens, dims(e.x.shape[1])
-    if e.options.layer is not None:  # a pretrained model's layer: X is that layer's input
-        title = T("walkthrough.steps.tokens.x_pretrained", layer=e.options.layer + 1)
-        chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
-    elif positions and layout.shows_projections:
-        for matrix, name in ((e.token_vectors, "embeddings"), (e.positional, "positional"), (e.x, "x")):
-            chart(matrix, tokens, d, kind="signed", title=T(f"walkthrough.steps.tokens.{name}"), key=f"tokens-{name}", T=T, values=values)
+        blocks.append(note("walkthrough.steps.tokens.textbook", T))
     else:
-        title = T("walkthrough.steps.tokens.x" if positions else "walkthrough.steps.tokens.x_no_pe")
-        chart(e.x, tokens, d, kind="signed", title=title, key="tokens-x", T=T, values=values)
-
-
-def draw_qkv(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
-    header("qkv", T, layout)
-    head, e = walk.head, walk.explanation
-    if walk.textbook and layout.explains:
-        st.info(T("walkthrough.steps.qkv.textbook"))
-    h = walk.head_index
-    products = (("q", head.q, walk.tokens), ("k", head.k, walk.key_tokens), ("v", head.v, walk.key_tokens))
-    row = st.columns(3) if layout.side_by_side else None
-    for i, (name, product, tokens) in enumerate(products):
-        size = product.shape[1]
-        if e is not None and layout.shows_projections:  # W beside X W, one pair per row
-            w_slot, slot = st.columns(2)
-            w = getattr(e.projections, f"w_{name}")[:, h * size : (h + 1) * size]
-            with w_slot:
-                chart(w, dims(w.shape[0]), dims(size), kind=name, title=T(f"walkthrough.steps.qkv.w_{name}"), key=f"qkv-w{name}",
-                      T=T, values=values, rows_are="dimension")
+        d = dims(e.x.shape[1])
+        if e.options.layer is not None:  # a pretrained model's layer: X is that layer's input
+            names = (("x", e.x, T("walkthrough.steps.tokens.x_pretrained", layer=e.options.layer + 1)),)
+        elif positions and layout.shows_projections:
+            names = tuple((n, m, T(f"walkthrough.steps.tokens.{n}")) for n, m in
+                          (("embeddings", e.token_vectors), ("positional", e.positional), ("x", e.x)))
         else:
-            slot = row[i] if row else st.container()
-        with slot:
-            chart(product, tokens, dims(size), kind=name, title=T(f"walkthrough.steps.qkv.{name}"), key=f"qkv-{name}", T=T, values=values)
+            names = (("x", e.x, T("walkthrough.steps.tokens.x" if positions else "walkthrough.steps.tokens.x_no_pe")),)
+        for id_, matrix, title in names:
+            pack.matrix(f"tokens-{id_}", matrix, e.tokens, d, T=T, title=title)
+            blocks.append(matrix_block(f"tokens-{id_}", per_head=False))
+    return entry | {"blocks": blocks}
 
 
-def draw_raw(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
-    head = walk.head
-    header("raw", T, layout, f"walkthrough.steps.raw.formula_{head.score}")
-    arithmetic = (head.q, head.k) if head.score in ("dot", "scaled_dot") else None
-    if hidden_here(walk, T):
-        return
-    chart(head.raw_scores, walk.tokens, walk.key_tokens, kind="signed",
-          title=T("walkthrough.steps.raw.matrix"), key="raw", T=T, values=values, rows_are="query", cols_are="key",
-          arithmetic=arithmetic)
-    if arithmetic is not None and layout.explains and head.q.shape[1] <= figures.MAX_TERMS:
-        st.caption(T("walkthrough.steps.raw.rounding"))  # why products of the rounded Q and K can miss by a hundredth
+def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
+    """Every head's Q, K, V, scores, weights and output (ids "<name>.<head>", heads from 1), with each raw score's
+    arithmetic where the score is a dot product, and each row's sum of weights."""
+    for h, head in enumerate(walk.heads, 1):
+        size = head.q.shape[1]
+        for name, matrix, tokens in (("q", head.q, walk.tokens), ("k", head.k, walk.key_tokens), ("v", head.v, walk.key_tokens)):
+            pack.matrix(f"{name}.{h}", matrix, tokens, dims(matrix.shape[1] if name == "v" else size), T=T,
+                        title=T(f"walkthrough.steps.qkv.{name}"), kind=name)
+        arithmetic = None
+        if head.score in ("dot", "scaled_dot"):
+            shown = np.where(np.isfinite(head.raw_scores), head.raw_scores, head.q @ head.k.T)
+            places = figures.dot_terms(head.q, head.k, shown)[0] if size <= figures.MAX_TERMS else np.zeros(shown.shape)
+            arithmetic = (f"q.{h}", f"k.{h}", places)
+        common = dict(T=T, rows_are="query", cols_are="key")
+        pack.matrix(f"raw.{h}", head.raw_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.raw.matrix"),
+                    arithmetic=arithmetic, **common)
+        pack.matrix(f"scaled.{h}", head.scaled_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.scaled.matrix"), **common)
+        if head.mode in ("local", "local-monotonic"):  # elsewhere the masked scores are the scaled ones: sent once
+            pack.matrix(f"masked.{h}", head.masked_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.masked"), **common)
+        else:
+            pack.matrices[f"masked.{h}"] = pack.matrices[f"scaled.{h}"]
+        pack.matrix(f"weights.{h}", head.weights, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.matrix"),
+                    kind="weights", **common)
+        pack.matrix(f"output.{h}", head.output, walk.tokens, dims(head.output.shape[1]), T=T, title=T("walkthrough.steps.output.matrix"))
+        pack.header.setdefault("sums", {})[str(h)] = pack.array(head.weights.sum(axis=1))
+
+
+def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
+    head_matrices(pack, walk, T)  # every step from here on shows a head: their matrices are packed once, with this step
+    entry = header_of("qkv", T)
+    e = walk.explanation
+    blocks: list[dict] = []
+    if walk.textbook and layout.explains:
+        blocks.append(note("walkthrough.steps.qkv.textbook", T))
+    products = [matrix_block(name) for name in ("q", "k", "v")]
+    if e is not None and layout.shows_projections and e.options.layer is None:  # W beside X W, one pair per row (a real
+        # model's W are 385 × 32 per head, 12 heads: 3.5 MB to send, too many rows to read; the real model's page has them)
+        for h, head in enumerate(walk.heads, 1):
+            size = head.q.shape[1]
+            for name in ("q", "k", "v"):
+                w = getattr(e.projections, f"w_{name}")
+                width = head.v.shape[1] if name == "v" else size
+                pack.matrix(f"w{name}.{h}", w[:, (h - 1) * width : h * width], dims(w.shape[0]), dims(width), T=T,
+                            title=T(f"walkthrough.steps.qkv.w_{name}"), kind=name, rows_are="dimension")
+        blocks += [{"t": "row", "c": [matrix_block(f"w{name}"), product]} for name, product in zip(("q", "k", "v"), products)]
+    elif layout.side_by_side:
+        blocks.append({"t": "row", "c": products})
+    else:
+        blocks += products
+    return entry | {"blocks": blocks}
+
+
+def raw_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
+    score = walk.heads[0].score
+    entry = header_of("raw", T, f"walkthrough.steps.raw.formula_{score}")
+    blocks = [matrix_block("raw", hide=True)]
+    if score in ("dot", "scaled_dot") and layout.explains and walk.heads[0].q.shape[1] <= figures.MAX_TERMS:
+        blocks.append(note("walkthrough.steps.raw.rounding", T, tone="plain"))
+    return entry | {"blocks": blocks}
 
 
 def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
@@ -344,148 +427,100 @@ def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
     return T("walkthrough.steps.scaled.divisor", divisor=base + extra)
 
 
-def draw_scaled(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
-    header("scaled", T, layout)
-    head = walk.head
+def scaled_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
     temperature = 1.0 if walk.explanation is None else float(walk.explanation.options.temperature)
-    st.markdown(f"**{divisor_text(head, T, temperature)}**")
-    if hidden_here(walk, T):
-        return
-    chart(head.scaled_scores, walk.tokens, walk.key_tokens, kind="signed",
-          title=T("walkthrough.steps.scaled.matrix"), key="scaled", T=T, values=values, rows_are="query", cols_are="key")
+    entry = header_of("scaled", T)
+    divisor = {"t": "note", "tone": "strong", "html": steps.markdown(divisor_text(walk.heads[0], T, temperature))}
+    return entry | {"blocks": [divisor, matrix_block("scaled", hide=True)]}
 
 
-def draw_softmax(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
-    header("softmax", T, layout)
-    head = walk.head
+def softmax_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
+    head = walk.heads[0]
     window = walk.explanation.options.window if walk.explanation is not None else None
-    st.markdown(T(f"walkthrough.steps.softmax.mode_{head.mode}", window=2 if window is None else window))
-    if hidden_here(walk, T):
-        return
+    entry = header_of("softmax", T)
+    blocks = [note(f"walkthrough.steps.softmax.mode_{head.mode}", T, tone="plain", window=2 if window is None else window)]
     if head.mode in ("local", "local-monotonic"):
-        chart(head.masked_scores, walk.tokens, walk.key_tokens, kind="signed",
-              title=T("walkthrough.steps.softmax.masked"), key="masked", T=T, values=values, rows_are="query", cols_are="key")
-    left, right = st.columns([5, 1]) if layout.explains else (st.container(), None)  # row sums: on the screen only
-    with left:
-        chart(head.weights, walk.tokens, walk.key_tokens, kind="weights",
-              title=T("walkthrough.steps.softmax.matrix"), key="weights", T=T, values=values, rows_are="query", cols_are="key")
-    if right is not None:
-        with right:
-            st.caption(T("walkthrough.steps.softmax.sums"))
-            sums = pd.DataFrame({T("common.labels.query"): [figures.plain(t) for t in walk.tokens],
-                                 T("common.labels.sum"): fixed(head.weights.sum(axis=1))})
-            st.table(sums, hide_index=True)
-            st.caption(T("walkthrough.steps.softmax.rounded"))  # a row of the chart, to two places, may show 0.99
+        blocks.append(matrix_block("masked", hide=True))
+    blocks.append(matrix_block("weights", hide=True, sums=layout.explains))
+    return entry | {"blocks": blocks}
 
 
-def draw_output(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
-    header("output", T, layout)
-    head = walk.head
-    if hidden_here(walk, T):
-        return
-    chart(head.output, walk.tokens, dims(head.output.shape[1]), kind="signed",
-          title=T("walkthrough.steps.output.matrix"), key="output", T=T, values=values)
+def output_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
+    return header_of("output", T) | {"blocks": [matrix_block("output", hide=True)]}
 
 
-def draw_heads(walk: Walk, T: Texts, values: bool, layout: Layout) -> None:
-    header("heads", T, layout)
+def heads_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
     e = walk.explanation
     assert e is not None
-    if hidden_here(walk, T):  # the heads' outputs are weighted sums: the weights can be read back from them
-        return
     trace = e.trace
-    if layout.side_by_side:
-        concat_slot, output_slot = st.columns(2)
+    pack.matrix("concat", trace.concat, e.tokens, dims(trace.concat.shape[1]), T=T, title=T("walkthrough.steps.heads.concat"),
+                groups=len(trace.heads))
+    pack.matrix("mh-output", trace.output, e.tokens, dims(trace.output.shape[1]), T=T, title=T("walkthrough.steps.heads.output"))
+    concat, output = matrix_block("concat", per_head=False, hide=True), matrix_block("mh-output", per_head=False, hide=True)
+    if layout.shows_projections and e.options.layer is None:  # a real model's W_O is 384 × 384: its page shows it
+        w_o = e.projections.w_o
+        pack.matrix("w_o", w_o, dims(w_o.shape[0]), dims(w_o.shape[1]), T=T, title=T("walkthrough.steps.heads.w_o"), rows_are="dimension")
+        blocks = [concat, {"t": "row", "c": [matrix_block("w_o", per_head=False), output]}]
     else:
-        concat_slot = st.container()
-        w_o_slot, output_slot = st.columns(2)
-    with concat_slot:
-        chart(trace.concat, e.tokens, dims(trace.concat.shape[1]), kind="signed", title=T("walkthrough.steps.heads.concat"),
-              key="concat", T=T, values=values, column_groups=len(trace.heads))
-    if layout.shows_projections:
-        with w_o_slot:
-            chart(e.projections.w_o, dims(e.projections.w_o.shape[0]), dims(e.projections.w_o.shape[1]), kind="signed",
-                  title=T("walkthrough.steps.heads.w_o"), key="w_o", T=T, values=values, rows_are="dimension")
-    with output_slot:
-        chart(trace.output, e.tokens, dims(trace.output.shape[1]), kind="signed", title=T("walkthrough.steps.heads.output"),
-              key="mh-output", T=T, values=values)
+        blocks = [{"t": "row", "c": [concat, output]}]
+    return header_of("heads", T) | {"blocks": blocks}
 
 
-DRAW = {
-    "tokens": draw_tokens, "qkv": draw_qkv, "raw": draw_raw, "scaled": draw_scaled,
-    "softmax": draw_softmax, "output": draw_output, "heads": draw_heads,
-}
+STEP_BUILDERS = {"tokens": tokens_step, "qkv": qkv_step, "raw": raw_step, "scaled": scaled_step, "softmax": softmax_step,
+                 "output": output_step, "heads": heads_step}
 
 
-# --- Focus on one word: the article's figure for one query, the quiz, hands-on numbers ---
+# --- Focus on one word: the article's figure for one query, as two tables the browser makes from the payload ---
 
 
-def focus_tables(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, T: Texts) -> tuple[pa.Table, pa.Table]:
-    """The article's figure for one query as tables: per key score, scaled score, weight; and weight x value rows summed.
-
-    Every number is the true value rounded, with as many decimals as the check it invites needs: a shown score divided by
-    the shown divisor gives the shown scaled score, and a column of shown weighted values adds up to the shown output.
-    Built once per distinct input for every session, as Arrow tables (what ``st.table`` sends): making and converting
-    the two frames on every run was a tenth of a walkthrough rerun (``make profile``).
-    """
+def focus_places(head: AttentionTrace, query: int) -> tuple[int, int]:
+    """How many decimals one query's focus tables need: (scores and the divisor, so that a shown score divided by the
+    shown divisor gives the shown scaled score; weighted values, so that a column of them adds up to the shown output)."""
     shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
-    return _focus_tables(Key(head.raw_scores[query]), Key(head.masked_scores[query]), Key(head.weights[query]),
-                         Key(head.v[:, :shown]), Key(head.output[query, :shown]), float(head.divisor), key_tokens, T.lang)
+    places = figures.quotient_decimals(head.raw_scores[query], float(head.divisor), head.masked_scores[query], FOCUS_DECIMALS)
+    weighted = head.weights[query][:, None] * head.v[:, :shown]  # (n_k, shown): a_ij v_j, first dimensions
+    return places, figures.addend_decimals(weighted.T, head.output[query, :shown], FOCUS_DECIMALS)
 
 
-FOCUS_DECIMALS = 4  # scaled scores, weights and the output in the focus tables
+def every_focus_places(head: AttentionTrace, most: int = 8) -> np.ndarray:
+    """``focus_places`` for every query at once, (n_q, 2): the same rules, each decimal count tried on the whole matrix
+    (exact integer arithmetic, as ``figures.quotient_decimals`` and ``figures.addend_decimals`` do for one row)."""
+    shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
+    n_q = head.raw_scores.shape[0]
+    raw, scaled = head.raw_scores, head.masked_scores
+    finite = np.isfinite(scaled) & np.isfinite(raw)
+    result = figures.units(np.where(finite, scaled, 0.0), FOCUS_DECIMALS).astype(object)
+    places = np.full(n_q, most)
+    todo = np.ones(n_q, dtype=bool)
+    for decimals in range(FOCUS_DECIMALS, most + 1):
+        top = figures.units(np.where(finite, raw, 0.0), decimals).astype(object)
+        bottom = int(figures.units(float(head.divisor), decimals))
+        if bottom <= 0:
+            continue
+        good = np.abs(2 * (top * 10**FOCUS_DECIMALS - result * bottom)).astype(object) < bottom
+        rows = np.array([bool(np.all(good[i][finite[i]])) for i in range(n_q)])
+        places[todo & rows] = decimals
+        todo &= ~rows
+    weighted = head.weights[:, :, None] * head.v[None, :, :shown]  # (n_q, n_k, shown): a_ij v_j
+    output = head.output[:, :shown]
+    terms = np.full(n_q, most)
+    todo = np.ones(n_q, dtype=bool)
+    finite_out = np.isfinite(output)
+    total_shown = figures.units(np.where(finite_out, output, 0.0), FOCUS_DECIMALS)
+    safe = np.where(np.isfinite(weighted), weighted, 0.0)
+    for decimals in range(FOCUS_DECIMALS + 1, most + 1):
+        sums = figures.units(safe, decimals).sum(axis=1)  # (n_q, shown)
+        ok = figures.rounds_to(sums, decimals, total_shown, FOCUS_DECIMALS) | ~finite_out
+        rows = ok.all(axis=1)
+        terms[todo & rows] = decimals
+        todo &= ~rows
+    return np.stack([places, terms], axis=1)
 
 
-@functools.lru_cache(maxsize=512)
-def _focus_tables(raw: Key, scaled: Key, weights: Key, v: Key, output: Key, divisor: float, key_tokens: tuple[str, ...],
-                  lang: str) -> tuple[pa.Table, pa.Table]:
-    T, a = Texts(lang), weights.array
-    places = figures.quotient_decimals(raw.array, divisor, scaled.array, FOCUS_DECIMALS)  # score ÷ divisor = scaled
-    divisor_text = figures.number_text(figures.units(divisor, places), places).rstrip("0").rstrip(".")
-    weights_text = fixed(a, FOCUS_DECIMALS)
-    scores = pd.DataFrame({
-        T("walkthrough.focus.position"): [str(j + 1) for j in range(len(key_tokens))],
-        T("walkthrough.focus.key"): [figures.plain(token) for token in key_tokens],
-        T("walkthrough.focus.score"): fixed(raw.array, places),
-        T("walkthrough.focus.scaled", divisor=divisor_text): fixed(scaled.array, FOCUS_DECIMALS),
-        T("walkthrough.focus.weight"): weights_text,
-    })
-    weighted = a[:, None] * v.array  # (n_k, shown): a_ij v_j, first dimensions
-    terms = figures.addend_decimals(weighted.T, output.array, FOCUS_DECIMALS)  # each column adds up to the output
-    rows = [f"{a_j} × v{j + 1} ({figures.plain(token)})" for j, (a_j, token) in enumerate(zip(weights_text, key_tokens))]
-    table = pd.DataFrame(np.vstack([fixed(weighted, terms), fixed(output.array[None], FOCUS_DECIMALS)]), columns=dims(v.array.shape[1]))
-    table.insert(0, "", rows + [T("walkthrough.focus.sum")])
-    return pa.Table.from_pandas(scores, preserve_index=False), pa.Table.from_pandas(table, preserve_index=False)
-
-
-def draw_focus(walk: Walk, T: Texts, query: int) -> None:
-    """One query against every key, key by key, and its output as a sum of weighted values."""
-    token = figures.plain(walk.tokens[query])
-    st.caption(T("walkthrough.focus.caption", token=token))
-    scores, weighted = focus_tables(walk.head, walk.key_tokens, query, T)
-    st.table(scores, hide_index=True)
-    st.caption(T("walkthrough.focus.weighted", token=token))
-    st.table(weighted, hide_index=True)
-    if walk.head.v.shape[1] > MAX_FOCUS_DIMS:
-        st.caption(T("walkthrough.focus.first_dims", shown=MAX_FOCUS_DIMS, d_v=walk.head.v.shape[1]))
-
-
-def focus_section(view: View, walk: Walk) -> None:
-    """Pick a word; predict its strongest key before the numbers show; edit its numbers by hand (screen layout only)."""
-    if not view.layout.extras:
-        return
-    T = view.T
-    st.divider()
-    st.subheader(T("walkthrough.focus.title"))
-    pick, guess = st.columns([3, 2], vertical_alignment="bottom")
-    focus = focus_picker(view, walk, pick)
-    guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
-    if view["predict"]:
-        if not predict_question(view, walk):
-            return
-    elif len(walk.key_tokens) <= live.store.MAX_OPTIONS:
-        live.ask_here(T, live_item(walk, focus), key="walk-live")
-    draw_focus(walk, T, focus)
-    if st.toggle(T("classroom.hands_on"), key="hands-on", help=T("classroom.hands_on_intro")):
-        st.caption(T("classroom.hands_on_intro"))
-        edit_numbers(walk.head, walk.key_tokens, focus, T, key=f"edit-{abs(hash((walk.tokens, walk.head_index, focus)))}")
+def focus_entry(pack: steps.Pack, walk: Walk) -> dict[str, Any]:
+    """Per head: the divisor and, per query, the decimals of its tables (``focus_places``)."""
+    heads = []
+    for head in walk.heads:
+        places = every_focus_places(head).astype(float)  # (n, 2)
+        heads.append({"divisor": float(head.divisor), "places": pack.array(places)})
+    return {"heads": heads, "dims": MAX_FOCUS_DIMS, "decimals": FOCUS_DECIMALS}

@@ -17,7 +17,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from scripts.browser import serve_process
+from attention_plot.text import Texts
+from scripts.browser import STEPS_ROOT_JS, serve_process
 from views.params import Choice, Choices, Flag, Float, Int, Text
 from views.registry import PAGES, SHARED
 
@@ -38,7 +39,38 @@ TAMPERED = (
     "/watch-it-learn?step=-5&task=nope", "/positions-and-scale?section=fast&n=100000&block=0",
 )
 # Buttons the fuzzer leaves alone: a live training (a minute of one core), files, the chart toolbar, the sidebar's own.
-SKIP_BUTTONS = ("train", "download", "csv", "modebar", "stSidebarCollapseButton", "stExpandSidebarButton", "stBaseButton-header")
+SKIP_BUTTONS = ("train", "download", "csv", "png", "modebar", "stSidebarCollapseButton", "stExpandSidebarButton", "stBaseButton-header")
+# Keys a student presses on a page with steps (the step component steps with ← and →, and walks a matrix's cells).
+KEYS = ("ArrowRight", "ArrowLeft", "Tab", "Enter", "Escape")
+
+# The step component (views/steps.py): what it shows, for the checks and the fresh link (it draws in a shadow root).
+STEPS_JS = f"""() => {{
+  const root = {STEPS_ROOT_JS}();
+  if (!root) return null;
+  const text = (el) => el ? el.textContent.trim() : '';
+  const where = root.querySelector('nav.bar select.where'), box = root.querySelector('form.sentence input[type=text]');
+  const switches = {{}};
+  for (const label of root.querySelectorAll('label.switch')) {{ const input = label.querySelector('input');
+    if (input && label.getBoundingClientRect().height > 0) switches[text(label)] = input.checked; }}
+  const head = root.querySelector('.segmented.heads button[aria-checked=true]');
+  const word = [...root.querySelectorAll('.focus-controls select, .dialog select')]
+    .find(s => s.options.length && [...s.options].every(o => /^\\d+ \u00b7 /.test(o.textContent)));
+  const walk = [...root.querySelectorAll('.toolbar select, .dialog select')].find(s => [...s.options].some(o => o.value === 'textbook'));
+  return {{
+    step: where && !root.querySelector('nav.bar').hidden ? where.value : null,
+    where: where && where.selectedOptions[0] ? text(where.selectedOptions[0]) : null,
+    head: head ? text(head) : null, focus: word ? word.value : null, walk: walk ? walk.value : null,
+    text: box && box.getBoundingClientRect().width > 0 ? box.value : null, switches,
+    steps: [...root.querySelectorAll('.main section.step')].map(s => s.dataset.step),
+    matrices: [...root.querySelectorAll('.main figure.matrix')].map(f => ({{id: f.dataset.matrix, title: text(f.querySelector('figcaption')),
+      labels: [...f.querySelectorAll('th')].map(text).join('|'), cells: [...f.querySelectorAll('td')].map(text).join('|')}})),
+    tables: [...root.querySelectorAll('table.plain')].map(t => text(t).slice(0, 5000)),
+    notes: [...root.querySelectorAll('.note, .verdict')].map(text).join('\\n').slice(0, 3000),
+  }};
+}}"""
+# The step component's switches, by their label in either language, and the page's value each one shows.
+SWITCHES = {name: tuple(Texts(lang)(key) for lang in ("en", "zh"))
+            for name, key in (("values", "walkthrough.show_values"), ("all", "walkthrough.all_steps"), ("predict", "classroom.predict"))}
 
 SETTLED_JS = """() => {
   const app = document.querySelector('[data-testid=stApp]');
@@ -53,7 +85,12 @@ SETTLED_JS = """() => {
     if (!chart.querySelector('[data-waiting]') && (!plot || !plot._fullLayout)) return false; }
   const main = document.querySelector('[data-testid=stMain]');
   if (!((main !== null && main.innerText.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
-  return [location.href, main ? main.innerText.length : 0, document.querySelectorAll('*').length, charts.length].join('|');
+  // The step component: drawn once its payload arrived (in its shadow root), and what it shows now.
+  const hosts = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')];
+  if (hosts.some(h => !h.shadowRoot || !h.shadowRoot.querySelector('.steps'))) return false;
+  const steps = hosts.map(h => { const r = h.shadowRoot.querySelector('.steps'), w = r.querySelector('select.where');
+    return [w ? w.value : '', r.querySelectorAll('*').length].join(':'); }).join(',');
+  return [location.href, main ? main.innerText.length : 0, document.querySelectorAll('*').length, charts.length, steps].join('|');
 }"""
 
 # Every keyed widget on the page and what it shows (Streamlit marks a keyed element with the class st-key-<key>).
@@ -94,7 +131,7 @@ MAIN_JS = """() => {
   }));
   const tables = [...main.querySelectorAll('[data-testid=stTable], [data-testid=stDataFrame]')].map(t => t.innerText.slice(0, 5000));
   const h1 = main.querySelector('h1');
-  return {title: h1 ? h1.innerText : '', charts, tables, text: main.innerText.length};
+  return {title: h1 ? h1.innerText : '', charts, tables, text: main.innerText.length, steps: (__STEPS__)()};
 }"""
 
 # What every check reads (one call): the page's text, and the main area's title and length (not its charts' numbers).
@@ -104,13 +141,17 @@ PAGE_JS = """() => {
   return {body: document.body.innerText, main: main ? {title: h1 ? h1.innerText : '', text: text.length} : null};
 }"""
 
+MAIN_JS = MAIN_JS.replace("__STEPS__", STEPS_JS)
+
 CANDIDATES_JS = """(skip) => {
   const visible = (el) => { const r = el.getBoundingClientRect();  // on screen sideways too (a closed sidebar sits at x < 0)
     return r.width > 0 && r.height > 0 && el.offsetParent !== null && r.right > 0 && r.left < window.innerWidth; };
   document.querySelectorAll('[data-fuzz]').forEach(el => el.removeAttribute('data-fuzz'));  // marks of an earlier call
   const label = (el) => [el.innerText || '', el.getAttribute('aria-label') || '', el.getAttribute('data-testid') || '', el.className || '',
     (el.closest('[class*="st-key-"]') || {className: ''}).className].join(' ').toLowerCase();
-  return [...document.querySelectorAll('[data-testid=stMain] button, [data-testid=stSidebar] button, [data-testid=stPopoverBody] button')]
+  const roots = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')].map(h => h.shadowRoot).filter(Boolean);
+  const inside = roots.flatMap(r => [...r.querySelectorAll('button, details > summary')]);  // the step component's buttons
+  return [...document.querySelectorAll('[data-testid=stMain] button, [data-testid=stSidebar] button, [data-testid=stPopoverBody] button'), ...inside]
     .filter(b => visible(b) && !b.disabled && !skip.some(s => label(b).includes(s.toLowerCase())))
     .map(b => { b.setAttribute('data-fuzz', 'candidate'); return label(b).slice(0, 80); });
 }"""
@@ -216,6 +257,11 @@ class Visit:
         """Click the button or segment that says ``text`` (regression files name what a person clicked)."""
         self.record("press", text)
         target = self.page.get_by_role("button", name=text, exact=True)
+        option = self.page.locator(".steps select option", has_text=re.compile(f"^{re.escape(text)}$"))
+        if not target.count() and option.count():  # a choice of the step component's lists (the walk: once radio buttons)
+            option.first.locator("xpath=..").select_option(label=text)
+            self.settle()
+            return
         target = target if target.count() else self.page.get_by_text(text, exact=True)
         target.first.scroll_into_view_if_needed()
         target.first.click()
@@ -237,6 +283,8 @@ class Visit:
         self.record("help_tap", key)
         if key.startswith("shared."):
             self.open_sidebar()
+        if not self.page.locator(f".{key_class(key)} [data-testid=stTooltipHoverTarget] button").count():
+            return  # no such switch with a "?" on this page (the walkthrough's switches are the step component's now)
         switch = self.page.locator(f".{key_class(key)} input[type=checkbox]")
         before = switch.is_checked()
         self.page.locator(f".{key_class(key)} [data-testid=stTooltipHoverTarget] button").tap()
@@ -263,11 +311,13 @@ class Visit:
     def type(self, index: int, text: str, enter: bool) -> None:
         """Type into a text box; press Enter, or leave it without (the next action moves the focus)."""
         self.record("type", index, text, enter)
-        boxes = self.page.locator("[data-testid=stTextInput] input:visible, [data-testid=stTextArea] textarea:visible")
+        boxes = self.page.locator("[data-testid=stTextInput] input:visible, [data-testid=stTextArea] textarea:visible, "
+                                  ".steps form.sentence input[type=text]:visible")  # the walkthrough's sentence box is the step component's
         if not boxes.count():
             return
         box = boxes.nth(index % boxes.count())
-        key = box.evaluate("el => [...el.closest('[class*=\"st-key-\"]').classList].find(c => c.startsWith('st-key-')).slice(7)")
+        key = box.evaluate("el => el.closest('.steps') ? 'shared-text' : "
+                           "[...el.closest('[class*=\"st-key-\"]').classList].find(c => c.startsWith('st-key-')).slice(7)")
         box.scroll_into_view_if_needed()
         box.fill(text)
         if enter:
@@ -303,6 +353,39 @@ class Visit:
         if not links.count():
             return
         links.nth(index % links.count()).click()
+        self.settle()
+
+    def key(self, key: str) -> None:
+        """Press a key on the page as it is (the step component steps with ← and →; in a matrix they walk its cells)."""
+        self.record("key", key)
+        self.page.keyboard.press(key)
+        self.settle()
+
+    def flip(self, index: int) -> None:
+        """Flip one of the step component's switches (numbers in cells, every step, Predict first, hands-on, a reveal)."""
+        self.record("flip", index)
+        switches = self.page.locator(".steps label.switch:visible")
+        if not switches.count():
+            return
+        switch = switches.nth(index % switches.count())
+        switch.scroll_into_view_if_needed()
+        switch.click()
+        self.settle()
+
+    def pick(self, index: int, option: int) -> None:
+        """Choose an option in one of the step component's lists (the step, the walk, the layer, the word, an example, the
+        quiz's key); a range (the quiz's weight) is set to a point of its own."""
+        self.record("pick", index, option)
+        lists = self.page.locator(".steps select:visible, .steps input[type=range]:visible")
+        if not lists.count():
+            return
+        chosen = lists.nth(index % lists.count())
+        chosen.scroll_into_view_if_needed()
+        if chosen.evaluate("el => el.tagName") == "INPUT":
+            chosen.fill(str(round((option % 21) * 0.05, 2)))
+        else:
+            values = chosen.evaluate("el => [...el.options].map(o => o.value)")
+            chosen.select_option(values[option % len(values)])
         self.settle()
 
     def history(self, move: str) -> None:
@@ -365,6 +448,10 @@ class Visit:
 
     # --- What the page shows ---
 
+    def stepper(self) -> dict | None:
+        """What the step component shows (None where the page has none)."""
+        return self.page.evaluate(STEPS_JS)
+
     def main(self) -> dict | None:
         """The main area as data, every chart drawn first (also those waiting off the screen, with any update they missed)."""
         if self.page.evaluate("() => window.__attentionCharts ? window.__attentionCharts.drawAll() : 0"):
@@ -372,7 +459,28 @@ class Visit:
         return self.page.evaluate(MAIN_JS)
 
     def controls(self) -> dict[str, dict]:
-        return {c["key"]: c for c in self.page.evaluate(CONTROLS_JS)}
+        """Every control on the page by its widget key, the step component's under the keys of the values they show."""
+        found = {c["key"]: c for c in self.page.evaluate(CONTROLS_JS)}
+        steps = self.stepper()
+        path, _ = self.link()
+        page = next((p for p in PAGES if p.path == path or (not path and p.default)), None)
+        if steps is None or page is None:
+            return found
+
+        def control(name: str, kind: str, value: object, scope: str = page.id) -> None:
+            if value is not None:
+                key = key_class(f"{scope}.{name}")[len("st-key-"):]
+                found[key] = {"key": key, "kind": kind, "value": value, "visible": True}
+
+        control("stop" if page.id == "lesson" else "step", "number", steps["step"])
+        control("head", "number", steps["head"])
+        control("focus", "number", steps["focus"])
+        control("walk", "text", steps["walk"])
+        control("text", "text", steps["text"], "shared")
+        for name, labels in SWITCHES.items():
+            shown = [on for label, on in steps["switches"].items() if label in labels]
+            control(name, "flag", shown[0] if shown else None)
+        return found
 
     def link(self) -> tuple[str, dict[str, str]]:
         parts = urlsplit(self.page.url)
@@ -394,7 +502,19 @@ class Visit:
         if page["main"] is None or (not page["main"]["title"] and page["main"]["text"] < 20):
             raise Broken(f"a blank page after {after} at {self.page.url}")
         self.check_typed(after)
+        self.check_page(after, page["main"]["title"])
         self.check_link(after)
+
+    def check_page(self, after: str, title: str) -> None:
+        """The address names the page shown: its path is the page whose title is on the screen (issue 34: a box left
+        without Enter, then the menu, left the address of the page before)."""
+        path, values = self.link()
+        page = next((p for p in PAGES if p.path == path or (not path and p.default)), None)
+        if page is None or not title:
+            return
+        expected = Texts(values.get("lang") if values.get("lang") in ("en", "zh") else "en")(f"{page.id}.title")
+        if title != expected:
+            raise Broken(f"after {after}, the address names the page {page.id!r} ({self.page.url}) but the page shown is {title!r}")
 
     def check_link(self, after: str) -> None:
         """Every value the link carries equals the value its control shows."""
@@ -425,8 +545,12 @@ class Visit:
             self.typed = None
 
     def focused(self, key: str) -> bool:
-        """Does the element with widget key ``key`` hold the keyboard focus (a box still being typed in)?"""
-        return self.page.evaluate("(name) => { const a = document.activeElement; return !!(a && a.closest && a.closest('.st-key-' + name)); }", key)
+        """Does the element with widget key ``key`` hold the keyboard focus (a box still being typed in)? The step
+        component's sentence box holds the text under the key of the sidebar's box it replaces on the walkthrough."""
+        return self.page.evaluate("""(name) => { let a = document.activeElement;
+          if (a && a.closest && a.closest('.st-key-' + name)) return true;
+          while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+          return name === 'shared-text' && !!(a && a.matches && a.matches('form.sentence input')); }""", key)
 
 
 ELSEWHERE: dict[tuple[int, str], object] = {}  # (browser, viewport) -> the page that opens links "elsewhere"
@@ -489,7 +613,14 @@ def _number(value: object) -> float | None:
 
 
 def shown(main: dict | None) -> dict | None:
-    return None if main is None else {name: main[name] for name in ("title", "charts", "tables")}
+    """What must be the same on a link opened elsewhere: the title, every chart's numbers, every table, and what the step
+    component shows (its step, matrices and focus tables; not its sentence box, a box being typed in)."""
+    if main is None:
+        return None
+    steps = main.get("steps")
+    if steps is not None:
+        steps = {name: steps[name] for name in ("where", "head", "focus", "walk", "switches", "steps", "matrices", "tables")}
+    return {"title": main["title"], "charts": main["charts"], "tables": main["tables"], "steps": steps}
 
 
 def describe_difference(mine: dict | None, theirs: dict | None) -> str:
@@ -506,6 +637,10 @@ def describe_difference(mine: dict | None, theirs: dict | None) -> str:
     for a, b in zip(mine["tables"], theirs["tables"]):
         if a != b:
             return f"a table differs: {a[:200]!r} vs {b[:200]!r}"
+    a, b = mine.get("steps") or {}, theirs.get("steps") or {}
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            return f"the steps' {name} differ: {str(a.get(name))[:300]!r} vs {str(b.get(name))[:300]!r}"
     return f"{len(mine['tables'])} tables vs {len(theirs['tables'])}"
 
 

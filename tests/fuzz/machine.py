@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from tests.fuzz.driver import TAMPERED, TEXTS, VIEWPORTS, Visit, start_paths
+from tests.fuzz.driver import KEYS, TAMPERED, TEXTS, VIEWPORTS, Visit, start_paths
 
 INDEX = st.integers(min_value=0, max_value=999)  # which of the visible controls (modulo their number): shrinks to the first
 RESOURCES: dict[str, object] = {}  # the browser and the server, set by the test that runs the machine
@@ -65,6 +65,23 @@ class Lesson(RuleBasedStateMachine):
     @rule(index=INDEX)
     def menu(self, index: int) -> None:
         self.act("menu", index)
+
+    # The step component's own controls (the walkthrough, the lesson on a projector, the images page's steps): its
+    # buttons are among ``click``'s, its sentence box among ``type``'s.
+    @precondition(opened)
+    @rule(key=st.sampled_from(KEYS))
+    def key(self, key: str) -> None:
+        self.act("key", key)
+
+    @precondition(opened)
+    @rule(index=INDEX)
+    def flip(self, index: int) -> None:
+        self.act("flip", index)
+
+    @precondition(opened)
+    @rule(index=INDEX, option=INDEX)
+    def pick(self, index: int, option: int) -> None:
+        self.act("pick", index, option)
 
     @precondition(opened)
     @rule(move=st.sampled_from(("back", "forward", "reload")))

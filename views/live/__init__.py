@@ -10,7 +10,7 @@ with what each measured. The pieces:
 - ``projector``: the question as the room sees it, read once a second;
 - ``report``: the concept check's gains and losses, the exports, the classes run before.
 
-Other pages use ``ask_here``, ``focus_item``, ``remember_walk``, ``take_teacher_link``, ``lesson_banner``, ``Item``,
+Other pages use ``ask_here``, ``ask_now``, ``focus_item``, ``remember_walk``, ``take_teacher_link``, ``lesson_banner``, ``Item``,
 ``cookie`` and ``store`` from here.
 """
 
@@ -28,6 +28,7 @@ from views.live.teacher import (
     ASK_DRAWN,
     ask,
     ask_here,
+    ask_now,
     end_button,
     focus_item,
     join_url,
@@ -42,7 +43,7 @@ from views.live.teacher import (
 )
 from views.page import View
 
-__all__ = ["STUDENT", "TEACHER", "Item", "ask_here", "cookie", "draw", "focus_item", "intro_key", "lesson_banner", "remember_walk",
+__all__ = ["STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "cookie", "draw", "focus_item", "intro_key", "lesson_banner", "remember_walk",
            "store", "take_teacher_link"]
 
 

@@ -199,6 +199,17 @@ def _open(item: Item, live_key: str | None, follows: int | None = None) -> None:
         st.session_state[ERROR] = error
 
 
+def ask_now(T: Texts, item: Item) -> None:
+    """Open ``item`` for the class this session teaches, from a component's event (no button callback): a toast says it
+    is asked, or the refusal is shown."""
+    _open(item, None)
+    error = st.session_state.pop(ERROR, None)
+    if error is not None:
+        refused(T, error)
+    else:
+        st.toast(T("live.teacher.asked"), icon=":material/how_to_vote:")
+
+
 def _open_similar(question: store.Question) -> None:
     """"One more like it": a question of the same kind drawn afresh from a new seed, answered alone."""
     kind = generators.similar_kind(question.item)

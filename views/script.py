@@ -1,0 +1,54 @@
+"""The page's script on every page, through Streamlit's public component API (``st.components.v2.component``).
+
+``assets/components/shell.js`` is mounted first in every run (``start``), in the page itself (``isolate_styles=False``:
+no iframe, no shadow root), so it is installed before the page's first chart is drawn: it makes Streamlit's page behave as
+a class and a screen reader need (a box commits before the menu navigates, the language of <html>, Streamlit's English
+strings in Chinese, a skip link to the steps, scrolling on page changes) and draws Plotly charts near the screen with
+their numbers as a table. ``keep``, mounted last, puts the step component's values back into the link after the server
+wrote it (the server leaves out the values the browser keeps: ``Page.browser``).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import streamlit as st
+
+from attention_plot.text import LANGUAGES, catalogue
+from views import state
+from views.registry import Page
+
+SCRIPT = Path(__file__).resolve().parent.parent / "assets" / "components" / "shell.js"
+SLOT = "attention-script"  # the container that holds it (assets/theme.css: it takes no room)
+NAMED_BY_SCRIPTS = ("walkthrough.choices",)  # texts of the pages that the script also gives a button as its name
+
+
+@functools.cache
+def _component():
+    return st.components.v2.component("attention_shell", js=SCRIPT.read_text(), isolate_styles=False)
+
+
+@functools.cache
+def browser_texts() -> dict[str, dict[str, str]]:
+    """The texts the browser draws (assets/text/*/browser.toml) in each language, by key without "browser.":
+    ``{"en": {"plotly.zoom_in": "Zoom in", ...}, "zh": {"plotly.zoom_in": "放大", ...}}``."""
+    return {lang: {key.removeprefix("browser."): text for key, text in catalogue(lang).items()
+                   if key.startswith("browser.") or key in NAMED_BY_SCRIPTS} for lang in LANGUAGES}
+
+
+def start() -> object:
+    """Mount the page's script (first in the run); returns the slot where ``keep`` goes at the end."""
+    slot = st.container(key=SLOT)
+    with slot:
+        _component()(data={"kind": "shell", "texts": browser_texts()}, key="attention-shell", height=0)
+    return slot
+
+
+def keep(slot: object, page: Page) -> None:
+    """After the link was written: the values the browser keeps on ``page`` go back into it (the step component's)."""
+    if not page.browser:
+        return
+    with slot:
+        _component()(data={"kind": "keep", "page": page.id, "token": state.view_token(page.id), "names": list(page.browser),
+                           "link": state.link(page)}, key="attention-keep", height=0)
