@@ -39,8 +39,14 @@ MEASURE_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const sidebar = document.querySelector('[data-testid=stSidebar]');
   const box = sidebar ? sidebar.getBoundingClientRect() : {x: -1, width: 0};
-  const texts = [...main.querySelectorAll('.js-plotly-plot text')].filter(t => t.textContent.trim() && t.getBBox().width > 0);
-  const figures = [...main.querySelectorAll('.js-plotly-plot, [data-testid=stHtml]')]  // charts, word chips
+  // The step component (the walkthrough, the lesson on a projector, the images' steps) draws in a shadow root.
+  const steps = [...main.querySelectorAll('[data-testid=stBidiComponentIsolated]')].map(h => h.shadowRoot).filter(Boolean);
+  const own = steps.flatMap(r => [...r.querySelectorAll('figure.matrix td > span:not(.sr-only), figure.matrix th .lab, ' +
+    'figure.matrix figcaption, figure.matrix .x-title, figure.matrix .y-title, figure.matrix .legend .ticks span')])
+    .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0);
+  const texts = [...main.querySelectorAll('.js-plotly-plot text')].filter(t => t.textContent.trim() && t.getBBox().width > 0).concat(own);
+  const figures = [...main.querySelectorAll('.js-plotly-plot, [data-testid=stHtml]'),  // charts, word chips, matrices
+                   ...steps.flatMap(r => [...r.querySelectorAll('figure.matrix, .chips')])]
     .filter(f => f.getBoundingClientRect().height > 30);
   const bars = [...document.querySelectorAll('.modebar')].filter(m => getComputedStyle(m).display !== 'none' &&
     getComputedStyle(m).visibility !== 'hidden' && m.getBoundingClientRect().width > 0 && getComputedStyle(m).opacity !== '0');

@@ -115,6 +115,19 @@ if (!host.__attentionShell) {
     }
     const lang = language();
     if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
+    // The menu's sections: Streamlit draws <ul> > <div> (a section: its heading, then its <li>s), which is no list to a
+    // screen reader (axe: list, listitem). Each section is the list, named by its heading; the <ul> only holds them.
+    const items = doc.querySelector("[data-testid=stSidebarNavItems]");
+    if (items && items.querySelector(":scope > div")) {
+      if (items.getAttribute("role") !== "none") items.setAttribute("role", "none");
+      for (const part of items.querySelectorAll(":scope > div")) {
+        const heading = part.querySelector(":scope > [data-testid=stNavSectionHeader]");
+        const name = heading && heading.firstElementChild ? heading.firstElementChild.textContent.trim() : "";  // not its icon
+        if (part.getAttribute("role") !== "list") part.setAttribute("role", "list");
+        if (name && part.getAttribute("aria-label") !== name) part.setAttribute("aria-label", name);
+        if (heading && heading.getAttribute("aria-hidden") !== "true") heading.setAttribute("aria-hidden", "true");
+      }
+    }
     // A heading's link icon (shown on hover, for copying) is no Tab stop: a lesson's stops took two Tabs each.
     for (const anchor of doc.querySelectorAll("[data-testid=stHeaderActionElements] a:not([tabindex])")) anchor.tabIndex = -1;
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
@@ -368,6 +381,12 @@ if (!host.__attentionCharts) {
     Plotly.purge = function (gd) { for (const near of observers.values()) near.unobserve(box(gd)); waiting.delete(gd); delete gd.dataset.waiting; return purge.call(this, gd); };
     host.__attentionCharts.drawAll = () => { const all = [...waiting.keys()]; for (const gd of all) draw(gd); return all.length; };
     host.addEventListener("beforeprint", () => host.__attentionCharts.drawAll());  // a printed page has every chart
+    // Streamlit may have loaded Plotly and drawn a chart before this script ran (it is a component, mounted first but
+    // loaded apart): such a chart is drawn again through the above (its title wrapped, its toolbar in Chinese, its
+    // numbers as a table).
+    for (const gd of document.querySelectorAll(".js-plotly-plot")) {
+      if (gd._fullLayout && Array.isArray(gd.data)) Plotly.react(gd, {data: gd.data, layout: gd.layout, config: gd._context}).catch(() => {});
+    }
   };
   host.__attentionCharts = {drawAll: () => {}};
   if (host.Plotly) lazy(host.Plotly);

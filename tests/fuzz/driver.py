@@ -84,13 +84,16 @@ SETTLED_JS = """() => {
   for (const chart of charts) { const plot = chart.querySelector('.js-plotly-plot');
     if (!chart.querySelector('[data-waiting]') && (!plot || !plot._fullLayout)) return false; }
   const main = document.querySelector('[data-testid=stMain]');
-  if (!((main !== null && main.innerText.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
+  // The main area's text, with the step component's (in a shadow root: innerText leaves it out; on a projector it is all).
+  const said = main ? main.innerText + [...main.querySelectorAll('[data-testid=stBidiComponentIsolated]')]
+    .map(h => h.shadowRoot && h.shadowRoot.querySelector('.steps') ? h.shadowRoot.querySelector('.steps').innerText : '').join('') : '';
+  if (!((main !== null && said.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
   // The step component: drawn once its payload arrived (in its shadow root), and what it shows now.
   const hosts = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')];
   if (hosts.some(h => !h.shadowRoot || !h.shadowRoot.querySelector('.steps'))) return false;
   const steps = hosts.map(h => { const r = h.shadowRoot.querySelector('.steps'), w = r.querySelector('select.where');
     return [w ? w.value : '', r.querySelectorAll('*').length].join(':'); }).join(',');
-  return [location.href, main ? main.innerText.length : 0, document.querySelectorAll('*').length, charts.length, steps].join('|');
+  return [location.href, said.length, document.querySelectorAll('*').length, charts.length, steps].join('|');
 }"""
 
 # Every keyed widget on the page and what it shows (Streamlit marks a keyed element with the class st-key-<key>).
@@ -137,8 +140,10 @@ MAIN_JS = """() => {
 # What every check reads (one call): the page's text, and the main area's title and length (not its charts' numbers).
 PAGE_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]'), h1 = main && main.querySelector('h1');
-  const text = main ? main.innerText : '';
-  return {body: document.body.innerText, main: main ? {title: h1 ? h1.innerText : '', text: text.length} : null};
+  const steps = main ? [...main.querySelectorAll('[data-testid=stBidiComponentIsolated]')]  // the step component's text
+    .map(h => h.shadowRoot && h.shadowRoot.querySelector('.steps') ? h.shadowRoot.querySelector('.steps').innerText : '').join('\\n') : '';
+  const text = main ? main.innerText + steps : '';
+  return {body: document.body.innerText + steps, main: main ? {title: h1 ? h1.innerText : '', text: text.length} : null};
 }"""
 
 MAIN_JS = MAIN_JS.replace("__STEPS__", STEPS_JS)
