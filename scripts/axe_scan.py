@@ -73,7 +73,7 @@ def target(found: object) -> str:
 # text outside formulas, code, the sentence's own tokens (chips, chart ticks, the numbers' tables) and boxes typed in.
 ENGLISH_JS = """() => {
   const latin = /[A-Za-z]{3,}/, found = new Set();
-  const own = ".katex, code, pre, .token-chips, .han, .xtick, .ytick, .legendtext, .annotation, div.attention-numbers, input, textarea";
+  const own = ".katex, math, code, pre, .token-chips, .han, .xtick, .ytick, .legendtext, .annotation, div.attention-numbers, input, textarea";
   // The page and every open shadow root in it (the step component draws in one): its elements and its text.
   const roots = [document];
   for (let i = 0; i < roots.length; i++) for (const el of roots[i].querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);

@@ -29,6 +29,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from scripts.browser import serve_process  # noqa: E402
+from views.steps import MAGIC, read  # noqa: E402
 
 SLIDER = "d_k (size of each query and key)"
 LINK = "text=the+cat+sat+on+the+mat&d_model=8&d_k=4&heads=1&step=2"
@@ -78,6 +79,9 @@ async def run_until_finished(ws, student: Student, timeout: float = RUN_TIMEOUT)
                 student.texts.append(element.markdown.body)
             elif which == "alert":
                 student.texts.append(element.alert.body)
+            elif which == "bidi_component" and element.bidi_component.bytes[:4] == MAGIC:  # the step component's payload
+                header, _ = read(element.bidi_component.bytes)
+                student.texts.extend(step.get("title", "") for step in header.get("steps", []))
         elif kind == "script_finished":
             return widgets
 
@@ -171,7 +175,7 @@ def summary(students: list[Student], sessions: int, memory: float) -> dict[str, 
         "sessions": sessions, "errors": len(errors), "open_p50": statistics.median(s.open_s for s in ok),
         "open_p95": percentile([s.open_s for s in ok], 0.95), "rerun_p50": statistics.median(s.rerun_s for s in ok),
         "rerun_p95": percentile([s.rerun_s for s in ok], 0.95), "memory_mb": memory,
-        "redrawn": sum(any("Step 2 of 6" in t for t in s.texts) for s in ok), "first_error": errors[0] if errors else "",
+        "redrawn": sum(any("Queries, keys and values" in t for t in s.texts) for s in ok), "first_error": errors[0] if errors else "",
     }
 
 

@@ -44,13 +44,23 @@ FIXED = {  # name: (URL parameters, width, height): what a projector or a phone 
 }
 
 
+# The page is drawn: its title, or where the page has the step component (the walkthrough, the lesson on a projector, the
+# images' steps; presenter mode shows no title), the component with its step (or its message) in its shadow root.
+READY_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]'), h1 = main && main.querySelector('h1');
+  const host = main && main.querySelector('[data-testid=stBidiComponentIsolated]');
+  if (host) return !!(host.shadowRoot && host.shadowRoot.querySelector('.steps .main section.step, .steps > .note, .steps .top .note'));
+  return !!(h1 && h1.getBoundingClientRect().height > 0);
+}"""
+
+
 def capture(chromium, url: str, path: Path, width: int = 1400, height: int | None = None) -> None:
     """Load ``url``, wait for its charts, and save the whole main area (or exactly ``height`` pixels when given)."""
     context = chromium.new_context(viewport={"width": width, "height": height or 900}, device_scale_factor=1)
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("[data-testid=stMain]", timeout=30000)
-    page.wait_for_selector("[data-testid=stMain] h1", timeout=30000)
+    page.wait_for_function(READY_JS, timeout=30000)
     page.wait_for_timeout(1500)  # then every chart the page has (the lesson path has none) must be drawn
     page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))",
                            timeout=30000)

@@ -33,6 +33,7 @@ FOCUS_JS = """() => {
   return {tag: el.tagName, role: el.getAttribute('role'), name: el.getAttribute('aria-label') || el.textContent.trim().slice(0, 60),
           key: (el.closest('[class*=st-key-]') || {className: ''}).className.split(' ').find(c => c.startsWith('st-key-')) || '',
           part: el.closest('section.focus') ? 'focus' : el.closest('nav.bar') ? 'bar' : el.closest('figure.matrix') ? 'matrix' : '',
+          matrix: el.closest('figure.matrix') ? el.closest('figure.matrix').dataset.matrix : null,
           cls: typeof el.className === 'string' ? el.className : '', disabled: el.getAttribute('aria-disabled'),
           ring: ring(style) || (label ? ring(getComputedStyle(label)) : false)
             || !!el.closest('[data-baseweb=input], [data-baseweb=select], [data-baseweb=textarea]'),
@@ -55,6 +56,7 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
     page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat+down&heads=2&step=1")
     wait_for_step(page, "Step 1 of 7")
     page.locator("a.attention-skip:not([hidden])").wait_for(state="attached", timeout=10000)
+    page.wait_for_function("() => getComputedStyle(document.querySelector('a.attention-skip')).position === 'fixed'")  # the app's style
     page.keyboard.press("Tab")  # Streamlit's "Skip to main content", then the app's
     assert focused(page)["name"] == "Skip to main content", focused(page)
     page.keyboard.press("Tab")
@@ -81,12 +83,12 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
         if stop["part"] == "focus":
             break
     assert stop["part"] == "focus" and stop["tag"] == "SELECT", seen  # the focused word's box, first in its section
-    matrices = [s for s in seen if s["part"] == "matrix"]
-    assert len(matrices) == 3, seen  # step 7's three matrices (concat, W_O, output): one stop each
+    matrices = [s["matrix"] for s in seen if s["part"] == "matrix"]
+    assert matrices == ["concat", "w_o", "mh-output"], seen  # step 7's three matrices: one Tab stop each
     page.keyboard.press("ArrowDown")  # the next word
     page.keyboard.press("ArrowDown")  # the third
     page.wait_for_function("() => new URLSearchParams(location.search).get('focus') === '3'", timeout=30000)
-    page.locator(".steps section.focus table.plain caption", has_text="“sat”").wait_for(timeout=30000)
+    page.locator(".steps section.focus table.plain caption", has_text="Query “sat”").first.wait_for(timeout=30000)
     context.close()
 
 
@@ -134,7 +136,7 @@ def _cell_colour(scale: list, t: float) -> np.ndarray:
 CELLS_JS = f"""(id) => {{
   const figure = ({STEPS_ROOT_JS}()).querySelector(`figure.matrix[data-matrix="${{id}}"]`);
   const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  return [...figure.querySelectorAll('td')].map(td => {{ const span = td.querySelector('span'), s = getComputedStyle(span);
+  return [...figure.querySelectorAll('td[data-i]')].map(td => {{ const span = td.querySelector('span'), s = getComputedStyle(span);
     return {{i: +td.dataset.i, j: +td.dataset.j, background: rgb(getComputedStyle(td).backgroundColor), ink: rgb(s.color), text: span.textContent,
             shown: !span.classList.contains('sr-only') && span.getBoundingClientRect().width > 0}}; }});
 }}"""
@@ -308,7 +310,7 @@ def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_u
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{app_url}/walkthrough?lang=zh&text=the+cat+sat&step=5&predict=1")
-    page.get_by_text(T("classroom.reveal")).wait_for(timeout=45000)
+    page.get_by_role("button", name=T("classroom.reveal")).wait_for(timeout=45000)
     quiz = english_left(page)
     assert not quiz, quiz
     page.goto(f"{app_url}/walkthrough?lang=zh&text=the+cat+sat&step=5")

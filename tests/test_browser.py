@@ -369,20 +369,25 @@ def test_a_fresh_server_opens_a_deep_link(chromium):
 
 
 def test_watch_it_learn_scrubs_training_on_a_projector(projector, app_url):
-    """A teacher opens the induction run at step 0 in presenter mode, steps through training with the slider's keys,
-    and jumps to the end: every frame shows that step's snapshot, the link follows, and the sidebar stays closed."""
+    """A teacher opens the induction run at step 0 in presenter mode, steps through training with → (the step component:
+    every snapshot sent once), and jumps to the end from the list of steps: every frame shows that step's snapshot, the
+    link names the training step, and the sidebar stays closed."""
     page = projector
     page.goto(f"{app_url}/watch-it-learn?present=1&step=0")
-    first = wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
+    first = wait_for_matrix(page, 0, "m.title.includes('Layer 1, head 1')")
     assert first["rows"] == first["cols"] == 15
-    slider = page.get_by_role("slider", name="Training step")
-    slider.focus()
-    slider.press("ArrowRight")
-    page.wait_for_function("() => document.body.innerText.includes('Step 30 of 1500')", timeout=30000)
-    page.wait_for_function("() => location.search.includes('step=30')", timeout=30000)  # the part writes the link last
-    slider.press("End")
-    page.wait_for_function("() => document.body.innerText.includes('Step 1500 of 1500')", timeout=30000)
-    induction = wait_for_heatmap(page, 2, "h.title.includes('0.93 on the induction pattern')")
+    total = wait_for_steps(page, "v.where && v.where.startsWith('Snapshot 1 of ')")["where"]
+    page.wait_for_function(IDLE_JS, timeout=45000)
+    page.keyboard.press("ArrowRight")
+    shown = wait_for_steps(page, "v.where && v.where.startsWith('Snapshot 2 of ')", 5000)
+    assert "step 30," in shown["where"], shown
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '30'", timeout=5000)  # the training step
+    last = page.locator(".steps nav.bar select.where option").last.get_attribute("value")
+    page.locator(".steps nav.bar select.where").select_option(last)
+    shown = wait_for_steps(page, f"v.where && v.where.startsWith('Snapshot {last} of ')", 5000)
+    assert "step 1500," in shown["where"] and total.split(":")[0].endswith(f"of {last}"), (shown, total)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '1500'", timeout=5000)
+    induction = wait_for_matrix(page, 2, "m.title.includes('0.93 on the induction pattern')")
     assert "Layer 2, head 1" in induction["title"]
     assert page.locator("[data-testid=stSidebar][aria-expanded=true]").count() == 0
     page.screenshot(path=str(SHOTS / "learn-presenter-1280.png"))

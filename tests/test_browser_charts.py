@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.browser import draw_charts
+from scripts.browser import STEPS_ROOT_JS, draw_charts, wait_for_matrix, wait_for_steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SENTENCE = "text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired"
@@ -30,6 +30,37 @@ CHARTS_JS = """() => {
 
 
 
+# The step component's matrices (the walkthrough): numbers never cut by their cell, their smallest size, formulas whole.
+MATRICES_JS = f"""() => {{
+  const root = {STEPS_ROOT_JS}();
+  const spans = [...root.querySelectorAll('table.mx td > span')].filter(s => !s.classList.contains('sr-only'))
+    .map(s => ({{box: s.getBoundingClientRect(), cell: s.parentElement.getBoundingClientRect(), size: parseFloat(getComputedStyle(s).fontSize),
+               text: s.textContent, matrix: s.closest('figure').dataset.matrix}}));
+  const cut = spans.filter(s => s.box.left < s.cell.left - 0.5 || s.box.right > s.cell.right + 0.5 || s.box.height > s.cell.height + 0.5)
+    .map(s => [s.matrix, s.text]);
+  const formulas = [...root.querySelectorAll('.formula')].map(f => {{ const r = f.getBoundingClientRect();
+    const pieces = [...f.querySelectorAll('math')].map(m => m.getBoundingClientRect());
+    return {{wide: f.scrollWidth - f.clientWidth, tall: f.scrollHeight - f.clientHeight,
+            outside: pieces.filter(p => p.left < r.left - 1 || p.right > r.right + 1).length}}; }});
+  return {{cut: cut.slice(0, 5), smallest: Math.min(...spans.map(s => s.size)), numbers: spans.length, formulas,
+          matrices: root.querySelectorAll('figure.matrix').length,
+          toolbars: [...document.querySelectorAll('.modebar-container')].filter(m => getComputedStyle(m).display !== 'none').length}};
+}}"""
+
+
+def matrices(page, url: str, count: int) -> dict:
+    """The walkthrough at ``url``, once its matrices show ``count`` numbers, measured (``MATRICES_JS``)."""
+    page.goto(url)
+    page.wait_for_function(f"() => {{ const r = {STEPS_ROOT_JS}(); return r && [...r.querySelectorAll('table.mx td > span')]"
+                           f".filter(s => !s.classList.contains('sr-only')).length >= {count}; }}", timeout=60000)
+    page.wait_for_function(IDLE_JS, timeout=60000)
+    return page.evaluate(MATRICES_JS)
+
+
+def whole(formula: dict) -> bool:
+    return formula["wide"] <= 1 and formula["tall"] <= 1 and formula["outside"] == 0
+
+
 def charts(page, url: str, count: int) -> dict:
     page.goto(url)
     page.wait_for_timeout(800)
@@ -46,10 +77,13 @@ def test_a_phone_shows_no_toolbar_readable_numbers_and_whole_formulas(chromium, 
     page = context.new_page()
     try:
         page.goto(app_url)  # a fresh context opens the app at its root first
-        shown = charts(page, f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step=1", 3 * 48)
+        shown = matrices(page, f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step=1", 3 * 48)
         assert shown["toolbars"] == 0, shown
-        assert not shown["overlaps"] and shown["smallest"] >= 7.5, shown  # E, PE and X with d_model = 8
-        assert all(f["wide"] <= 1 and f["tall"] <= 1 for f in shown["formulas"]), shown  # the positional encoding wraps
+        assert not shown["cut"] and shown["smallest"] >= 12, shown  # E, PE and X with d_model = 8: never under 12 px
+        assert shown["formulas"] and all(whole(f) for f in shown["formulas"]), shown  # the positional encoding wraps
+        shown = matrices(page, f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step=3", 1)
+        assert not shown["cut"] and shown["smallest"] >= 12, shown
+        assert shown["formulas"] and all(whole(f) for f in shown["formulas"]), shown  # S = QKᵀ, s_ij = q_i · k_j = Σ …
         shown = charts(page, f"{app_url}/multi-head?lang={lang}&{SENTENCE}&heads=2", 2 * 88)
         assert not shown["overlaps"], shown
         assert all(f["wide"] <= 1 and f["tall"] <= 1 for f in shown["formulas"]), shown
@@ -62,16 +96,14 @@ def test_a_projector_shows_whole_formulas_large_numbers_and_tooltips(chromium, a
     page = context.new_page()
     try:
         page.goto(app_url)
-        shown = charts(page, f"{app_url}/?present=1&heads=2&{SENTENCE}&step=4", 121)
-        assert all(f["wide"] <= 1 and f["tall"] <= 1 for f in shown["formulas"]), shown  # the divisor is not cut
-        assert not shown["overlaps"] and shown["smallest"] >= 16, shown
-        cells = page.locator(".js-plotly-plot .nsewdrag").first
-        box = cells.bounding_box()
-        cells.hover(position={"x": box["width"] * 0.3, "y": box["height"] * 0.3})
-        page.wait_for_selector(".hoverlayer .hovertext", timeout=10000)
-        tooltip = page.evaluate("""() => { const t = document.querySelector('.hoverlayer .hovertext');
-          return {size: parseFloat(getComputedStyle(t.querySelector('text')).fontSize), fill: getComputedStyle(t.querySelector('text')).fill,
-                  background: getComputedStyle(t.querySelector('path')).fill}; }""")
+        shown = matrices(page, f"{app_url}/?present=1&heads=2&{SENTENCE}&step=4", 1)
+        assert shown["formulas"] and all(whole(f) for f in shown["formulas"]), shown  # the divisor is not cut
+        assert not shown["cut"] and shown["smallest"] >= 16, shown
+        page.locator(".steps figure.matrix td[data-i='2'][data-j='3']").hover()
+        tip = page.locator(".steps div.tip[role=tooltip]")
+        tip.wait_for(state="visible", timeout=10000)
+        tooltip = tip.evaluate("(t) => { const s = getComputedStyle(t);"
+                               " return {size: parseFloat(s.fontSize), fill: s.color, background: s.backgroundColor}; }")
         assert tooltip["size"] >= 16 and tooltip["background"] == "rgb(255, 255, 255)" and tooltip["fill"] == "rgb(31, 36, 48)", tooltip
         shown = charts(page, f"{app_url}/multi-head?present=1&{SENTENCE}&heads=2", 2 * 88)
         assert not shown["overlaps"], shown  # W_O and the output, half width each
@@ -96,45 +128,78 @@ NEAR_DRAWN_JS = """() => { const app = document.querySelector('[data-testid=stAp
     && boxes.every(b => b.querySelector('[data-waiting]') || (b.querySelector('.js-plotly-plot') || {})._fullLayout); }"""
 
 
+FIRSTS_JS = """() => Object.fromEntries([...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
+  .filter(p => p._fullLayout).map(p => [String(p.layout.title.text || '').replace(/<\\/?b>/g, ''),
+    JSON.stringify((p.calcdata?.[0]?.[0]?.z || []).slice(0, 3).map(row => [...row].slice(0, 3)))]))"""
+
+
 def test_only_charts_near_the_screen_are_drawn_and_the_rest_catch_up_when_scrolled_to(chromium, app_url):
-    """Show all steps at 40 tokens: the charts far below wait, keeping their height (the page does not jump); a d_k moved
-    while they wait reaches them when they are scrolled to; printing draws them all."""
+    """A page of many Plotly charts (the kinds of scores, at 40 tokens): the charts far below wait, keeping their height
+    (the page does not jump); a d_k moved while they wait reaches them when they are scrolled to; printing draws them
+    all, with the numbers of d_k as it is now (those of a page opened with that d_k)."""
     words = ("the students watched how every word of a long sentence looks at all the others " * 3).split()[:40]
+    address = f"{app_url}/types?text={'+'.join(words)}&section=scores&d_k={{d_k}}&lang=en"
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
-        page.goto(f"{app_url}/?text={'+'.join(words)}&heads=4&d_model=16&d_k=4&step=1")
+        page.goto(address.format(d_k=3))  # what every chart shows at d_k = 3, every chart drawn
         page.wait_for_function("() => window.__attentionCharts && document.querySelector('.js-plotly-plot')", timeout=60000)
-        page.locator(".st-key-walkthrough-all label").first.click()  # Show all steps
-        page.wait_for_function("() => document.querySelectorAll('[data-testid=stPlotlyChart]').length >= 12", timeout=60000)
+        page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        page.wait_for_function(ALL_DRAWN_JS, timeout=90000)
+        expected = page.evaluate(FIRSTS_JS)
+        page.goto(address.format(d_k=4))
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=stPlotlyChart]').length >= 8", timeout=60000)
         page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
         page.wait_for_timeout(1000)  # the run has ended for good, with every chart on the page
         page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
         charts = page.evaluate(LAZY_JS)
-        assert len(charts) >= 12, charts
+        assert len(charts) >= 8, charts
         waiting = [c for c in charts if c["waiting"]]
         assert waiting and all(c["top"] > 720 for c in waiting), charts  # nothing on screen waits
         assert all(c["height"] >= 200 for c in waiting), waiting  # each keeps its place
         assert all(c["drawn"] for c in charts if c["top"] < 720), charts
+        drawn = page.evaluate(FIRSTS_JS)
+        assert drawn and all(drawn[title] != expected[title] for title in drawn), (drawn, expected)  # d_k = 4: other numbers
         slider = page.get_by_role("slider", name="d_k (size of each query and key)")
         slider.focus()
         slider.press("ArrowLeft")  # d_k 4 -> 3, while most charts wait
-        page.wait_for_function("() => document.querySelector('input[type=range][aria-valuetext=\"3\"]')", timeout=30000)
+        page.wait_for_function("() => new URLSearchParams(location.search).get('d_k') === '3'", timeout=30000)
         page.wait_for_function(NEAR_DRAWN_JS, timeout=60000)
-        page.evaluate("document.querySelector('.st-key-step-output').scrollIntoView()")
-        page.wait_for_function("""() => [...document.querySelectorAll('.st-key-step-output .js-plotly-plot')]
-          .some(p => p._fullLayout && p.calcdata?.[0]?.[0]?.z?.[0]?.length === 3)""", timeout=60000)
-        page.evaluate("document.querySelector('.st-key-step-qkv').scrollIntoView()")  # drawn before the move: redrawn now
-        page.wait_for_function("""() => { const plots = [...document.querySelectorAll('.st-key-step-qkv .js-plotly-plot')]
-            .filter(p => !p.matches('[data-waiting]'));  // near the screen: drawn, with the numbers of now
-          return plots.length >= 2 && plots.every(p => p._fullLayout && p.calcdata?.[0]?.[0]?.z?.[0]?.length === 3); }""",
+        page.evaluate("() => { const boxes = document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]');"
+                      " boxes[boxes.length - 1].scrollIntoView(); }")  # the last chart, drawn when it comes near
+        page.wait_for_function("() => { const plots = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')];"
+                               " const last = plots[plots.length - 1];"
+                               " return last && last._fullLayout && !last.closest('[data-testid=stPlotlyChart]').querySelector('[data-waiting]'); }",
                                timeout=60000)
         page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
         page.wait_for_function(ALL_DRAWN_JS, timeout=90000)
         charts = page.evaluate(LAZY_JS)
         assert not [c for c in charts if c["waiting"] or not c["drawn"]], charts
-        by_title = {c["title"]: c["cols"] for c in charts}  # every chart that waited has the d_k of now
-        assert [by_title[t] for t in ("Q: queries", "K: keys", "V: values", "Z: output")] == [3, 3, 3, 3], by_title
+        assert page.evaluate(FIRSTS_JS) == expected  # every chart that waited has the numbers of d_k = 3
+    finally:
+        context.close()
+
+
+def test_every_step_at_40_tokens_and_4_heads_follows_d_k(chromium, app_url):
+    """The walkthrough's "Show all steps on one page" at 40 tokens and 4 heads (the step component: every step drawn
+    at once, as tables): a d_k moved reaches every step's matrices."""
+    words = ("the students watched how every word of a long sentence looks at all the others " * 3).split()[:40]
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/?text={'+'.join(words)}&heads=4&d_model=16&d_k=4&step=1&all=1")
+        view = wait_for_steps(page, "v.steps.length === 7", 60000)
+        assert {"q.1", "k.1", "v.1", "raw.1", "weights.1", "output.1", "concat", "mh-output"} <= set(view["matrices"]), view
+        assert wait_for_matrix(page, "q.1")["rows"] == 40
+        page.wait_for_function(IDLE_JS, timeout=60000)
+        slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+        slider.focus()
+        slider.press("ArrowLeft")  # d_k 4 -> 3
+        for id_ in ("q.1", "k.1", "v.1", "output.1"):
+            assert wait_for_matrix(page, id_, "m.cols === 3", 60000)["rows"] == 40, id_
+        assert wait_for_matrix(page, "concat", "m.cols === 12")["rows"] == 40  # 4 heads × 3
+        assert len(wait_for_steps(page, "v.steps.length === 7")["steps"]) == 7  # still every step
     finally:
         context.close()
 

@@ -39,12 +39,19 @@ MEASURE_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const sidebar = document.querySelector('[data-testid=stSidebar]');
   const box = sidebar ? sidebar.getBoundingClientRect() : {x: -1, width: 0};
-  const texts = [...main.querySelectorAll('.js-plotly-plot text')].filter(t => t.textContent.trim() && t.getBBox().width > 0);
-  const figures = [...main.querySelectorAll('.js-plotly-plot, [data-testid=stHtml]')]  // charts, word chips
+  // The step component (the walkthrough, the lesson on a projector, the images' steps) draws in a shadow root.
+  const steps = [...main.querySelectorAll('[data-testid=stBidiComponentIsolated]')].map(h => h.shadowRoot).filter(Boolean);
+  const own = steps.flatMap(r => [...r.querySelectorAll('figure.matrix td > span:not(.sr-only), figure.matrix th .lab, ' +
+    'figure.matrix figcaption, figure.matrix .x-title, figure.matrix .y-title, figure.matrix .legend .ticks span')])
+    .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0);
+  const texts = [...main.querySelectorAll('.js-plotly-plot text')].filter(t => t.textContent.trim() && t.getBBox().width > 0).concat(own);
+  const figures = [...main.querySelectorAll('.js-plotly-plot, [data-testid=stHtml]'),  // charts, word chips, matrices
+                   ...steps.flatMap(r => [...r.querySelectorAll('figure.matrix, .chips')])]
     .filter(f => f.getBoundingClientRect().height > 30);
   const bars = [...document.querySelectorAll('.modebar')].filter(m => getComputedStyle(m).display !== 'none' &&
     getComputedStyle(m).visibility !== 'hidden' && m.getBoundingClientRect().width > 0 && getComputedStyle(m).opacity !== '0');
-  const cut = [...main.querySelectorAll('.js-plotly-plot')].filter(gd => gd.querySelector('.g-gtitle .gtitle')).filter(gd => {
+  // A chart in a closed expander is not drawn where it can be measured: its title is wrapped once the expander opens.
+  const cut = [...main.querySelectorAll('.js-plotly-plot')].filter(gd => gd.querySelector('.g-gtitle .gtitle') && !gd.closest('details:not([open])')).filter(gd => {
     const chart = gd.getBoundingClientRect(), title = gd.querySelector('.g-gtitle .gtitle').getBoundingClientRect();
     return title.right > chart.right + 1 || title.top < chart.top - 1; }).map(gd => gd.layout.title.text);
   return {titlesCut: cut, smallest: texts.length ? Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize))) : null,

@@ -60,7 +60,7 @@ if (!host.__attentionShell) {
   const said = (lang) => {
     const own = texts[lang] || {}, exact = new Map(), patterns = [];
     for (const [key, text] of Object.entries(english)) {
-      if (!key.startsWith("streamlit.") || !own[key]) continue;
+      if (!(key.startsWith("streamlit.") || key.startsWith("plotly.")) || !own[key]) continue;  // and a chart's toolbar
       if (text.includes("{label}")) {
         const [before, after] = text.split("{label}");
         patterns.push([before, after, own[key]]);
@@ -115,6 +115,19 @@ if (!host.__attentionShell) {
     }
     const lang = language();
     if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
+    // The menu's sections: Streamlit draws <ul> > <div> (a section: its heading, then its <li>s), which is no list to a
+    // screen reader (axe: list, listitem). Each section is the list, named by its heading; the <ul> only holds them.
+    const items = doc.querySelector("[data-testid=stSidebarNavItems]");
+    if (items && items.querySelector(":scope > div")) {
+      if (items.getAttribute("role") !== "none") items.setAttribute("role", "none");
+      for (const part of items.querySelectorAll(":scope > div")) {
+        const heading = part.querySelector(":scope > [data-testid=stNavSectionHeader]");
+        const name = heading && heading.firstElementChild ? heading.firstElementChild.textContent.trim() : "";  // not its icon
+        if (part.getAttribute("role") !== "list") part.setAttribute("role", "list");
+        if (name && part.getAttribute("aria-label") !== name) part.setAttribute("aria-label", name);
+        if (heading && heading.getAttribute("aria-hidden") !== "true") heading.setAttribute("aria-hidden", "true");
+      }
+    }
     // A heading's link icon (shown on hover, for copying) is no Tab stop: a lesson's stops took two Tabs each.
     for (const anchor of doc.querySelectorAll("[data-testid=stHeaderActionElements] a:not([tabindex])")) anchor.tabIndex = -1;
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
@@ -245,24 +258,32 @@ if (!host.__attentionCharts) {
     };
     const fit = (gd) => {
       const node = gd.querySelector(".g-gtitle .gtitle"), layout = gd.layout || {}, title = layout.title;
-      if (!node || !title || typeof title.text !== "string" || title.text.includes("<br>")) return clear(gd);
-      const width = node.getBoundingClientRect().width, room = gd.getBoundingClientRect().right - node.getBoundingClientRect().left - 6;
+      if (!node || !title || typeof title.text !== "string") return clear(gd);
+      // A title this wrapped for a wider chart (the column narrowed since) is wrapped again from its words; one the
+      // server broke itself is left as it is.
+      const known = wrapped.get(gd), again = title.text.includes("<br>");
+      if (again && !(known && known.lines === title.text && known.base !== undefined)) return clear(gd);
+      const box = node.getBoundingClientRect(), width = box.width, room = gd.getBoundingClientRect().right - box.left - 6;
       if (width <= room || room < 40) return clear(gd);
-      const plain = title.text.replace(/<[^>]*>/g, "");
-      const fits = Math.floor(plain.length * room / width), even = Math.ceil(plain.length / Math.ceil(width / room));
+      const text = again ? known.text : title.text, plain = text.replace(/<[^>]*>/g, "");
+      const widest = Math.max(...title.text.split("<br>").map((line) => line.replace(/<[^>]*>/g, "").length), 1);
+      const full = width * plain.length / widest;  // the whole title on one line, in pixels
+      const fits = Math.floor(plain.length * room / full), even = Math.ceil(plain.length / Math.ceil(full / room));
       const most = Math.max(4, Math.min(fits, even + 6));  // characters on a line: lines of about equal length
       // Chinese (even with a few spaces): one character at a time, a run of Latin letters and digits kept whole, each
       // with the tags around it (<b> never split); otherwise at spaces.
       const chinese = /[\u3000-\u9fff\uff00-\uffef]/u.test(plain);
-      const pieces = chinese ? title.text.match(/(?:<[^>]*>)*(?:[\x21-\x3b\x3d-\x7e]+|[^<])(?:<\/[^>]*>)*/gu) : title.text.split(" ");
+      const pieces = chinese ? text.match(/(?:<[^>]*>)*(?:[\x21-\x3b\x3d-\x7e]+|[^<])(?:<\/[^>]*>)*/gu) : text.split(" ");
       const glue = chinese ? "" : " ", lines = [""];
       for (const piece of pieces) {
         const line = lines[lines.length - 1];
         if (line && (line + glue + piece).replace(/<[^>]*>/g, "").length > most) lines.push(piece); else lines[lines.length - 1] = line ? line + glue + piece : piece;
       }
-      const size = (title.font && title.font.size) || 14, top = ((layout.margin && layout.margin.t) || 80) + Math.round(size * 1.25) * (lines.length - 1);
-      const pad = ((title.pad && title.pad.t) || 0) + Math.round(size * 0.65) * (lines.length - 1);
-      wrapped.set(gd, {text: title.text, width: layout.width, lines: lines.join("<br>"), top, pad});
+      const size = (title.font && title.font.size) || 14;
+      const base = again ? known.base : (layout.margin && layout.margin.t) || 80, basePad = again ? known.basePad : (title.pad && title.pad.t) || 0;
+      const top = base + Math.round(size * 1.25) * (lines.length - 1), pad = basePad + Math.round(size * 0.65) * (lines.length - 1);
+      if (again && lines.join("<br>") === title.text) return clear(gd);  // no narrower lines to be had
+      wrapped.set(gd, {text, width: layout.width, lines: lines.join("<br>"), top, pad, base, basePad});
       Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad}).then(() => clear(gd));
     };
     // Numbers in a heatmap's cells are black or white, whichever contrasts more with the cell's colour (at least 4.58:1
@@ -348,7 +369,11 @@ if (!host.__attentionCharts) {
     };
     const inked = new WeakSet();
     const drawn = (gd, figure, rest) => react.call(Plotly, gd, fitted(gd, figure), ...rest).then((result) => {
-      if (!inked.has(gd) && gd.on) { inked.add(gd); gd.on("plotly_afterplot", () => ink(gd)); }
+      if (!inked.has(gd) && gd.on) {  // and again on every redraw: a chart resized with its column (a phone turned, the
+        inked.add(gd);                // sidebar closed) has its title wrapped for the new width
+        let soon = 0;
+        gd.on("plotly_afterplot", () => { ink(gd); cancelAnimationFrame(soon); soon = requestAnimationFrame(() => fit(gd)); });
+      }
       fit(gd); ink(gd); tap(gd); return result;
     });
     Plotly.react = function (gd, figure, ...rest) {
@@ -368,6 +393,12 @@ if (!host.__attentionCharts) {
     Plotly.purge = function (gd) { for (const near of observers.values()) near.unobserve(box(gd)); waiting.delete(gd); delete gd.dataset.waiting; return purge.call(this, gd); };
     host.__attentionCharts.drawAll = () => { const all = [...waiting.keys()]; for (const gd of all) draw(gd); return all.length; };
     host.addEventListener("beforeprint", () => host.__attentionCharts.drawAll());  // a printed page has every chart
+    // Streamlit may have loaded Plotly and drawn a chart before this script ran (it is a component, mounted first but
+    // loaded apart): such a chart is drawn again through the above (its title wrapped, its toolbar in Chinese, its
+    // numbers as a table).
+    for (const gd of document.querySelectorAll(".js-plotly-plot")) {
+      if (gd._fullLayout && Array.isArray(gd.data)) Plotly.react(gd, {data: gd.data, layout: gd.layout, config: gd._context}).catch(() => {});
+    }
   };
   host.__attentionCharts = {drawAll: () => {}};
   if (host.Plotly) lazy(host.Plotly);

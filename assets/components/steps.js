@@ -51,6 +51,7 @@ class Steps {
     this.onResize = new ResizeObserver(() => {
       const width = Math.round(this.main ? this.main.clientWidth : 0);
       if (this.d && width && Math.abs(width - this.width) > 4) { this.width = width; this.rowCap = 0; this.cache.clear(); this.update(); }
+      else if (this.d && this.d.layout === "projector" && !this.fitting) requestAnimationFrame(() => this.fit());  // drawn taller
     });
   }
 
@@ -58,6 +59,9 @@ class Steps {
 
   load(data, setState, setTrigger) {
     this.setState = setState; this.setTrigger = setTrigger;
+    const typing = this.typing();
+    const choosing = !!(this.dialog && !this.dialog.hidden && this.dialog.isConnected);  // the projector's choices stay open
+    this.dialog = null;  // built again with the new payload's walks, heads and words
     const {header, values} = decode(data);
     this.d = header; this.f = values; this.t = header.texts;
     this.cache.clear();
@@ -74,11 +78,28 @@ class Steps {
     this.view = view;
     this.clamp();
     this.build();
+    this.keepTyping(typing);
     if (!header.steps.length) return;
     this.update();
+    if (choosing && this.stepBar) this.openDialog();
     this.save();
     this.report();
     live.add(this);
+  }
+
+  // Words typed in the sentence box and not yet sent stay there when other numbers arrive (a slider moved meanwhile),
+  // and so does the caret; once the server's sentence changed (sent, or another walk), the box shows it.
+  typing() {
+    const box = this.controls && this.controls.sentence, before = this.d && this.d.sentence;
+    if (!box || !before) return null;
+    return {value: box.value, was: before.text, focused: box.getRootNode().activeElement === box, start: box.selectionStart, end: box.selectionEnd};
+  }
+
+  keepTyping(typing) {
+    const box = this.controls.sentence, now = this.d.sentence;
+    if (!typing || !box || !now || now.text !== typing.was) return;
+    box.value = typing.value;
+    if (typing.focused) { box.focus({preventScroll: true}); box.setSelectionRange(typing.start, typing.end); }
   }
 
   clamp() {
@@ -337,22 +358,33 @@ class Steps {
     if (this.focusArea && focusNow !== this.focusDrawn) { this.focusDrawn = focusNow; this.drawFocus(); }  // only when it changed
     this.hideTip();
     this.prebuild(shown);
+    requestAnimationFrame(() => this.reachable());
     if (d.layout === "projector" && !this.fitting) requestAnimationFrame(() => this.fit());
+  }
+
+  // A formula wider than its column (a narrow phone) scrolls sideways: the keyboard reaches it to scroll it (WCAG 2.1.1).
+  reachable() {
+    for (const formula of this.main.querySelectorAll(".formula")) {
+      const scrolls = formula.scrollWidth > formula.clientWidth + 1;
+      if (scrolls && formula.tabIndex !== 0) formula.tabIndex = 0;
+      else if (!scrolls && formula.hasAttribute("tabindex")) formula.removeAttribute("tabindex");
+    }
   }
 
   // On a projector the step fits the screen's height: rows get shorter (never below 12 px; numbers that no longer fit
   // are hidden, the tooltip keeps them) until the step's bottom is on the screen.
-  fit() {
+  fit(tries = 4) {
     const over = this.top.getBoundingClientRect().bottom - (window.innerHeight - 6);
     const tables = [...this.main.querySelectorAll("table.mx")];
     if (over <= 1 || !tables.length) return;
     const rows = Math.max(...tables.map((t) => t.tBodies[0].rows.length));
-    const now = Math.max(...tables.map((t) => parseFloat(t.style.getPropertyValue("--row")) || 30));
+    const now = Math.max(...tables.map((t) => t.tBodies[0].rows[0].getBoundingClientRect().height));  // as drawn
     const cap = Math.max(12, now - Math.ceil(over / rows));
     if (cap >= now) return;
     this.rowCap = cap;
     this.fitting = true;
     try { this.update(); } finally { this.fitting = false; }
+    if (tries > 1) requestAnimationFrame(() => this.fit(tries - 1));  // measured again once drawn
   }
 
   // The steps next to the one shown are built while the browser is idle, so Next and Previous only swap them in.
@@ -451,7 +483,7 @@ class Steps {
     const room = width - rowLabel - legend - yTitle - 8 - (cols + 2);  // gaps, and the 1 px between cells
     const cell = Math.max(projector ? 8 : 4, Math.min(projector ? 110 : 76, Math.floor(room / cols)));
     let height = projector ? Math.max(font + 9, Math.min(font + 21, Math.floor(310 / rows))) : rows <= 16 ? 30 : Math.max(12, Math.min(30, Math.floor(640 / rows)));
-    if (projector && this.rowCap) height = Math.max(12, Math.min(height, this.rowCap));
+    if (projector && this.rowCap) height = Math.max(Math.ceil(labelFont * 1.15) + 2, Math.min(height, this.rowCap));  // a row label's line
     // Numbers in cells: when asked for, when the matrix is small enough to read, and never smaller than readable.
     let numberFont = 0;
     if (this.view.values && m.readable) {
@@ -494,7 +526,10 @@ class Steps {
     table.addEventListener("keydown", (event) => this.walkCells(event, table, rows, cols));
     const title = el("figcaption", {class: "mx-title", style: m.hue ? {color: m.hue} : {}, text: m.title});
     const xTitle = el("div", {class: "x-title", "aria-hidden": "true", style: {paddingLeft: `${rowLabel + yTitle}px`}, text: `${m.ca} \u2192`});
-    const yTitleNode = el("div", {class: "y-title", "aria-hidden": "true", text: `${m.ra} \u2192`});
+    // Chinese runs down the side upright, one character under another (the arrow turns to point down); English is turned
+    // to read from the bottom. A vertical line of upright characters turned 180° would stand every character on its head.
+    const upright = /[\u3400-\u9fff\uf900-\ufaff]/u.test(m.ra);
+    const yTitleNode = el("div", {class: upright ? "y-title upright" : "y-title", "aria-hidden": "true", text: `${m.ra} \u2192`});
     const scroller = el("div", {class: "mx-scroll"}, table);
     const figure = el("figure", {class: "matrix", role: "figure", "aria-label": m.alt, "data-matrix": id},
       title, xTitle, el("div", {class: "mx-body"}, yTitleNode, scroller, this.legend(m)));

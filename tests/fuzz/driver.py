@@ -84,13 +84,16 @@ SETTLED_JS = """() => {
   for (const chart of charts) { const plot = chart.querySelector('.js-plotly-plot');
     if (!chart.querySelector('[data-waiting]') && (!plot || !plot._fullLayout)) return false; }
   const main = document.querySelector('[data-testid=stMain]');
-  if (!((main !== null && main.innerText.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
+  // The main area's text, with the step component's (in a shadow root: innerText leaves it out; on a projector it is all).
+  const said = main ? main.innerText + [...main.querySelectorAll('[data-testid=stBidiComponentIsolated]')]
+    .map(h => h.shadowRoot && h.shadowRoot.querySelector('.steps') ? h.shadowRoot.querySelector('.steps').innerText : '').join('') : '';
+  if (!((main !== null && said.trim().length > 0) || document.querySelector('[role=dialog]') !== null)) return false;
   // The step component: drawn once its payload arrived (in its shadow root), and what it shows now.
   const hosts = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')];
   if (hosts.some(h => !h.shadowRoot || !h.shadowRoot.querySelector('.steps'))) return false;
   const steps = hosts.map(h => { const r = h.shadowRoot.querySelector('.steps'), w = r.querySelector('select.where');
     return [w ? w.value : '', r.querySelectorAll('*').length].join(':'); }).join(',');
-  return [location.href, main ? main.innerText.length : 0, document.querySelectorAll('*').length, charts.length, steps].join('|');
+  return [location.href, said.length, document.querySelectorAll('*').length, charts.length, steps].join('|');
 }"""
 
 # Every keyed widget on the page and what it shows (Streamlit marks a keyed element with the class st-key-<key>).
@@ -137,8 +140,10 @@ MAIN_JS = """() => {
 # What every check reads (one call): the page's text, and the main area's title and length (not its charts' numbers).
 PAGE_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]'), h1 = main && main.querySelector('h1');
-  const text = main ? main.innerText : '';
-  return {body: document.body.innerText, main: main ? {title: h1 ? h1.innerText : '', text: text.length} : null};
+  const steps = main ? [...main.querySelectorAll('[data-testid=stBidiComponentIsolated]')]  // the step component's text
+    .map(h => h.shadowRoot && h.shadowRoot.querySelector('.steps') ? h.shadowRoot.querySelector('.steps').innerText : '').join('\\n') : '';
+  const text = main ? main.innerText + steps : '';
+  return {body: document.body.innerText + steps, main: main ? {title: h1 ? h1.innerText : '', text: text.length} : null};
 }"""
 
 MAIN_JS = MAIN_JS.replace("__STEPS__", STEPS_JS)
@@ -324,6 +329,7 @@ class Visit:
             box.press("Control+Enter" if box.evaluate("el => el.tagName") == "TEXTAREA" else "Enter")
             self.settle()
         self.typed, self.entered = (key, text), enter
+        self.typed_in_steps = box.evaluate("el => !!el.closest('.steps')")
 
     def select(self, index: int, option: int) -> None:
         """Open a select box and pick one of its options."""
@@ -538,6 +544,10 @@ class Visit:
         if self.typed is None or after.startswith("type"):
             return
         key, text = self.typed
+        if getattr(self, "typed_in_steps", False) and not self.entered and not self.page.locator(
+                ".steps form.sentence input[type=text]").count():
+            self.typed = None  # the step component's box sends only with Enter: words never sent leave with its page
+            return
         control = self.controls().get(key)
         if control is not None and control["kind"] == "text" and control["visible"] and control["value"] != text:
             raise Broken(f"after {after}, the box {key} shows {control['value']!r}: the student typed {text!r}")
