@@ -51,7 +51,8 @@ MEASURE_JS = """() => {
   const bars = [...document.querySelectorAll('.modebar')].filter(m => getComputedStyle(m).display !== 'none' &&
     getComputedStyle(m).visibility !== 'hidden' && m.getBoundingClientRect().width > 0 && getComputedStyle(m).opacity !== '0');
   // A chart in a closed expander is not drawn where it can be measured: its title is wrapped once the expander opens.
-  const cut = [...main.querySelectorAll('.js-plotly-plot')].filter(gd => gd.querySelector('.g-gtitle .gtitle') && !gd.closest('details:not([open])')).filter(gd => {
+  const cut = [...main.querySelectorAll('.js-plotly-plot')]
+    .filter(gd => gd.querySelector('.g-gtitle .gtitle') && !gd.closest('details:not([open])')).filter(gd => {
     const chart = gd.getBoundingClientRect(), title = gd.querySelector('.g-gtitle .gtitle').getBoundingClientRect();
     return title.right > chart.right + 1 || title.top < chart.top - 1; }).map(gd => gd.layout.title.text);
   return {titlesCut: cut, smallest: texts.length ? Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
