@@ -112,12 +112,22 @@ def english_allowed() -> frozenset[str]:
     return frozenset(w.lower() for w in words)
 
 
-def english_left(page) -> list[str]:
-    """What is still English on a Chinese page as drawn now (``ENGLISH_JS``): each text or attribute with a Latin word
-    that is not in ``english_allowed``."""
+def english_left(page, settle_ms: int = 1500) -> list[str]:
+    """What is still English on a Chinese page (``ENGLISH_JS``): each text or attribute with a Latin word that is not in
+    ``english_allowed``. Streamlit may draw an English name again a moment before the page script (60 ms after any
+    change) says it in Chinese: what is left is read again for up to ``settle_ms``."""
     allowed = english_allowed()
-    return [said for said in page.evaluate(ENGLISH_JS)
-            if any(w.lower() not in allowed for w in LATIN.findall(said.split("=", 1)[1]))]
+
+    def left() -> list[str]:
+        return [said for said in page.evaluate(ENGLISH_JS)
+                if any(w.lower() not in allowed for w in LATIN.findall(said.split("=", 1)[1]))]
+
+    found, waited = left(), 0
+    while found and waited < settle_ms:
+        page.wait_for_timeout(250)
+        waited += 250
+        found = left()
+    return found
 
 
 def scan(visit, views_: list[tuple[str, str, str, str]]):

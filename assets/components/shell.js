@@ -105,8 +105,20 @@ if (!host.__attentionShell) {
     // is drawn (for up to 8 s).
     const main = doc.querySelector("[data-testid=stMain]");
     if (main && host.location.pathname !== shownPath) {
-      if (shownPath !== null && !host.location.hash) main.scrollTo(0, 0);
+      if (shownPath !== null && !host.location.hash) {
+        main.scrollTo(0, 0);
+        // and kept at the top while the new page is drawn (for 3 s, until the student scrolls or clicks): the old
+        // page's content, still there a moment, can carry the scroll down again
+        if (!restore || restore.path !== host.location.pathname) restore = {path: host.location.pathname, top: 0, until: Date.now() + 3000};
+      }
       shownPath = host.location.pathname;
+    }
+    if (main && !main.__attentionKept) {  // a scroll that no change of the page follows is put back too
+      main.__attentionKept = true;
+      main.addEventListener("scroll", () => {
+        if (restore && restore.path === host.location.pathname && Date.now() <= restore.until
+            && Math.abs(main.scrollTop - restore.top) > 2 && main.scrollHeight >= restore.top + main.clientHeight) main.scrollTo(0, restore.top);
+      }, {passive: true});
     }
     if (main && restore && restore.path === host.location.pathname) {  // kept while the page is drawn (its old content
       if (Date.now() > restore.until) restore = null;                  // first), until the student scrolls or clicks
