@@ -253,9 +253,9 @@ BARE_STEPS = """import streamlit as st
 step = st.session_state.setdefault("step", 3)
 def move(by):
     st.session_state.step += by
-st.button("Previous", on_click=move, args=(-1,))
+st.button("Previous", on_click=move, args=(-1,), key="previous")
 st.markdown(f"**Step {step}**")
-st.button("Next", on_click=move, args=(1,))
+st.button("Next", on_click=move, args=(1,), key="next")
 """
 NEXT_LINK = "text=the+cat+sat+on+the+mat&heads=2&step=2"
 
@@ -303,7 +303,7 @@ def main_next_burst(students: int, presses: int = 6) -> None:
     with tempfile.TemporaryDirectory() as folder:
         bare = str(Path(folder) / "steps.py")
         Path(bare).write_text(BARE_STEPS)
-        floor = next_burst(bare, "", students, presses, "button:has-text('Next')")
+        floor = next_burst(bare, "", students, presses, ".st-key-next button")
     app = next_burst("app.py", NEXT_LINK, students, presses, ".nav.next")
     print(f"{students} students (browser tabs, a session each) press Next / Previous {presses} times each, all at once")
     print(f"{'':36}{'presses':>8}{'server CPU':>12}{'CPU per press':>15}{'messages per press':>20}")
