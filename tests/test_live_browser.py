@@ -141,14 +141,16 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(chromi
     assert phones[0].get_by_text("Your first answer: A.", exact=False).count()
     teacher.get_by_text("3 of 3 answered").wait_for(timeout=15000)
     teacher.locator(".st-key-live-close button").click()
-    for said in ("Round 2: 67 % right (2 of 3)", "Round 1: 33 % right (1 of 3)", "3 students voted both times; 1 of them changed their answer."):
+    for said in ("Round 2: 3 answers", "Round 1: 3 answers", "3 students voted both times; 1 of them changed their answer."):
         teacher.get_by_text(said).wait_for(timeout=15000)  # drawn in order: the shift's note comes last
+    assert not teacher.get_by_text("% right (", exact=False).count()  # the share right would name the answer: not before the reveal
     shift = teacher.locator("[data-testid=stTable]").filter(has_text="First \\ second")
     assert shift.locator("tbody tr").nth(1).inner_text().split()[-4:] == ["1", "0", "0", "0"]  # B → A
     no_serious_violations(teacher)
     teacher.screenshot(path=SHOTS / "live-projector-round-2.png", full_page=True)
     teacher.locator(".st-key-live-reveal button").click()
     teacher.get_by_text("The answer: A.", exact=False).wait_for(timeout=15000)
+    teacher.get_by_text("Round 2: 67 % right (2 of 3)").wait_for(timeout=15000)  # revealed: each round's share right
     phones[1].get_by_text("你第一次的答案：B. [0, 1]。第二次：A. [−1, 1]。", exact=False).wait_for(timeout=15000)
     teacher.locator(".st-key-live-similar button").first.click()
     teacher.get_by_text("One more like it: answer alone, without discussing.").wait_for(timeout=15000)

@@ -277,8 +277,9 @@ def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base
     stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
     pack = steps.Pack()
     pack.header.update(page="lesson", id="lesson", token=token, variant="lesson", layout="projector", font=17, lang=lang,
-                       texts=component_texts(T, lang) | {"your_guess": T("lesson.your_guess"), "guess_first": T("lesson.guess_first"),
-                                                          "reveal": T("lesson.reveal"), "step_of": T("lesson.stop_of"),
+                       texts=component_texts(T, lang) | {"choices": T("lesson.choices"), "your_guess": T("lesson.your_guess"),
+                                                          "guess_first": T("lesson.guess_first"), "reveal": T("lesson.reveal"),
+                                                          "step_of": T("lesson.stop_of"),
                                                           "steps": T("lesson.stops_label"), "first_step": T("lesson.first_stop"),
                                                           "last_step": T("lesson.last_stop")},
                        csv="attention-lesson", url={"step": "stop"}, heads=1, tokens=[], keys=[], focus=None, ask=teaching,

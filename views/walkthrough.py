@@ -297,7 +297,8 @@ def component_texts(T: Texts, lang: str) -> dict[str, str]:
             "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded"}
     own = {name: T(key) for name, key in keys.items()}
     own |= {name: T(f"walkthrough.component.{name}") for name in (
-        "download", "csv_step", "csv_all", "png", "first_step", "last_step", "head_of", "close", "steps", "about", "how", "options")}
+        "download", "csv_step", "csv_all", "png", "first_step", "last_step", "head_of", "close", "steps", "about", "how", "options",
+        "cut")}
     return own
 
 

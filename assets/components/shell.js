@@ -189,6 +189,7 @@ if (!host.__attentionShell) {
     host.history[name] = function (...args) {
       const result = (name === "pushState" && args[2] != null && bare(args[2]) ? replace : original).apply(this, args);
       soon();
+      keepAgain();  // the link Streamlit wrote, whenever it wrote it, keeps the step component's values
       return result;
     };
   }
@@ -424,7 +425,14 @@ if (!host.__attentionCharts) {
 // The values the step component keeps (views/registry Page.browser: the step, the head, the word) stay in the link: the
 // server writes the page's own values and leaves these out; after it did, they are put back from what the component
 // stored for this page (only while the server's token is the one the component saw: a link opened sets them again).
+let keeping = false;
+function keepAgain() {
+  const data = window.__attentionKeep;
+  if (!keeping && data && data.path === window.location.pathname) keep(data);
+}
+
 function keep(data) {
+  window.__attentionKeep = {...data, path: window.location.pathname};
   let kept = null;
   try { kept = JSON.parse(sessionStorage.getItem(`attention.view.${data.page}`) || "null"); } catch { kept = null; }
   if (!kept || kept.token !== data.token || !kept.url) return;
@@ -435,7 +443,9 @@ function keep(data) {
     if (value === undefined) { if (to.searchParams.has(name)) { to.searchParams.delete(name); changed = true; } }
     else if (to.searchParams.get(name) !== value) { to.searchParams.set(name, value); changed = true; }
   }
-  if (changed) window.history.replaceState(window.history.state, "", to);
+  if (!changed) return;
+  keeping = true;
+  try { window.history.replaceState(window.history.state, "", to); } finally { keeping = false; }
 }
 
 export default function (component) {

@@ -215,7 +215,10 @@ class Steps {
       el("button", {type: "submit", class: "primary send"}, el("span", {"aria-hidden": "true", text: "\u25b6 "}), s.show),
       el("div", {class: "field examples"}, examples));
     this.controls.sentence = input;
-    return el("div", {}, form, el("p", {class: "sr-only", id: "sentence-help", text: s.help}));
+    // A paste longer than the box holds is cut by the browser without a word: the box says so.
+    const cut = el("p", {class: "note warn", role: "status", hidden: true, text: fill(this.t.cut || "", {max: s.max})});
+    input.addEventListener("input", () => { cut.hidden = input.value.length < s.max; });
+    return el("div", {}, form, cut, el("p", {class: "sr-only", id: "sentence-help", text: s.help}));
   }
 
   headChoice() {
@@ -274,8 +277,9 @@ class Steps {
   }
 
   stepWords(step) {
-    const d = this.d;
-    return fill(this.t.step_of, {number: step, total: d.steps.length, title: d.steps[step - 1].title});
+    const d = this.d, words = fill(this.t.step_of, {number: step, total: d.steps.length, title: d.steps[step - 1].title});
+    // a projector has no head buttons in view: the room is told which head it sees
+    return d.layout === "projector" && d.heads > 1 && this.t.head_of ? `${words} \u00b7 ${fill(this.t.head_of, {head: this.view.head, heads: d.heads})}` : words;
   }
 
   move(by) {
@@ -529,7 +533,8 @@ class Steps {
     // Chinese runs down the side upright, one character under another (the arrow turns to point down); English is turned
     // to read from the bottom. A vertical line of upright characters turned 180° would stand every character on its head.
     const upright = /[\u3400-\u9fff\uf900-\ufaff]/u.test(m.ra);
-    const yTitleNode = el("div", {class: upright ? "y-title upright" : "y-title", "aria-hidden": "true", text: `${m.ra} \u2192`});
+    // (rows run down: upright, → turns to point down; turned to read from the bottom, ← does)
+    const yTitleNode = el("div", {class: upright ? "y-title upright" : "y-title", "aria-hidden": "true", text: `${m.ra} ${upright ? "\u2192" : "\u2190"}`});
     const scroller = el("div", {class: "mx-scroll"}, table);
     const figure = el("figure", {class: "matrix", role: "figure", "aria-label": m.alt, "data-matrix": id},
       title, xTitle, el("div", {class: "mx-body"}, yTitleNode, scroller, this.legend(m)));
@@ -583,7 +588,9 @@ class Steps {
     const box = td.getBoundingClientRect(), host = this.top.getBoundingClientRect();
     const left = Math.min(box.left - host.left + box.width / 2 + 8, host.width - 260);
     this.tip.style.left = `${Math.max(0, left)}px`;
-    this.tip.style.top = `${box.bottom - host.top + 6}px`;
+    // below the cell, or above it where the screen's bottom would cut it (a cell near the bottom of a projector)
+    const tall = this.tip.offsetHeight, below = box.bottom + 6 + tall <= window.innerHeight - 4 || box.top - 6 - tall < 0;
+    this.tip.style.top = `${below ? box.bottom - host.top + 6 : box.top - host.top - 6 - tall}px`;
   }
 
   hideTip() { if (this.tip) this.tip.hidden = true; }

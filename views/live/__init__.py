@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import store
 from views.live import report
-from views.live.common import ERROR, LINK_REFUSED, STUDENT, TEACHER, Item, cookie, engine, refused, style
+from views.live.common import ERROR, LINK_REFUSED, SEAT_COOKIE, STUDENT, TEACHER, Item, cookie, cookies, engine, refused, style
 from views.live.phone import student
 from views.live.projector import projector
 from views.live.teacher import (
@@ -86,8 +86,9 @@ def teacher_panel(view: View) -> None:
 
 
 def intro_key(view: View) -> str:
-    """A phone that came by a join link (or has joined) reads what a student does; anyone else, what the page is."""
-    joining = TEACHER not in st.session_state and (view["join"] or STUDENT in st.session_state)
+    """A phone that came by a join link, has joined, or has a seat's cookie (a student back) reads what a student does;
+    anyone else, what the page is."""
+    joining = TEACHER not in st.session_state and (view["join"] or STUDENT in st.session_state or bool(cookies().get(SEAT_COOKIE)))
     return "live.intro_student" if joining else "live.intro"
 
 

@@ -70,12 +70,14 @@ def shift(T: Texts, question: store.Question, options: list[str]) -> None:
 
 
 def both_rounds(T: Texts, question: store.Question, options: list[str], tally: store.Tally, revealed: bool) -> None:
-    """Round 1 and round 2 side by side (counts and share right), then the shift."""
+    """Round 1 and round 2 side by side (counts; the share right once revealed), then the shift."""
     left, right = st.columns(2)
     for column, round_ in ((left, 1), (right, 2)):
         with column:
             counts = tally.of(question, round_)
-            st.markdown(f"**{right_line(T, question, counts, round_)}**")
+            # the share right says which bar is the answer: it waits for the reveal
+            line = right_line(T, question, counts, round_) if revealed else T("live.teacher.round_count", round=round_, count=sum(counts))
+            st.markdown(f"**{line}**")
             histogram(T, options, counts, question.correct if revealed else None)
     shift(T, question, options)
 
@@ -168,8 +170,9 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
                 st.caption(T("live.teacher.waiting"))
                 st.markdown("  \n".join(option_name(options, i) for i in range(len(options))))
             if question.round == 2 and question.show_first:
-                st.markdown(f"**{right_line(T, question, tally.of(question, 1), 1)}**")
-                histogram(T, options, tally.of(question, 1), None)
+                first = tally.of(question, 1)
+                st.markdown(f"**{T('live.teacher.round_count', round=1, count=sum(first))}**")  # not its share right: the answer
+                histogram(T, options, first, None)
         elif question.round == 2:
             both_rounds(T, question, options, tally, revealed)
         elif question.state == "closed":
