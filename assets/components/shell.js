@@ -107,9 +107,9 @@ if (!host.__attentionShell) {
     if (main && host.location.pathname !== shownPath) {
       if (shownPath !== null && !host.location.hash) {
         main.scrollTo(0, 0);
-        // and kept at the top while the new page is drawn (for 3 s, until the student scrolls or clicks): the old
+        // and kept at the top while the new page is drawn (for 1.2 s, until the student scrolls or clicks): the old
         // page's content, still there a moment, can carry the scroll down again
-        if (!restore || restore.path !== host.location.pathname) restore = {path: host.location.pathname, top: 0, until: Date.now() + 3000};
+        if (!restore || restore.path !== host.location.pathname) restore = {path: host.location.pathname, top: 0, until: Date.now() + 1200};
       }
       shownPath = host.location.pathname;
     }
@@ -409,8 +409,17 @@ if (!host.__attentionCharts) {
     // Streamlit may have loaded Plotly and drawn a chart before this script ran (it is a component, mounted first but
     // loaded apart): such a chart is drawn again through the above (its title wrapped, its toolbar in Chinese, its
     // numbers as a table).
+    // One far from the screen is put away until it comes near, as if it had waited.
     for (const gd of document.querySelectorAll(".js-plotly-plot")) {
-      if (gd._fullLayout && Array.isArray(gd.data)) Plotly.react(gd, {data: gd.data, layout: gd.layout, config: gd._context}).catch(() => {});
+      if (!gd._fullLayout || !Array.isArray(gd.data)) continue;
+      const figure = {data: gd.data, layout: gd.layout, config: gd._context}, area = scroller(gd), view = area ? area.getBoundingClientRect() : null;
+      const at = gd.getBoundingClientRect(), margin = view ? view.height / 2 : 0;
+      if (view && (at.bottom < view.top - margin || at.top > view.bottom + margin)) {
+        const height = gd.layout && gd.layout.height;
+        purge.call(Plotly, gd);
+        if (height) box(gd).style.minHeight = `${height}px`;
+      }
+      Plotly.react(gd, figure).catch(() => {});
     }
   };
   host.__attentionCharts = {drawAll: () => {}};
