@@ -80,9 +80,10 @@ if (!host.__attentionShell) {
   const TOOLTIPS = "[data-testid=stTooltipContent], [data-baseweb=tooltip], [data-baseweb=popover], [role=tooltip], [role=menu], " +
     "[role=listbox], [aria-live], [data-testid=InputInstructions], a, button";
   // 6. A skip link to the step's Previous and Next, after Streamlit's "Skip to main content": on a page with steps,
-  //    Tab, Tab, Enter puts the focus on Next (or Previous on the last step).
+  //    Tab, Tab, Enter puts the focus on Next (on the last step too: it says it is the last, and Enter goes nowhere).
+  //    Its target is the step component's box (a link to a place in the page, as axe's region rule expects).
   const skip = doc.createElement("a");
-  skip.href = "#"; skip.className = "attention-skip"; skip.hidden = true;
+  skip.href = "#attention-steps"; skip.className = "attention-skip"; skip.hidden = true;
   skip.addEventListener("click", (event) => {
     event.preventDefault();
     const target = stepButton();
@@ -93,9 +94,94 @@ if (!host.__attentionShell) {
   const stepButton = () => {
     for (const host of doc.querySelectorAll("[data-testid=stBidiComponentIsolated]")) {
       const root = host.shadowRoot, next = root && root.querySelector(".bar:not([hidden]) .nav.next");
-      if (next) return next.getAttribute("aria-disabled") === "true" ? root.querySelector(".nav.previous") : next;
+      if (next) { if (host.id !== "attention-steps" && !doc.getElementById("attention-steps")) host.id = "attention-steps"; return next; }
     }
     return null;
+  };
+  // 7. The focus goes where a keyboard and a screen reader expect it (WCAG 2.4.3), and never to what is hidden.
+  //    ``moveFocus`` waits (for up to ``ms``) until ``find`` gives an element, then focuses it, unless the student has
+  //    put the focus somewhere themselves by then (the focus is on the page's body, or on an element now gone).
+  //    ``always``: even from where the focus is now (the menu's link, a pop-over's button). The focus is held there while
+  //    the page draws the element again, until ``ms`` pass or the student presses a key or the pointer.
+  let wanted = null;  // {find, until, since, always, still}
+  const lost = () => { const active = doc.activeElement; return !active || active === doc.body || !active.isConnected || !!active.closest("[inert]"); };
+  const moveFocus = (find, ms = 3000, always = false, still = false, kind = "") => { wanted = {find, until: Date.now() + ms, since: Date.now(), always, still, kind}; soon(); };
+  const focusWanted = () => {
+    if (!wanted) return;
+    if (Date.now() > wanted.until) { wanted = null; return; }
+    const target = wanted.find();
+    if (!target || !target.isConnected || doc.activeElement === target) return;
+    if (!lost() && !wanted.always) { wanted = null; return; }
+    wanted.always = false;
+    target.focus({preventScroll: !!wanted.still});
+  };
+  for (const type of ["keydown", "pointerdown"]) doc.addEventListener(type, () => { if (wanted && Date.now() - wanted.since > 50) wanted = null; }, true);
+  const FOCUSABLE = "button:not([disabled]), a[href], input:not([disabled]):not([type=hidden]), select, textarea, [tabindex]:not([tabindex='-1'])";
+  // A page chosen in the menu: the focus moves to the page (its title; in presenter mode, where the title is hidden,
+  // the main area), as a screen reader expects after a navigation, not left on the menu's link.
+  const arrive = (from) => moveFocus(() => {
+    const main = doc.querySelector("[data-testid=stMain]");
+    if (!main || host.location.pathname === from) return null;
+    const title = main.querySelector("[data-testid=stElementContainer]:not([data-stale=true]) h1");
+    const place = title && title.getClientRects().length ? title : (title ? main : null);
+    if (place && place.getAttribute("tabindex") === null) place.tabIndex = -1;
+    return place;
+  }, 8000, true, false, "arrive");
+  // A pop-over (st.popover) takes the focus to its first control when it opens and gives it back to its button when it
+  // closes (Escape, or a click outside).
+  let popover = null, opener = null;
+  const popovers = () => {
+    const body = doc.querySelector("[data-testid=stPopoverBody]");
+    if (body && body !== popover) {
+      popover = body;
+      const active = doc.activeElement;
+      opener = active && active.closest && active.closest("[data-testid=stPopover]") ? active : opener;
+      const first = body.querySelector(FOCUSABLE);
+      if (first) moveFocus(() => first, 1000, true);
+    } else if (!body && popover) {
+      popover = null;
+      const back = opener; opener = null;
+      if (back && back.isConnected && (lost() || doc.activeElement === doc.body)) back.focus();
+    }
+  };
+  // A chart's full screen (Streamlit's button in Plotly's toolbar) draws the chart again, and the focus fell to the
+  // page: it goes to the same chart's button that closes (or opens) full screen, after the button and after Escape.
+  const screenTitles = () => new Set(["fullscreen", "close_fullscreen"].flatMap((k) => Object.values(texts).map((t) => t && t[`streamlit.${k}`]).filter(Boolean)));
+  const screenButton = (place) => { const titles = screenTitles();
+    return [...place.querySelectorAll(".modebar-btn")].find((b) => titles.has(b.getAttribute("data-title")) || titles.has(b.getAttribute("aria-label"))) || null; };
+  const fullScreen = (event) => {
+    if (event.type === "keydown" && event.key !== "Escape" && !((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".modebar-btn"))) return;
+    const button = event.target.closest && event.target.closest(".modebar-btn");
+    const place = (button || (event.type === "keydown" ? event.target : null))?.closest?.("[data-testid=stElementContainer]");
+    if (!place || !screenButton(place) || (button && button !== screenButton(place))) return;
+    moveFocus(() => screenButton(place), 2500, true, true);
+    setTimeout(soon, 120); setTimeout(soon, 400);
+  };
+  doc.addEventListener("click", fullScreen, true);
+  doc.addEventListener("keydown", fullScreen, true);
+  // The sidebar, once collapsed (presenter mode, a narrow window, a phone), is off the screen: inert, out of the Tab
+  // order and the accessibility tree. Collapsed by its own button, the focus goes to the button that opens it again;
+  // opened by that, to its first control.
+  let collapsed = null;
+  const sidebarState = () => {
+    const sidebar = doc.querySelector("[data-testid=stSidebar]");
+    if (!sidebar) return;
+    let now = sidebar.getAttribute("data-collapsed") === "true";
+    // Streamlit opens the sidebar by itself on a window wider than 768 px: a phone on its side (844 x 390) lost 300 px
+    // of it to the menu. On a short window or a touch screen narrower than a laptop it starts closed (once per page
+    // load: opened by the student, it stays open).
+    if (!host.__attentionSidebarChecked) {
+      host.__attentionSidebarChecked = true;
+      const close = sidebar.querySelector("[data-testid=stSidebarCollapseButton] button");
+      if (!now && close && host.matchMedia("(max-height: 500px), (pointer: coarse) and (max-width: 1024px)").matches) { close.click(); now = true; }
+    }
+    if (sidebar.inert !== now) sidebar.inert = now;
+    const active = doc.activeElement;
+    const arriving = wanted && wanted.kind === "arrive" && Date.now() <= wanted.until;  // the page chosen takes it
+    if (collapsed !== null && now !== collapsed && !arriving && (lost() || (now && sidebar.contains(active)) || (!now && active && active.closest("[data-testid=stExpandSidebarButton]"))))
+      moveFocus(() => now ? doc.querySelector("[data-testid=stExpandSidebarButton] button, [data-testid=stExpandSidebarButton]")
+        : sidebar.querySelector("[data-testid=stSidebarCollapseButton] button") || sidebar.querySelector(FOCUSABLE), 1500, true);
+    collapsed = now;
   };
   let shownPath = null, restore = null;  // the page whose top was shown; where Back returns to on a page
   const scrolls = {};  // how far down each page was when another was opened from it
@@ -126,6 +212,11 @@ if (!host.__attentionShell) {
       else if (Math.abs(main.scrollTop - restore.top) > 2 && main.scrollHeight >= restore.top + main.clientHeight)
         main.scrollTo(0, restore.top);
     }
+    sidebarState();
+    popovers();
+    // The main area is no Tab stop of its own (its controls are): Streamlit gives it tabindex 0 for scrolling.
+    if (main && main.getAttribute("tabindex") === "0") main.tabIndex = -1;
+    focusWanted();
     const lang = language();
     if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
     // The menu's sections: Streamlit draws <ul> > <div> (a section: its heading, then its <li>s), which is no list to a
@@ -205,11 +296,11 @@ if (!host.__attentionShell) {
   const leaving = (event) => {  // a page chosen in the menu, by pointer or by Enter: Back comes back here (the scroll
     const main = doc.querySelector("[data-testid=stMain]");  // is measured now: by the click, Streamlit has reset it)
     if (event.type === "keydown" && event.key !== "Enter") return;
-    if (main && event.target.closest && event.target.closest(NAV)) scrolls[host.location.pathname] = main.scrollTop;
+    if (main && event.target.closest && event.target.closest(NAV)) { scrolls[host.location.pathname] = main.scrollTop; arrive(host.location.pathname); }
   };
   doc.addEventListener("pointerdown", leaving, true);
   doc.addEventListener("keydown", leaving, true);
-  new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: ATTRIBUTES});
+  new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: [...ATTRIBUTES, "data-collapsed"]});
   soon();
 }
 }
