@@ -1,0 +1,215 @@
+"""The keyboard and the focus, page by page, in Debian's chromium: a Tab never lands on something hidden, and the focus
+goes where a keyboard user and a screen reader expect it when something opens, closes or changes.
+
+- Every page of the registry, on a laptop (the sidebar open), on a projector (presenter mode: the sidebar closed) and on
+  a phone: Tab from the top of a fresh page reaches the page's first control, every stop on the way is on the screen
+  and named, and the collapsed sidebar gives no stop at all. The counts are written to
+  tests/screenshots/keyboard/tab-counts.md for the record.
+- Every pop-over, dialog and full screen takes the focus in when it opens and gives it back when it closes (Escape).
+- A page chosen from the menu takes the focus; the sidebar closed or opened by its button leaves the focus on the
+  button that undoes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scripts.browser import wait_for_step
+from tests.fuzz.driver import SETTLED_JS, VIEWPORTS
+from views.registry import PAGES
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
+COUNTS = Path(__file__).resolve().parent / "screenshots" / "keyboard" / "tab-counts.md"
+
+# Where the focus is, through the step component's shadow root: its name, whether it is a control in the page's main
+# area, and whether any of it is on the screen.
+STOP_JS = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body) return null;
+  const box = el.getBoundingClientRect();
+  const host = el.getRootNode().host, inMain = !!(host || el).closest('[data-testid=stMain]');
+  const name = (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || el.value || '').trim().replace(/\\s+/g,
+      ' ').slice(0, 60);
+  const control = inMain
+    && el.matches('button, a[href], input, select, textarea, [role=slider], [role=radio], [role=tab], [role=switch], [role=combobox]')
+    && !el.matches('a.attention-skip, [data-testid=stSkipToContent], [data-testid=stHeaderActionElements] a');
+  return {tag: el.tagName, name, control, inMain, cls: typeof el.className === 'string' ? el.className : '',
+          sidebar: !!el.closest('[data-testid=stSidebar]'), inert: !!el.closest('[inert]'),
+          onScreen: box.width > 0 && box.height > 0 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight};
+}"""
+
+LAYOUTS = {"laptop": ({"viewport": {"width": 1280, "height": 720}}, {}),
+           "projector": (VIEWPORTS["projector"], {"present": 1}),
+           "phone": (VIEWPORTS["phone"], {})}
+
+
+def settle(page) -> None:
+    """The page drawn (the fuzzer's test: no run going, every chart near the screen drawn, the same page three times
+    100 ms apart) and the page script's first tidy done."""
+    page.wait_for_function("() => !!window.__attentionShell && !!document.querySelector('[data-testid=stMain] h1')", timeout=60000)
+    calm, last = 0, None
+    for _ in range(600):
+        now = page.evaluate(SETTLED_JS)
+        calm, last = (calm + 1 if now and now == last else 0), now
+        if calm >= 3:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(300)
+
+
+def tab_to_first_control(page, limit: int = 80) -> tuple[int, int | None, list[dict]]:
+    """Tab from the top until a control of the page's main area has the focus: (Tabs to it, Tabs to Next if passed,
+    every stop). Every stop is on the screen and never in an inert part."""
+    stops, to_next = [], None
+    for tabs in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(STOP_JS)
+        assert stop is not None, (tabs, stops[-3:])
+        assert stop["onScreen"] and not stop["inert"], (tabs, stop, stops[-3:])
+        stops.append(stop)
+        if stop["cls"].startswith("nav next") and to_next is None:
+            to_next = tabs
+        if stop["control"]:
+            return tabs, to_next, stops
+    raise AssertionError(f"no control of the page within {limit} Tabs: {stops[-5:]}")
+
+
+@pytest.fixture(scope="module")
+def counts():
+    found: dict[tuple[str, str], str] = {}
+    yield found
+    COUNTS.parent.mkdir(parents=True, exist_ok=True)
+    layouts = list(LAYOUTS)
+    lines = ["| page | " + " | ".join(layouts) + " |", "|---|" + "---|" * len(layouts)]
+    for page in PAGES:
+        lines.append(f"| {page.path or 'walkthrough'} | " + " | ".join(found.get((page.id, layout), "") for layout in layouts) + " |")
+    COUNTS.write_text("Tabs from the top of a fresh page to its first control (and to Next)\n\n" + "\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(chromium, app_url, counts, layout):
+    """Each page opened fresh; Tab walks to its first control. With the sidebar closed (presenter mode, a phone) no
+    stop is in the sidebar and the first control is a few Tabs away; with it open, the menu comes first, every link
+    scrolled into view as it is reached."""
+    options, params = LAYOUTS[layout]
+    context = chromium.new_context(**options)
+    page = context.new_page()
+    for entry in PAGES:
+        query = "&".join(f"{k}={v}" for k, v in ({"lang": "en"} | params).items())
+        page.goto(f"{app_url}/{entry.path}?{query}")
+        settle(page)
+        tabs, to_next, stops = tab_to_first_control(page)
+        where = (entry.id, layout, tabs, stops[-1])
+        if layout != "laptop":
+            assert not any(stop["sidebar"] for stop in stops), (where, [s for s in stops if s["sidebar"]][:3])
+            assert tabs <= 6, (where, stops)
+        counts[(entry.id, layout)] = f"{tabs}" + (f" (Next {to_next})" if to_next else "")
+    context.close()
+
+
+FOCUS_JS = """() => { let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el && el !== document.body ? (el.getAttribute('aria-label') || el.getAttribute('data-title') || el.textContent
+      || '').trim().replace(/\\s+/g, ' ') : null; }"""
+
+
+def focus_is(page, text: str, timeout: int = 5000) -> None:
+    page.wait_for_function(f"() => ({FOCUS_JS})()?.includes({text!r})", timeout=timeout)
+
+
+def test_a_pop_over_takes_the_focus_in_and_gives_it_back(chromium, app_url):
+    """The lesson's "Clear the class's guesses": Enter on its button puts the focus on the button inside, which has a
+    name; Escape closes it and the focus is on its button again, and the next Tab goes on from there."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/lesson?lang=en")
+    settle(page)
+    opener = page.locator("[data-testid=stPopover] button").first
+    opener.focus()
+    page.keyboard.press("Enter")
+    dialog = page.locator("[data-testid=stPopoverBody]")
+    dialog.wait_for(timeout=10000)
+    assert dialog.get_attribute("role") == "dialog" and dialog.get_attribute("aria-label"), dialog.get_attribute("aria-label")
+    focus_is(page, "Clear every stop")  # its first control, not 15 Tabs later
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached", timeout=10000)
+    focus_is(page, "Clear the class")
+    context.close()
+
+
+def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_their_button(chromium, app_url):
+    """Presenter mode's ⚙: a named dialog, the focus inside it at once; Escape closes it onto ⚙. On the last step the
+    skip link still leads to Next (which says it is the last step), not to Previous, so Enter never goes back."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/?lang=en&present=1&walk=textbook&step=6")
+    wait_for_step(page, "Step 6 of 6")
+    settle(page)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    focus_is(page, "Skip to the step")
+    page.keyboard.press("Enter")
+    focus_is(page, "Next")
+    page.keyboard.press("Enter")  # nothing to go to: still step 6, still on Next
+    page.wait_for_timeout(400)
+    wait_for_step(page, "Step 6 of 6")
+    focus_is(page, "Next")
+    page.keyboard.press("Shift+Tab")  # the ⚙ before Next
+    focus_is(page, "Choices")
+    page.keyboard.press("Enter")
+    dialog = page.locator(".steps [role=dialog]:not([hidden])")
+    dialog.wait_for(timeout=10000)
+    assert dialog.get_attribute("aria-label"), dialog.evaluate("d => d.outerHTML.slice(0, 200)")
+    assert page.evaluate("() => { let el = document.activeElement; while (el && el.shadowRoot && el.shadowRoot.activeElement) "
+                         "el = el.shadowRoot.activeElement; return !!el.closest('[role=dialog]'); }")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden", timeout=10000)
+    focus_is(page, "Choices")
+    context.close()
+
+
+def test_full_screen_keeps_the_focus_on_its_button_both_ways(chromium, app_url):
+    """A chart's full screen (in Plotly's toolbar): after Enter the focus is on "Close fullscreen"; after Escape it is
+    on the same chart's "Fullscreen" again, never on the page's body."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/cosine?lang=en")
+    settle(page)
+    button = page.locator("[data-testid=stMain] .modebar-btn[data-title=Fullscreen]").first
+    button.wait_for(state="attached", timeout=30000)
+    button.focus()
+    page.keyboard.press("Enter")
+    focus_is(page, "Close fullscreen")
+    page.keyboard.press("Escape")
+    page.locator(".modebar-btn[data-title='Close fullscreen']").wait_for(state="detached", timeout=10000)
+    focus_is(page, "Fullscreen")
+    context.close()
+
+
+def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keeps_it(chromium, app_url):
+    """Enter on a menu link: the new page's title has the focus (a screen reader reads where it arrived). The sidebar
+    collapsed by its button: its links are gone from the Tab order and the focus is on the button that opens it;
+    opened by that, the focus is in the sidebar again."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/?lang=en")
+    settle(page)
+    link = page.locator("[data-testid=stSidebarNavLink]", has_text="Cosine similarity")
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/cosine**", timeout=30000)
+    focus_is(page, "Cosine similarity", 15000)
+    assert page.evaluate("() => document.activeElement.tagName") == "H1"
+    page.locator("[data-testid=stSidebar]").hover()
+    page.locator("[data-testid=stSidebarCollapseButton] button").click()
+    focus_is(page, "Expand sidebar")
+    assert page.evaluate("() => document.querySelector('[data-testid=stSidebar]').inert")
+    page.keyboard.press("Enter")
+    focus_is(page, "Collapse sidebar")
+    assert not page.evaluate("() => document.querySelector('[data-testid=stSidebar]').inert")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('[data-testid=stSidebar]')")
+    context.close()
