@@ -112,3 +112,15 @@ def test_the_importance_table_names_an_unknown_word_as_the_model_does_and_its_me
     if lang == "zh":
         assert {"注意力展开", "注意力流"} <= set(table.columns) & set(names), (list(table.columns), names)
         assert not any(LATIN.search(str(name)) for name in [*table.columns, *names])
+
+
+def test_the_chinese_defaults_and_units_are_chinese():
+    """The hierarchical page's Chinese document is Chinese to its end; the timing chart's axis says 毫秒, not ms."""
+    from conftest import figures
+
+    from attention_plot.text import Texts
+
+    assert not LATIN.search(Texts("zh")("hierarchy.default"))
+    at = open_app("positions", section="fast", lang="zh")
+    timing = next(f for f in figures(at) if f["layout"]["title"]["text"] == Texts("zh")("positions.fast.time_title"))
+    assert timing["layout"]["yaxis"]["title"]["text"] == "毫秒"
