@@ -124,3 +124,10 @@ def test_the_chinese_defaults_and_units_are_chinese():
     at = open_app("positions", section="fast", lang="zh")
     timing = next(f for f in figures(at) if f["layout"]["title"]["text"] == Texts("zh")("positions.fast.time_title"))
     assert timing["layout"]["yaxis"]["title"]["text"] == "毫秒"
+
+
+def test_a_links_notice_names_the_setting_as_the_page_does_with_its_range():
+    """The testers' link heads=77 on a Chinese page: the notice says 头数 (the sidebar's name), the value and the range."""
+    at = open_app("walkthrough", lang="zh", heads="77")
+    said = "\n".join(w.value for w in at.warning)
+    assert "链接中的头数 = 77 超出范围（1–8），改用 8。" in said and "heads" not in said
