@@ -395,15 +395,27 @@ def one_decade(ys: NDArray) -> dict:
                 minor=dict(ticks="", showgrid=False))
 
 
+# Lines with no colour of their own: Okabe-Ito's hues that keep 3:1 against white (WCAG's non-text contrast; its orange,
+# sky blue and yellow do not), and grey; past six lines each hue comes back with another dash, so no two lines look alike
+# up to 48 (a sentence's most tokens).
+LINE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#767676")
+LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "8px,3px,2px,3px,2px,3px", "2px,6px")
+
+
+def line_style(i: int) -> tuple[str, str]:
+    """The colour and dash of the ``i``-th line (from 0) of a chart whose lines have no colours of their own."""
+    return LINE_COLOURS[i % len(LINE_COLOURS)], LINE_DASHES[i // len(LINE_COLOURS) % len(LINE_DASHES)]
+
+
 def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_title: str, y_title: str,
           log_x: bool = False, log_y: bool = False, mark_x: tuple[float, ...] = (), markers: bool = False,
           y_range: tuple[float, float] | None = None, log_ticks: str = "decades", colours: tuple[str, ...] = ()) -> Figure:
     """One line per row of ``ys`` (m, len(x)) against ``x``, with optional vertical marks and a fixed y range.
     ``log_ticks="auto"`` labels a log y axis that spans about one decade with Plotly's own ticks (2e-5, 5e-5, ...).
     ``colours``: one per line, for a quantity that has its colour on the page (raw and scaled scores)."""
-    palette = list(colours) or ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    styles = [(colours[i % len(colours)], "solid") if colours else line_style(i) for i in range(len(names))]
     traces = [dict(type="scatter", mode="lines+markers" if markers else "lines", x=np.asarray(x), y=np.asarray(y), name=label(name),
-                   line=dict(color=palette[i % len(palette)], width=2)) for i, (y, name) in enumerate(zip(ys, names))]
+                   line=dict(color=colour, dash=dash, width=2)) for (y, name), (colour, dash) in zip(zip(ys, names), styles)]
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=400, margin=dict(l=10, r=10, t=84, b=10),
         xaxis=dict(title=dict(text=x_title), **(DECADES if log_x else {})),

@@ -101,6 +101,47 @@ def all_text(at) -> str:
     return "\n".join(parts)
 
 
+def tables(at) -> dict:
+    """The named tables on the page (views/tables.py), by caption, cells as the screen shows them (text)."""
+    from html.parser import HTMLParser
+
+    import pandas as pd
+
+    class Reader(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.caption, self.rows, self.cell, self.inside = "", [], None, None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "caption":
+                self.inside = "caption"
+            elif tag == "tr":
+                self.rows.append([])
+            elif tag in ("th", "td"):
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag == "caption":
+                self.inside = None
+            elif tag in ("th", "td"):
+                self.rows[-1].append(self.cell)
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.inside == "caption":
+                self.caption += data
+            elif self.cell is not None:
+                self.cell += data
+
+    found = {}
+    for element in at.get("html"):
+        if 'class="named-table"' in element.proto.body:
+            reader = Reader()
+            reader.feed(element.proto.body)
+            found[reader.caption] = pd.DataFrame(reader.rows[1:], columns=reader.rows[0])
+    return found
+
+
 @pytest.fixture
 def app():
     return open_app

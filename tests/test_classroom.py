@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import all_text, figures, open_app, payload, step_titles, z_values
+from conftest import all_text, figures, open_app, payload, step_titles, tables, z_values
 
 from attention_core import explain, from_json
 from attention_plot.figures import APPROVED_SCALES
@@ -119,10 +119,10 @@ def test_predict_first_hides_every_matrix_the_answer_could_be_read_from():
 def test_predict_then_reveal_on_the_real_model():
     """Nothing about the head shows until the reveal: its heatmap, its lines, its tile of the overview, the summary."""
     at = open_app("real", text=SENTENCE, predict="1", query="3")
-    assert not figures(at) and not at.dataframe and "hidden until the reveal" in all_text(at)
+    assert not figures(at) and not tables(at) and "hidden until the reveal" in all_text(at)
     next(s for s in at.selectbox if s.key and s.key.endswith("-which")).set_value(1).run()
     click(at, "-reveal")
-    assert not np.isnan(z_values(figures(at)[0])).any() and len(figures(at)) == 3 and at.dataframe
+    assert not np.isnan(z_values(figures(at)[0])).any() and len(figures(at)) == 3 and tables(at)
 
 
 def test_only_approved_colour_scales():

@@ -76,3 +76,25 @@ def test_contrast_matches_wcag_examples():
     assert contrast((255, 255, 255), (0, 0, 0)) == pytest.approx(21.0)
     assert contrast((0x82, 0x81, 0x80), (255, 255, 255)) == pytest.approx(3.88, abs=0.01)  # Streamlit's caption grey
     assert contrast((0xC5, 0x39, 0x48), (0xF9, 0xEB, 0xED)) == pytest.approx(4.47, abs=0.01)  # its selected segment
+
+
+def test_no_two_lines_of_a_chart_look_alike_and_each_stands_out_on_white():
+    """Up to a sentence's most tokens (48) lines, each its own colour and dash; every colour at least 3:1 on white."""
+    from attention_plot.figures import LINE_COLOURS, lines
+    from views.registry import MAX_TOKENS
+
+    figure = lines(np.arange(3.0), np.zeros((MAX_TOKENS, 3)), tuple(str(i) for i in range(MAX_TOKENS)), title="", x_title="", y_title="")
+    styles = [(t["line"]["color"], t["line"]["dash"]) for t in figure["data"]]
+    assert len(set(styles)) == MAX_TOKENS
+    rgb = lambda c: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
+    assert all(contrast(rgb(c), (255, 255, 255)) >= 3 for c in LINE_COLOURS)
+
+
+def test_the_cosine_pages_lines_each_have_their_own_look():
+    """The testers' sentence: 11 tokens, where 1 · 她 and 9 · 的 were both dark blue."""
+    from conftest import figures, open_app
+
+    at = open_app("cosine", lang="zh", text="她正在吃一个绿色的苹果")
+    chart = next(f for f in figures(at) if len(f["data"]) == 11)
+    styles = [(t["line"]["color"], t["line"]["dash"]) for t in chart["data"]]
+    assert len(set(styles)) == len(styles)

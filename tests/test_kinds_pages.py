@@ -57,7 +57,7 @@ def test_types_tampered_url():
     at = open_app(TYPES, section="9", tau="-4")
     assert "section = 9 is not understood" in "\n".join(w.value for w in at.warning)
     at = open_app(TYPES, section="modes", tau="0.3")
-    assert "tau = 0.3, which is not one of the choices; using the nearest, 0.2" in "\n".join(w.value.replace("\\", "") for w in at.warning)
+    assert "τ = 0.3, which is not one of the choices; using the nearest, 0.2" in "\n".join(w.value.replace("\\", "") for w in at.warning)
 
 
 def test_cosine_page_controls_and_numbers():

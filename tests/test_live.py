@@ -661,7 +661,9 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     assert exported.splitlines()[1].endswith(",'=1+1")  # never a formula in a spreadsheet
     row = next(csv.DictReader(io.StringIO(exported)))  # the question and the answer as the teacher reads them
     asked, options, _ = common.wording(Texts("zh"), store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)[0])
-    assert row["question_text"] == asked and row["answer_text"] == options[1] and row["answer"] == "2"
+    said = lambda name: Texts("zh")(f"live.csv.{name}")  # the headers in the teacher's language
+    assert row[said("question_text")] == asked and row[said("answer_text")] == options[1] and row[said("answer")] == "2"
+    assert exported.splitlines()[0].startswith("课堂,题目编号,")
     anonymous, other = start()
     assert "nickname" not in report.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
                                              anonymous.session_state[live.TEACHER][1], Texts("en"))

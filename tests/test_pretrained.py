@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import ROOT, all_text, figure_titles, figures, matrix, open_app, payload, z_values
+from conftest import ROOT, all_text, figure_titles, figures, matrix, open_app, payload, tables, z_values
 
 from attention_core.pretrained import MAX_WORD_PIECES, MiniLM, ModelMissing, head_summary, model_folder, overview
 
@@ -78,7 +78,7 @@ def test_real_page_controls():
     head = figures(at)[0]
     assert "[CLS]" not in head["layout"]["xaxis"]["ticktext"] and z_values(head).shape == (14, 14)
     assert (at.query_params["layer"], at.query_params["head"], at.query_params["hide"]) == ("3", "8", "1")
-    assert len(at.dataframe[0].value) == 72
+    assert len(tables(at)["What each head does, measured"]) == 72  # every head in the page, not the ten a grid shows
 
 
 def test_real_page_chinese_and_long_input():

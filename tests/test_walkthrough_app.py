@@ -180,15 +180,16 @@ def test_hostile_text_travels_as_data_never_as_html(text):
 @pytest.mark.parametrize(
     ("params", "expect", "widget", "value"),
     [
-        ({"d_k": "999"}, "d_k = 999, which is out of range; using 128", "shared.d_k", 128),
-        ({"d_model": "-3"}, "d_model = -3, which is out of range; using 2", "shared.d_model", 2),
+        ({"d_k": "999"}, "d_k = 999, which is out of range (1–128); using 128", "shared.d_k", 128),
+        ({"d_model": "-3"}, "d_model = -3, which is out of range (2–128); using 2", "shared.d_model", 2),
         ({"heads": "banana"}, "heads = banana is not understood; using the default 1", "shared.heads", 1),
+        ({"heads": "77"}, "heads = 77, which is out of range (1–8); using 8", "shared.heads", 8),
         ({"score": "<b>x</b>"}, "not understood; using the default scaled_dot", "shared.score", "scaled_dot"),
         ({"seed": "nan"}, "seed = nan is not understood", "shared.seed", 0),
         ({"d_k": "inf"}, "using 128", "shared.d_k", 128),
-        ({"pe": "maybe"}, "pe = maybe is not understood", "shared.pe", True),
-        ({"step": "99"}, "step = 99, which is out of range; using 6", None, None),  # the steps this view has
-        ({"focus": "0"}, "focus = 0, which is out of range; using 1", None, None),
+        ({"pe": "maybe"}, "positional encoding = maybe is not understood", "shared.pe", True),
+        ({"step": "99"}, "step = 99, which is out of range (1–6); using 6", None, None),  # the steps this view has
+        ({"focus": "0"}, "word in focus = 0, which is out of range (1–128); using 1", None, None),
     ],
 )
 def test_tampered_url_values_are_clamped_with_a_notice(params, expect, widget, value):

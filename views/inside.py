@@ -19,6 +19,7 @@ from views import real
 from views.charts import chart, dims, show
 from views.page import View
 from views.registry import LAYER_STAGES
+from views.tables import named_table
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "assets" / "snapshots" / "importance.json"
 SHARES = ("cls", "sep", "punctuation")
@@ -205,16 +206,16 @@ def importance_section(view: View, model: MiniLM, text: str) -> None:
     with st.spinner(T("inside.importance.computing")):  # one forward pass per word: seconds on a long sentence
         found = importance_of(model, str(model.folder), text)
     rho = {m: found.spearman(m) for m in inside.MEASURES}
-    frame = pd.DataFrame({T("inside.importance.word"): [figures.plain(w) for w in found.words],
+    frame = pd.DataFrame({T("inside.importance.word"): list(found.words),  # as typed: the table escapes it for HTML
                           T("inside.importance.measures.leave_one_out"): found.leave_one_out,
                           **{T(f"inside.importance.measures.{m}"): getattr(found, m) for m in inside.MEASURES}})
-    st.dataframe(frame, hide_index=True, height=min(420, 40 + 35 * len(frame)),
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns[1:]})
+    named_table(frame.assign(**{c: frame[c].map("{:.4f}".format) for c in frame.columns[1:]}), T("inside.importance.table"),
+                row_headers=1, numbers=frame.columns[1:], height=420)  # the words in the sentence's order
     measures = ("leave_one_out", *inside.MEASURES)
     scaled = {m: getattr(found, m) / max(float(np.max(getattr(found, m))), 1e-12) for m in measures}
     show(grouped_bars(scaled, {m: T(f"inside.importance.measures.{m}") for m in measures}, MEASURE_COLOURS, found.words,
                       title=T("inside.importance.chart"), y_title=T("inside.importance.axis")), key="importance",
-         alt=T("inside.importance.alt", n=len(found.words), top=figures.plain(found.words[int(np.argmax(found.leave_one_out))])
+         alt=T("inside.importance.alt", n=len(found.words), top=found.words[int(np.argmax(found.leave_one_out))]
                if len(found.words) else "–"))
     st.markdown(T("inside.importance.here", attention=f"{rho['attention']:.2f}", rollout=f"{rho['rollout']:.2f}",
                   flow=f"{rho['flow']:.2f}", n=len(found.words)) + " " + (best_said(T, rho) if len(found.words) >= MIN_RANKED
@@ -226,10 +227,10 @@ def importance_section(view: View, model: MiniLM, text: str) -> None:
     if view.layout.explains:
         st.caption(T("inside.importance.how", scale=f"{inside.FLOW_SCALE:,}"))
         with st.expander(T("inside.importance.sentences", count=len(stored["sentences"]))):
-            st.dataframe(pd.DataFrame({T("inside.importance.sentence"): stored["sentences"],
-                                       **{T(f"inside.importance.measures.{m}"): stored["spearman"][m] for m in inside.MEASURES}}),
-                         hide_index=True, column_config={T(f"inside.importance.measures.{m}"): st.column_config.NumberColumn(format="%.2f")
-                                                         for m in inside.MEASURES})
+            rho_names = [T(f"inside.importance.measures.{m}") for m in inside.MEASURES]
+            rho = {name: [f"{r:.2f}" if np.isfinite(r) else "–" for r in stored["spearman"][m]] for name, m in zip(rho_names, inside.MEASURES)}
+            named_table(pd.DataFrame({T("inside.importance.sentence"): stored["sentences"], **rho}),
+                        T("inside.importance.sentences", count=len(stored["sentences"])), numbers=rho_names, height=420)
 
 
 # --- Trained beside untrained ---

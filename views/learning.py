@@ -19,6 +19,7 @@ from views import learn, state, steps
 from views.charts import chart, show
 from views.page import Layout, View
 from views.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
+from views.tables import named_table
 
 TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
 
@@ -273,11 +274,11 @@ def decode(view: View, task_name: str) -> None:
     rows = []
     for i in range(gen.prompt, len(gen.tokens)):
         chosen = int(gen.tokens[i])
-        rows.append({T("learn.decode.position"): i + 1, T("learn.decode.token"): labels[i],
+        rows.append({T("learn.decode.position"): str(i + 1), T("learn.decode.token"): labels[i],
                      T("learn.decode.probability"): f"{gen.probabilities[i - gen.prompt][chosen]:.3f}",
                      T("learn.decode.cache_kb"): f"{gen.cache_bytes[i] / 1024:.2f}"})
     if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True)
+        named_table(pd.DataFrame(rows), T("learn.decode.table"), numbers=[T("learn.decode.probability"), T("learn.decode.cache_kb")])
     per_token = gen.cache_bytes[0]
     st.caption(T("learn.decode.cache", per_token=per_token, layers=config.layers, heads=config.heads, d_k=config.d_k,
                  total=f"{gen.cache_bytes[-1] / 1024:.1f}", n=len(gen.tokens)))

@@ -24,8 +24,12 @@ def show_notices(notices: list[Notice], T: Texts) -> None:
     """One warning per URL value that was clamped, not understood, or cut."""
     for notice in notices:
         kind = "unknown_dropped" if notice.kind == "unknown" and not notice.used else notice.kind  # no default to name
-        text = T(f"common.notices.{kind}", param=plain(visible(notice.param)), given=plain(visible(notice.given[:80])),
-                 used=plain(visible(notice.used)))
+        try:  # the setting as the page names it (common.params), not the link's key
+            name = T(f"common.params.{notice.param}")
+        except KeyError:
+            name = notice.param
+        text = T(f"common.notices.{kind}", param=plain(visible(name)), given=plain(visible(notice.given[:80])),
+                 used=plain(visible(notice.used)), allowed=plain(notice.allowed))
         st.warning(text, icon=":material/link:")
 
 

@@ -91,7 +91,7 @@ class View:
             current = lo
         value = min(max(current, lo), max(lo, hi))
         if value != self[name]:
-            state.page_changed(self.key(name), value)
+            state.page_changed(self.key(name), value, f"{lo}–{max(lo, hi)}")
         self.set(name, value)
         return value
 

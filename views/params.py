@@ -20,12 +20,14 @@ Condition = Callable[[Values], bool]
 
 
 class Notice(NamedTuple):
-    """A URL value that could not be used as given: ``kind`` is clamped, nearest, unknown or cut."""
+    """A URL value that could not be used as given: ``kind`` is clamped, nearest, unknown or cut; ``allowed`` the range a
+    clamped value had to be in (e.g. "1–8")."""
 
     param: str
     given: str
     used: str
     kind: str
+    allowed: str = ""
 
 
 def always(values: Values) -> bool:
@@ -75,7 +77,7 @@ class Int(Param):
         if number is None:
             return self._unknown(given)
         value = int(min(max(number, self.lo), self.hi)) if math.isinf(number) else min(max(round(number), self.lo), self.hi)
-        return value, None if value == number else Notice(self.name, given, str(value), "clamped")
+        return value, None if value == number else Notice(self.name, given, str(value), "clamped", f"{self.lo}–{self.hi}")
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,8 @@ class Float(Param):
         if number is None:
             return self._unknown(given)
         value = round(round(min(max(number, self.lo), self.hi) / self.step) * self.step, 10)
-        return value, None if math.isclose(value, number) else Notice(self.name, given, self.write(value), "clamped")
+        return value, None if math.isclose(value, number) else Notice(self.name, given, self.write(value), "clamped",
+                                                                       f"{self.write(self.lo)}–{self.write(self.hi)}")
 
     def write(self, value: float) -> str:
         return f"{value:g}"

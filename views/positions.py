@@ -328,7 +328,7 @@ def fast_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         show(figures.lines(np.array(COST_SIZES), np.stack([seconds * 1000]), (T("positions.fast.measured"),), log_x=True, log_y=True,
-                           markers=True, title=T("positions.fast.time_title"), x_title=T("positions.fast.tokens"), y_title="ms"),
+                           markers=True, title=T("positions.fast.time_title"), x_title=T("positions.fast.tokens"), y_title=T("positions.fast.ms")),
              key="cost-time")
     with right:
         show(figures.lines(np.array(COST_SIZES), np.stack([score_bytes / 2**20]), (T("positions.fast.scores_memory"),), log_x=True,

@@ -13,11 +13,10 @@ from attention_plot.figures import label
 from attention_plot.text import Texts
 from views.charts import chart, show, show_selectable
 from views.classroom import predict_then_reveal
+from views.tables import named_table
 
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
 SUMMARY = ("previous", "next", "self", "cls", "sep")
-PINNED_WIDTH = 60  # px: the heads table's layer and head columns, pinned
-SHARE_WIDTH = 128  # px: its five share columns, whole beside them on a projector (1280 px with the sidebar)
 
 
 @st.cache_resource(show_spinner=False)
@@ -195,8 +194,8 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     st.subheader(T("real.summary_title"))
     st.markdown(T("real.summary_intro"))
     st.markdown(findings(trace, T))
-    st.dataframe(summary_frame(trace, T), hide_index=True, height=320,
-                 column_config={**{T(f"real.columns_{n}"): st.column_config.NumberColumn(width=PINNED_WIDTH, pinned=True)
-                                   for n in ("layer", "head")},  # which head stays in sight while a phone scrolls sideways
-                                **{T(f"real.columns_{n}"): st.column_config.ProgressColumn(format="%.2f", min_value=0.0, max_value=1.0,
-                                                                                  width=SHARE_WIDTH) for n in SUMMARY}})
+    # All 72 heads in the page, in layer and head order (a screen reader reads every row), shares as the screen shows them.
+    frame = summary_frame(trace, T)
+    shares = [T(f"real.columns_{n}") for n in SUMMARY]
+    named_table(frame.astype(str).assign(**{name: frame[name].map("{:.2f}".format) for name in shares}),
+                T("real.summary_title"), row_headers=2, shares=shares, height=320)

@@ -42,8 +42,19 @@ def sweep_frame(result: Sweep) -> pd.DataFrame:
 
 
 def sweep_columns(result: Sweep, *columns: str) -> Callable[[], pd.DataFrame]:
-    """The sweep's d_k and these columns, as a frame made only when its CSV is downloaded."""
+    """The sweep's d_k and these columns, as a frame made only when its CSV is downloaded (headers named in ``download``)."""
     return lambda: sweep_frame(result)[["d_k", *columns]]
+
+
+def named(frame: pd.DataFrame, T: Texts) -> pd.DataFrame:
+    """``frame`` with its columns named in the reader's language (scaling.csv.<column>)."""
+    return frame.rename(columns={column: T(f"scaling.csv.{column}") for column in frame.columns})
+
+
+def named_settings(settings: dict[str, object], T: Texts) -> dict[str, object]:
+    """The settings' names, and the kind of scores, in the reader's language."""
+    said = lambda value: T(f"scaling.csv.{value}") if value in ("raw", "scaled") else value
+    return {T(f"scaling.csv.{name}"): said(value) for name, value in settings.items()}
 
 
 def relation(base: float, other: float) -> tuple[str, float]:
@@ -72,8 +83,8 @@ def csv_with_settings(frame: pd.DataFrame, settings: dict[str, object]) -> str:
 
 def download(frame: Callable[[], pd.DataFrame], settings: dict[str, object], name: str, T: Texts) -> None:
     """A CSV download of ``frame()`` with its settings on top, made only when clicked."""
-    st.download_button(T("scaling.download"), lambda: csv_with_settings(frame(), settings), file_name=f"{name}.csv", mime="text/csv",
-                       key=f"download-{name}", icon=":material/download:", on_click="ignore")
+    st.download_button(T("scaling.download"), lambda: csv_with_settings(named(frame(), T), named_settings(settings, T)),
+                       file_name=f"{name}.csv", mime="text/csv", key=f"download-{name}", icon=":material/download:", on_click="ignore")
 
 
 def textbook_frame(T: Texts) -> pd.DataFrame:

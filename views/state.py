@@ -168,9 +168,11 @@ def link_set_view(page_id: str) -> None:
     st.session_state[SERIALS] = serials
 
 
-def page_changed(name: str, value: object) -> None:
-    """A page moved a value the link set (a step beyond the last one): its notice names the value now used."""
-    st.session_state[NOTICES] = [(key_, value, notice._replace(used=str(value))) if key_ == name else (key_, used, notice)
+def page_changed(name: str, value: object, allowed: str = "") -> None:
+    """A page moved a value the link set (a step beyond the last one): its notice names the value now used, and the range
+    this view allows (``allowed``, e.g. "1–6") when it is narrower than the link's."""
+    st.session_state[NOTICES] = [(key_, value, notice._replace(used=str(value), allowed=allowed or notice.allowed)) if key_ == name
+                                 else (key_, used, notice)
                                  for key_, used, notice in st.session_state.get(NOTICES, [])]
 
 

@@ -151,8 +151,9 @@ def export_csv(found: store.Class, key: str, T: Texts) -> str:
     names = (["class", "question", "item", "question_text", "phase", "round", "student", "answer", "answer_text", "correct", "time"]
              + (["nickname"] if found.nicknames else []))
     writer = csv.DictWriter(out, fieldnames=names)
-    writer.writeheader()
+    writer.writerow({name: T(f"live.csv.{name}") for name in names})  # headers in the teacher's language
     for row in rows:
+        row["phase"] = T(f"live.phase.{row['phase']}") if row["phase"] else ""
         question, options = asked[row["question"]]
         row["question_text"] = spreadsheet_text(question.replace("  \n", " — "))  # as written: no markdown escapes in a cell
         row["answer_text"] = spreadsheet_text(options[row["answer"] - 1])
@@ -196,7 +197,7 @@ def class_figures(T: Texts, found: store.Report) -> list[dict[str, object]]:
         first, second = tally.of(question, 1), tally.of(question, 2)
         alone = [sum(x) for x in zip(*(tally.of(q, 1) for q in similar))] if similar else []
         right_alone = sum(tally.of(q, 1)[q.correct] for q in similar)
-        rows.append({**base, "kind": "question", "item": question.item, "question_text": one_line(T, question),
+        rows.append({**base, "kind": T("live.csv.kind_question"), "item": question.item, "question_text": one_line(T, question),
                      "round1_right_percent": share(first, question.correct), "round1_answers": sum(first),
                      "round2_right_percent": share(second, question.correct) if question.round == 2 else "",
                      "round2_answers": sum(second) if question.round == 2 else "",
@@ -208,7 +209,8 @@ def class_figures(T: Texts, found: store.Report) -> list[dict[str, object]]:
             continue
         moves = changes(found.moved.get(item_id, {}))
         g = gain(before, after)
-        rows.append({**base, "kind": "concept_item", "item": item_id, "question_text": T(f"live.concept.{item_id.partition('.')[2]}.question"),
+        rows.append({**base, "kind": T("live.csv.kind_concept_item"), "item": item_id,
+                     "question_text": T(f"live.concept.{item_id.partition('.')[2]}.question"),
                      "before_right_percent": "" if before is None else f"{before:.1f}", "before_answers": n_before,
                      "after_right_percent": "" if after is None else f"{after:.1f}", "after_answers": n_after,
                      "gain": "" if g is None else f"{g:.3f}", "losses_percent": _share(moves, moves.lost),
@@ -224,7 +226,7 @@ def _share(moves: Changes, count: int) -> str:
 def classes_csv(T: Texts, reports: list[store.Report]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=FIGURES)
-    writer.writeheader()
+    writer.writerow({name: T(f"live.csv.{name}") for name in FIGURES})  # headers in the teacher's language
     for found in reports:
         writer.writerows({name: spreadsheet_text(str(value)) for name, value in row.items()} for row in class_figures(T, found))
     return out.getvalue()
