@@ -113,6 +113,7 @@ if (!host.__attentionShell) {
     if (!target || !target.isConnected || doc.activeElement === target) return;
     if (!lost() && !wanted.always) { wanted = null; return; }
     wanted.always = false;
+    wanted.until = Math.min(wanted.until, Date.now() + 1500);  // held a moment while the page draws it again, no longer
     target.focus({preventScroll: !!wanted.still});
   };
   for (const type of ["keydown", "pointerdown"]) doc.addEventListener(type, () => { if (wanted && Date.now() - wanted.since > 50) wanted = null; }, true);
@@ -126,7 +127,7 @@ if (!host.__attentionShell) {
     const place = title && title.getClientRects().length ? title : (title ? main : null);
     if (place && place.getAttribute("tabindex") === null) place.tabIndex = -1;
     return place;
-  }, 8000, true, false, "arrive");
+  }, 8000, true, true, "arrive");
   // A pop-over (st.popover) takes the focus to its first control when it opens and gives it back to its button when it
   // closes (Escape, or a click outside).
   let popover = null, opener = null;
