@@ -338,7 +338,7 @@ if (!host.__attentionCharts) {
     // Four significant digits, never in exponent form (a probability of 2.5e-8 reads 0.000, as the chart prints it).
     const shown = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : Math.abs(v) < 5e-4 ? "0.000"
       : String(Number(v.toPrecision(4)))).replace("-", "−") : words(v);
-    const own = (key) => { const texts = host.__attentionTexts || {}; return (texts[document.documentElement.lang === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
+    const own = (key) => { const texts = host.__attentionTexts || {}; return (texts[new URLSearchParams(host.location.search).get("lang") === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
     const axis = (layout, name) => words(layout && layout[name] && layout[name].title && layout[name].title.text);
     const ticks = (layout, name, count) => {  // an axis's labels at 0 .. count - 1, or the positions counted from 1
       const a = (layout && layout[name]) || {}, at = values(a.tickvals), text = a.ticktext || [];
@@ -346,8 +346,8 @@ if (!host.__attentionCharts) {
     };
     const grids = (figure) => {  // [[header row, ...body rows], ...]: one or more tables
       const data = (figure && figure.data) || [], layout = (figure && figure.layout) || {}, first = data[0];
-      const own = layout.meta && layout.meta.numbers;
-      if (Array.isArray(own) && own.length > 1) return [own.map((row) => row.map((cell) => shown(cell)))];
+      const given = layout.meta && layout.meta.numbers;
+      if (Array.isArray(given) && given.length > 1) return [given.map((row, i) => row.map((cell, j) => shown(cell) || (i && j ? "" : own("tables.corner"))))];
       if (!first) return [];
       if (first.type === "heatmap") {
         const text = first.text, custom = first.customdata;
@@ -419,7 +419,7 @@ if (!host.__attentionCharts) {
       fit(gd); ink(gd); tap(gd); return result;
     });
     Plotly.react = function (gd, figure, ...rest) {
-      numbers(box(gd), figure);
+      try { numbers(box(gd), figure); } catch (error) { console.error("attention-numbers", error); }  // never stops a chart being drawn
       // The numbers it shows handed back once drawn (Streamlit keeps the figure as state, and sizes it): at once.
       if (gd._fullLayout && figure && same(figure.data, gd.data)) return drawn(gd, figure, rest);
       return new Promise((resolve, reject) => {
@@ -469,7 +469,7 @@ function sideways() {
   const host = window, doc = document;
   if (host.__attentionSideways) return;
   host.__attentionSideways = true;
-  const text = (key) => { const texts = host.__attentionTexts || {}; return (texts[doc.documentElement.lang === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
+  const text = (key) => { const texts = host.__attentionTexts || {}; return (texts[new URLSearchParams(host.location.search).get("lang") === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
   const BOXES = "[data-testid=stMain] [data-testid=stTable] > div:has(> table)";
   const edges = (box) => {  // which sides hide more of the table: the shadows (theme.css)
     const left = box.scrollLeft > 1, right = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
