@@ -468,6 +468,8 @@ def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> Fi
         xaxis=dict(range=[-reach, reach], zeroline=True, scaleanchor="y", scaleratio=1),
         yaxis=dict(range=[-reach, reach], zeroline=True), annotations=annotations, showlegend=False,
     )
+    # The arrows' numbers for the table a screen reader reads (assets/components/shell.js charts()): each vector's x and y.
+    layout["meta"] = dict(numbers=[["", "x", "y"], *([plain(n), f"{v[0]:.2f}", f"{v[1]:.2f}"] for v, n in zip((a, b), names))])
     trace = dict(type="scatter", x=[0], y=[0], mode="markers", marker=dict(size=6, color="#555"), hoverinfo="skip")
     return {"data": [trace], "layout": layout}
 

@@ -16,7 +16,7 @@ LENGTHS = np.linspace(0.1, 5.0, 50)
 view = page.start("cosine")
 settings, T = view.settings, view.T
 
-st.subheader(T("cosine.vectors"))
+st.header(T("cosine.vectors"))
 controls, picture = st.columns([1, 2])
 with controls:
     angle_a = st.slider(T("cosine.angle_a"), -180, 180, key=view.key("angle_a"))
@@ -36,7 +36,7 @@ cosines, dots = stretch_sweep(pair.a, pair.b, LENGTHS)
 show(figures.lines(LENGTHS, np.stack([cosines, dots]), (T("cosine.series_cos"), T("cosine.series_dot")), title=T("cosine.length_title"),
                    x_title=T("cosine.length_axis"), y_title=T("cosine.value_axis"), mark_x=(length_b,)), key="stretch")
 
-st.subheader(T("cosine.scale_title"))
+st.header(T("cosine.scale_title"))
 st.markdown(T("cosine.scale_intro", divisor=f"{DEFAULT_COSINE_DIVISOR:g}", multiplier=f"{1 / DEFAULT_COSINE_DIVISOR:g}"))
 cosine = explanation_or_stop(settings, T, heads=1, score="cosine", mode="soft")
 tokens = cosine.tokens
@@ -47,7 +47,7 @@ show(figures.lines(MULTIPLIERS, weights.T, tuple(f"{j + 1} · {t}" for j, t in e
                    title=T("cosine.scale_chart", token=figures.label(tokens[query])), x_title=T("cosine.scale_axis"),
                    y_title=T("cosine.weight_axis"), log_x=True, mark_x=(1.0, 1 / DEFAULT_COSINE_DIVISOR)), key="scales")
 
-st.subheader(T("cosine.matrices"))
+st.header(T("cosine.matrices"))
 st.markdown(T("cosine.matrices_intro"))
 cos_matrix, dot_matrix = similarity_matrices(cosine.x)
 left, right = st.columns(2)

@@ -30,7 +30,7 @@ causal = cache.explanation(target, causal=True, **options)
 for total, dropped in zip((len(cross.tokens), len(cross.context_tokens)), cross.dropped):
     messages.show_cut(total + dropped, dropped, T)
 
-st.subheader(T("cross.cross_title"))
+st.header(T("cross.cross_title"))
 st.markdown(T("cross.cross_intro"))
 left, right = st.columns(2) if len(cross.context_tokens) <= 8 else (st.container(), st.container())
 with left:
@@ -41,7 +41,7 @@ with right:
           T=T, values=True, rows_are="query", cols_are="key")
 st.caption(T("cross.causal_intro"))
 
-st.subheader(T("cross.general_title"))
+st.header(T("cross.general_title"))
 st.markdown(T("cross.general_intro"))
 passage, question = cache.general(target, source, **(options | {"max_tokens": MAX_TOKENS}))
 chart(question.weights, (T("cross.question_row"),), passage.tokens, kind="weights", title=T("cross.question"), key="general",

@@ -28,11 +28,11 @@ if cut_sentences:
 if cut_tokens:
     st.warning(T("hierarchy.cut_tokens", dropped=cut_tokens, max_tokens=MAX_TOKENS), icon=":material/content_cut:")
 
-st.subheader(T("hierarchy.level1"))
+st.header(T("hierarchy.level1"))
 st.markdown(T("hierarchy.level1_intro"))
 st.html(document_html(trace, T("hierarchy.sentence", number="")))
 
-st.subheader(T("hierarchy.level2"))
+st.header(T("hierarchy.level2"))
 st.markdown(T("hierarchy.level2_intro"))
 names = tuple(T("hierarchy.sentence", number=i + 1) for i in range(len(trace.sentences)))
 show(figures.bars(trace.document.weights, names, title=T("hierarchy.level2"), y_title=T("hierarchy.word_axis")), key="sentences")

@@ -16,9 +16,10 @@ else:
                  more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
     live.lesson_banner(T)
     clear_button(T)
+    st.header(T("lesson.short_title", minutes=sum(stop.minutes for stop in SHORT)))
     for number, stop in enumerate(SHORT, 1):
         draw_stop(view, number, stop)
-    st.subheader(T("lesson.longer_title"))
+    st.header(T("lesson.longer_title"))
     st.caption(T("lesson.longer_intro"))
     for number, stop in enumerate(longer, len(SHORT) + 1):
         draw_stop(view, number, stop)

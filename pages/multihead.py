@@ -21,7 +21,7 @@ tokens, n = e.tokens, len(e.tokens)
 
 
 def cost() -> None:
-    st.subheader(T("multihead.cost_title"))
+    st.header(T("multihead.cost_title"))
     st.markdown(T("multihead.cost_intro", n=n))
     st.latex(T("multihead.cost_formula"))
     counts = multi_head_cost(n, n, settings.d_model, d_k, d_k, heads)
@@ -33,10 +33,12 @@ def cost() -> None:
 
 def grid() -> None:
     """Every head's weights side by side, two in a row up to four heads (four in a row would rotate the words into the title)."""
-    st.subheader(T("multihead.grid_title"))
-    columns = st.columns(min(heads, 2 if heads <= 4 else 4))
+    st.header(T("multihead.grid_title"))
+    per_row = min(heads, 2 if heads <= 4 else 4)
     for h, trace in enumerate(e.trace.heads):
-        with columns[h % len(columns)]:
+        if h % per_row == 0:  # a row of columns at a time: a screen reader and the Tab key meet the heads in order 1, 2, 3, 4
+            columns = st.columns(per_row)
+        with columns[h % per_row]:
             chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,
                   values=True, rows_are="query", cols_are="key")  # too small to read: hidden, with a note (theme.css)
     chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat", T=T,
@@ -51,7 +53,7 @@ def grid() -> None:
 
 
 def diversity() -> None:
-    st.subheader(T("multihead.diversity_title"))
+    st.header(T("multihead.diversity_title"))
     st.markdown(T("multihead.diversity_intro"))
     if heads == 1:
         st.info(T("multihead.single"))

@@ -38,7 +38,7 @@ with right:
     chart(e.trace.heads[0].output, tokens, dims(e.trace.heads[0].output.shape[1]), kind="signed", title=T("rnn.outputs"),
           key="attention-out", T=T, values=True)
 
-st.subheader(T("rnn.table_title"))
+st.header(T("rnn.table_title"))
 d = st.select_slider(T("rnn.d"), RNN_D, key=view.key("d"), help=T("rnn.d_help"))
 st.markdown(T("rnn.table_intro", d=d))
 ns = np.unique(np.round(np.logspace(0, np.log10(4 * d), 60)))
@@ -51,7 +51,7 @@ for column, measure in zip(columns, ("compute", "sequential", "path")):
         show(figures.lines(ns, curves, names, title=T(f"rnn.{measure}"), x_title=T("rnn.n_axis"), y_title="", log_x=True,
                            log_y=True, mark_x=(d,) if measure == "compute" else ()), key=f"table-{measure}")
 
-st.subheader(T("rnn.measured_title"))
+st.header(T("rnn.measured_title"))
 st.markdown(T("rnn.measured_intro", d=d))
 times = cache.layer_times(d, LENGTHS)
 show(figures.lines(np.array(LENGTHS), np.stack([times["rnn"], times["attention"]]), names, title=T("rnn.measured_title"),

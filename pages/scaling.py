@@ -45,7 +45,7 @@ result = cached_sweep(n_keys, samples, settings.seed, temperature)
 names = (T("scaling.saturation.raw"), T("scaling.saturation.scaled"))
 RAW_SCALED = (figures.RAW_COLOUR, figures.SCALED_COLOUR)  # the histograms' colours: one quantity, one colour
 
-st.subheader(T("scaling.distribution.title"))
+st.header(T("scaling.distribution.title"))
 st.markdown(T("scaling.distribution.intro", samples=samples, n_keys=n_keys, d_k=d_k))
 hist = histograms(d_k, n_keys, samples, settings.seed)
 reach = float(np.abs(hist["raw"][0]).max())  # both on the raw scores' axis: the scaled ones are visibly narrower
@@ -58,7 +58,7 @@ for column, (kind, colour, theory) in zip(st.columns(2), (("raw", figures.RAW_CO
                   delta_color="off", delta_arrow="off")  # a comparison, not a rise: no arrow
         download(lambda edges=edges, counts=counts: histogram_frame(edges, counts), lab | {"d_k": d_k, "scores": kind}, f"histogram-{kind}", T)
 
-st.subheader(T("scaling.derivation.title"))
+st.header(T("scaling.derivation.title"))
 st.markdown(T("scaling.derivation.intro"))
 st.latex(T("scaling.derivation.formula"))
 st.markdown(T("scaling.derivation.table_intro"))
@@ -67,7 +67,7 @@ st.table(pd.DataFrame([[T("scaling.derivation.measured"), *(f"{v:.1f}" for v in 
                       columns=["d_k", *(str(d) for d in result.d_k)]), hide_index=True)
 download(sweep_columns(result, "variance_raw", "variance_over_d_k"), lab, "variance", T)
 
-st.subheader(T("scaling.saturation.title"))
+st.header(T("scaling.saturation.title"))
 st.markdown(T("scaling.saturation.intro"))
 for column, measure in zip(st.columns(2), ("entropy", "max_weight")):
     with column:
@@ -80,7 +80,7 @@ st.markdown(T("scaling.saturation.statement", d_k=d_k, raw_max=f"{result.raw_max
               scaled_bits=f"{result.scaled_entropy[at]:.2f}", uniform_bits=f"{math.log2(n_keys):.2f}"))
 download(sweep_columns(result, "entropy_raw_bits", "entropy_scaled_bits", "max_weight_raw", "max_weight_scaled"), lab, "saturation", T)
 
-st.subheader(T("scaling.gradients.title"))
+st.header(T("scaling.gradients.title"))
 st.markdown(T("scaling.gradients.intro"))
 show(figures.lines(result.d_k, np.stack([result.raw_loser_gradient, result.scaled_loser_gradient]), names,
                    title=T("scaling.gradients.losers"), x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True,
@@ -93,11 +93,11 @@ with st.expander(T("scaling.gradients.norm_title")):
                        x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True, colours=RAW_SCALED), key="gradient-norms")
 download(sweep_columns(result, "loser_gradient_raw", "loser_gradient_scaled", "gradient_norm_raw", "gradient_norm_scaled"), lab, "gradients", T)
 
-st.subheader(T("scaling.textbook.title"))
+st.header(T("scaling.textbook.title"))
 st.markdown(T("scaling.textbook.intro"))
 st.table(textbook_frame(T), hide_index=True)
 
-st.subheader(T("scaling.bug.title"))
+st.header(T("scaling.bug.title"))
 choices = bug_choices(n_keys, samples, settings.seed)
 st.markdown(T("scaling.bug.intro", d_model=choices.d_model, heads=choices.heads, d_k=choices.d_k, n_keys=n_keys,
               right=f"{choices.right.divisor:g}", wrong=f"{choices.wrong.divisor:.1f}", ratio=f"{choices.ratio:.2f}"))
@@ -105,10 +105,10 @@ st.table(bug_frame(choices, T), hide_index=True)
 st.caption(T("scaling.bug.uniform", n_keys=n_keys, bits=f"{math.log2(n_keys):.2f}"))
 st.markdown("\n\n".join(bug_statements(choices, n_keys, T)))
 
-st.subheader(T("scaling.temperature_section.title"))
+st.header(T("scaling.temperature_section.title"))
 st.markdown(T("scaling.temperature_section.intro", temperature=f"{temperature:g}"))
 
-st.subheader(T("scaling.training.title"))
+st.header(T("scaling.training.title"))
 st.markdown(T("scaling.training.intro"))
 st.markdown(f"**{learning.scaling_summary(T)}**")
 st.table(learning.scaling_table(T), hide_index=True)

@@ -14,7 +14,7 @@ separate = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="s
 shared = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", shared_qk=True)
 tokens = separate.tokens
 
-st.subheader(T("why_qkv.asym_title"))
+st.header(T("why_qkv.asym_title"))
 st.markdown(T("why_qkv.asym_intro"))
 gaps = {}
 for name, e in (("separate", separate), ("shared", shared)):
@@ -30,7 +30,7 @@ for name, e in (("separate", separate), ("shared", shared)):
               rows_are="query", cols_are="key")
 st.markdown(f"**{T('why_qkv.largest', **gaps)}**")
 
-st.subheader(T("why_qkv.values_title"))
+st.header(T("why_qkv.values_title"))
 st.markdown(T("why_qkv.values_intro"))
 head = separate.trace.heads[0]
 chart(head.weights, tokens, tokens, kind="weights", title=T("why_qkv.weights"), key="weights", T=T, values=True,

@@ -96,7 +96,7 @@ def step_text(header: dict, step: str) -> str:
 def all_text(at) -> str:
     """Every markdown, caption, info, warning and error text on the page, joined."""
     parts = []
-    for kind in ("markdown", "caption", "info", "warning", "error", "title", "subheader"):
+    for kind in ("markdown", "caption", "info", "warning", "error", "title", "header", "subheader"):
         parts += [str(element.value) for element in at.get(kind)]
     return "\n".join(parts)
 

@@ -95,7 +95,7 @@ def layer_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> Non
     norms = stages.norms
     stage = st.segmented_control(T("inside.layer.stage"), range(1, LAYER_STAGES + 1), key=view.key("stage"), required=True,
                                  format_func=lambda s: T(f"inside.layer.stages.s{s}.name"))
-    st.markdown(f"**{T(f'inside.layer.stages.s{stage}.title', layer=layer + 1)}**")
+    st.subheader(T(f"inside.layer.stages.s{stage}.title", layer=layer + 1))
     if view.layout.explains:
         st.markdown(T(f"inside.layer.stages.s{stage}.body"))
     st.latex(T(f"inside.layer.stages.s{stage}.formula"))

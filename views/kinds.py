@@ -29,7 +29,7 @@ def weights_with_entropy(weights: NDArray, tokens: tuple[str, ...], key_tokens: 
 
 def score_panel(score: str, head: AttentionTrace, tokens: tuple[str, ...], T: Texts) -> None:
     """One score function: name, formula, when it is used, raw scores and the weights they give."""
-    st.markdown(f"#### {T(f'common.scores.{score}')}")
+    st.markdown(f"### {T(f'common.scores.{score}')}")
     st.latex(T(f"types.scores.formula_{score}"))
     st.caption(T(f"types.scores.note_{score}", divisor=f"{head.divisor:g}" if score == "cosine" else ""))
     raw, weights = st.columns(2)
@@ -47,7 +47,7 @@ def score_panel(score: str, head: AttentionTrace, tokens: tuple[str, ...], T: Te
 def mode_panel(name: str, weights: NDArray, tokens: tuple[str, ...], T: Texts, *, outline: NDArray | None = None,
                **values: object) -> None:
     """One mode of attention: its name, its trade-off in a sentence, its weights and their entropy."""
-    st.markdown(f"#### {T(f'types.modes.{name}', **values)}")
+    st.markdown(f"### {T(f'types.modes.{name}', **values)}")
     st.caption(T(f"types.modes.{name}_note"))
     weights_with_entropy(weights, tokens, tokens, title=T(f"types.modes.{name}", **values), key=f"mode-{name}", T=T,
                          outline=outline)

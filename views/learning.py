@@ -107,7 +107,9 @@ def watch(view: View, task_name: str) -> None:
     parts = watch_parts(task_name, view.layout, T.lang)
     view_now = {"step": at + 1, "head": 1, "focus": 1, "values": parts[0]["values"], "all": False, "predict": False}
     steps.show(steps.assemble(parts, token=state.view_token(view.page.id), view=view_now), key="learn-steps")
+    st.subheader(T("learn.headings.curves"))
     curves(run, None, T, "watch")
+    st.subheader(T("learn.headings.closeness"))
     closeness_curves(run, task_name, None, T, "watch")
     if view.layout.explains:
         st.markdown(found(run, task_name, T))
@@ -338,8 +340,11 @@ def train(view: View, task_name: str) -> None:
     if trouble:
         st.warning(T(f"learn.train.{trouble}", start=f"{run.loss[0]:.2f}", peak=f"{np.nanmax(run.loss):.1f}", end=f"{run.loss[-1]:.2f}"),
                    icon=":material/trending_up:")
+    st.subheader(T("learn.headings.trained"))
     attention_grid(run.weights[-1], run.closeness[-1], symbols(task, run.probe[:-1]), task_name, T, view, "trained")
+    st.subheader(T("learn.headings.curves"))
     curves(run, None, T, "trained")
+    st.subheader(T("learn.headings.closeness"))
     closeness_curves(run, task_name, None, T, "trained")
 
 
@@ -399,11 +404,13 @@ def scaling_section(view: View) -> None:
                       seeds=len(settings["seeds"]), lr=f"{settings['lr']:g}", batch=settings["batch"]))
     st.markdown(f"**{scaling_summary(T)}**")
     names = (T("learn.scaling.scaled"), T("learn.scaling.raw"))  # scaled in blue, raw in vermillion, as on the scaling lab
+    st.subheader(T("learn.headings.loss"))
     columns = st.columns(2)
     for d, d_k in enumerate(result.d_k):
         with columns[d % 2]:
             show(figures.lines(result.steps, result.loss[d].mean(axis=1), names, title=T("learn.scaling.loss_title", d_k=int(d_k)),
                                x_title=T("learn.step"), y_title="", colours=SCALED_RAW), key=f"scaling-loss-{d_k}")
+    st.subheader(T("learn.headings.gradients"))
     show(figures.lines(result.d_k, result.score_gradient[..., 0].mean(axis=-1).T, names, title=T("learn.scaling.gradient_title"),
                        x_title="d_k", y_title="", log_x=True, log_y=True, markers=True, log_ticks="auto", colours=SCALED_RAW),
          key="scaling-gradient")
@@ -413,6 +420,7 @@ def scaling_section(view: View) -> None:
             show(figures.lines(result.steps, result.score_gradient[d].mean(axis=1), names, log_y=True, x_title=T("learn.step"),
                                y_title="", title=T("learn.scaling.gradient_training", d_k=int(result.d_k[d])), colours=SCALED_RAW),
                  key=f"scaling-gradient-{int(result.d_k[d])}")
+    st.subheader(T("learn.headings.table"))
     st.table(scaling_table(T), hide_index=True)
     if view.layout.explains:
         st.markdown(T("learn.scaling.reading"))

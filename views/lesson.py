@@ -314,7 +314,7 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
     T = view.T
     key = f"lesson.{stop.id}"
     with st.container(border=True):
-        st.markdown(f"#### {number}. {T(f'lesson.stops.{stop.id}.title')}  \n{T('lesson.minutes', minutes=stop.minutes)}")
+        st.markdown(f"### {number}. {T(f'lesson.stops.{stop.id}.title')}  \n{T('lesson.minutes', minutes=stop.minutes)}")
         values = answer_values(stop.id)
         st.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}")
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]

@@ -65,7 +65,11 @@ def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left:
                   xaxis=dict(range=[-0.6, 1.6], visible=False),
                   yaxis=dict(range=[n - 0.5, -0.5], visible=False),
                   annotations=[dict(x=-0.02, y=-1, text=f"<b>{left}</b>", showarrow=False, xanchor="right"),
-                               dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")])
+                               dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")],
+                  # The lines' numbers, for the table a screen reader reads (shell.js charts()): each query's weights,
+                  # rounded as the heatmap beside it prints them.
+                  meta=dict(numbers=[[f"{left} \\ {right}", *labels],
+                                     *([labels[i], *figures.cell_text(weights[i][None], 2)[0].tolist()] for i in range(n))]))
     return {"data": traces, "layout": layout}
 
 
@@ -109,6 +113,18 @@ def findings(trace: RealTrace, T: Texts, threshold: float = 0.5, most: int = 6) 
     parts = [T("real.finding", share=f"{share:.0%}", layer=layer + 1, head=head + 1, target=T(f"real.targets_{name}"))
              for share, name, layer, head in found]
     return T("real.findings", findings=T("real.findings_separator").join(parts))
+
+
+def overview_numbers(trace: RealTrace, T: Texts) -> list[list[str]]:
+    """The 72 tiles as a table a screen reader reads (layer x head): each head's largest measured share and its target,
+    as the summary below names them ("[CLS] 0.83")."""
+    shares = head_summary(trace)
+    layers, heads = trace.attentions.shape[:2]
+    def cell(layer: int, head: int) -> str:
+        name = max(SUMMARY, key=lambda n: shares[n][layer, head])
+        return f"{T(f'real.columns_{name}')} {shares[name][layer, head]:.2f}"
+    return [[f"{T('real.columns_layer')} \\ {T('real.columns_head')}", *(str(h + 1) for h in range(heads))],
+            *([str(layer + 1), *(cell(layer, h) for h in range(heads))] for layer in range(layers))]
 
 
 def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = 6, heads: int = 12) -> figures.Figure:
@@ -175,6 +191,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
         from views.inside import hide_note  # views.inside imports this module
 
         hide_note(T, raw_weights, trace.tokens)
+    st.subheader(T("real.headings.head", layer=layer, head=head))
     left, right = st.columns([3, 2])
     with left:
         chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,
@@ -184,10 +201,12 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
              key="head-view", alt=T("common.labels.alt_joined", first=T("real.head_view"), then=f"{T('real.head_view_note')} "
                                     f"{plot.key_numbers(T, weights, tokens, tokens, 'weights')}"))
         st.caption(T("real.head_view_note"))
+    st.subheader(T("real.headings.overview"))
     grid = overview(trace, hide=hide)
     figure = overview_figure(grid, layer - 1, head - 1, title=T("real.overview"))
     figure["data"][0]["z"] = grid  # through st.plotly_chart, which encodes it itself
     figure["data"].append(tile_targets(grid.shape, T))
+    figure["layout"]["meta"] = {"numbers": overview_numbers(trace, T)}
     show_selectable(figure, key="overview-pick", on_select=lambda: open_tile(view), alt=T(
         "common.labels.alt_joined", first=T("real.overview"), then=f"{T('real.overview_note')} {T('real.overview_click')}"))
     st.caption(f"{T('real.overview_note')} {T('real.overview_click')}")

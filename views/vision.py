@@ -119,6 +119,7 @@ def sentence_section(view: View) -> None:
     pieces = core.patches(image, size) / core.MAX_PIXEL
     m = pieces.shape[0]
     names = patch_names(m, T)
+    st.subheader(T("vision.headings.patches"))
     left, right = st.columns(2)
     with left:
         image_chart(image, T, "vision-image", T("vision.image_title", label=label))
@@ -132,6 +133,7 @@ def sentence_section(view: View) -> None:
     charts = ((embedded, names, "vision.embedded_title", "vision-embedded"), (params["position"], tokens_of(m, T), "vision.position_title",
               "vision-position"), (params["cls"][None], ("[CLS]",), "vision.cls_title", "vision-cls"),
               (trace.x0[0], tokens_of(m, T), "vision.x_title", "vision-x"))
+    st.subheader(T("vision.headings.tokens"))
     st.latex(T("vision.formula"))
     for matrix, rows, title, key in charts:
         chart(matrix, rows, dims(matrix.shape[1]), kind="signed", title=T(title, count=m, d=matrix.shape[1]), key=key, T=T,
@@ -238,6 +240,7 @@ def looks_section(view: View) -> None:
             return
     titles = [T("vision.cls_map", layer=layer + 1, head=head + 1) for layer in range(cls_maps.shape[0]) for head in range(cls_maps.shape[1])]
     titles.append(T("vision.cls_mean", layer=cls_maps.shape[0]))  # the map the prediction asks about
+    st.subheader(T("vision.headings.cls"))
     st.markdown(T("vision.cls_intro", step=int(watched[at])))
     if at == 0:
         peaks = run.attention.max(axis=-1).mean(axis=(1, 2, 3))  # per watched step: the mean over layers, digits, heads
@@ -246,6 +249,7 @@ def looks_section(view: View) -> None:
     if trained:
         trace = core.vit_forward(run.params, image)
         rolled = core.rollout(trace)[0]
+        st.subheader(T("vision.headings.patch"))
         left, right = st.columns(2)
         with left:
             over_image(rolled, size, image, T("vision.rollout"), "vision-rollout", T, own_scale=True)

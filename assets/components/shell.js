@@ -243,9 +243,9 @@ if (!host.__attentionShell) {
     if (skip.textContent !== said) skip.textContent = said;
     const none = !stepButton();
     if (skip.hidden !== none) skip.hidden = none;
-    // A formula or a table wider than its column (on a phone) scrolls sideways: the keyboard can reach it to scroll
-    // it (WCAG 2.1.1).
-    for (const wide of doc.querySelectorAll(".katex-display, [data-testid=stTable] > div")) {
+    // A formula wider than its column (on a phone) scrolls sideways: the keyboard can reach it to scroll it (WCAG
+    // 2.1.1). A table says so too (sideways, below).
+    for (const wide of doc.querySelectorAll(".katex-display")) {
       const scrolls = wide.scrollWidth > wide.clientWidth + 1;
       if (scrolls && !wide.hasAttribute("tabindex")) wide.tabIndex = 0;
       else if (!scrolls && wide.getAttribute("tabindex") === "0") wide.removeAttribute("tabindex");
@@ -308,6 +308,7 @@ if (!host.__attentionShell) {
 
 function charts() {
 const host = window;
+sideways();
 if (!host.__attentionCharts) {
   // Only charts on or near the screen are drawn: Plotly takes a third of a second for a 40 x 40 heatmap on a
   // school laptop, and "Show all steps" has sixteen. A chart waits (its height kept) until it comes within half a screen
@@ -413,9 +414,12 @@ if (!host.__attentionCharts) {
       }
     };
     // A chart read by a screen reader: Streamlit names its box (role "figure", aria-label: the text alternative made with
-    // the chart, attention_plot/plot.labels and describe); its numbers follow as a visually hidden table, made here from
-    // the figure (a heatmap of at most TABLE_CELLS cells: its printed numbers; a line or bar chart: its points).
-    const TABLE_CELLS = 400, TABLE_ROWS = 60;
+    // the chart, attention_plot/plot.labels and describe); its numbers follow as visually hidden tables, made here from
+    // the figure: every chart has its numbers, as it shows them. A heatmap: its printed numbers (the text its tooltips
+    // show, rounded as in its cells), or its values where it prints none; a line or bar chart: its points, one table
+    // for each set of lines that share their x (a reference line of two points has its own); a chart whose numbers are
+    // not in its traces (the head view's lines, the 72 heads' tiles) names them itself in layout.meta.numbers.
+    const TABLE_CELLS = 40000, TABLE_ROWS = 2000;  // larger than any chart of the app: a guard against a runaway figure
     const TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array, i1: Int8Array, u1: Uint8Array, u2: Uint16Array, u4: Uint32Array};
     const values = (v) => {  // Plotly's JSON keeps NumPy arrays as {dtype, bdata: base64}
       if (!v || !v.bdata) return Array.isArray(v) ? v : [];
@@ -426,40 +430,64 @@ if (!host.__attentionCharts) {
     // Four significant digits, never in exponent form (a probability of 2.5e-8 reads 0.000, as the chart prints it).
     const shown = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : Math.abs(v) < 5e-4 ? "0.000"
       : String(Number(v.toPrecision(4)))).replace("-", "−") : words(v);
+    const own = (key) => { const texts = host.__attentionTexts || {}; return (texts[new URLSearchParams(host.location.search).get("lang") === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
     const axis = (layout, name) => words(layout && layout[name] && layout[name].title && layout[name].title.text);
-    const grid = (figure) => {  // [header row, ...body rows] or null
+    const ticks = (layout, name, count) => {  // an axis's labels at 0 .. count - 1, or the positions counted from 1
+      const a = (layout && layout[name]) || {}, at = values(a.tickvals), text = a.ticktext || [];
+      return Array.from({length: count}, (_, i) => { const k = at.indexOf(i); return k >= 0 && text[k] != null ? words(text[k]) : String(i + 1); });
+    };
+    const grids = (figure) => {  // [[header row, ...body rows], ...]: one or more tables
       const data = (figure && figure.data) || [], layout = (figure && figure.layout) || {}, first = data[0];
-      if (!first) return null;
+      const given = layout.meta && layout.meta.numbers;
+      if (Array.isArray(given) && given.length > 1) return [given.map((row, i) => row.map((cell, j) => shown(cell) || (i && j ? "" : own("tables.corner"))))];
+      if (!first) return [];
       if (first.type === "heatmap") {
         const text = first.text, custom = first.customdata;
-        if (!Array.isArray(text) || !Array.isArray(text[0]) || !Array.isArray(custom) || text.length * text[0].length > TABLE_CELLS) return null;
-        const corner = `${axis(layout, "yaxis")} \\ ${axis(layout, "xaxis")}`;
-        return [[corner, ...custom[0].map((cell) => words(cell[1]))], ...text.map((row, i) => [words(custom[i][0][0]), ...row.map(words)])];
+        const corner = axis(layout, "yaxis") || axis(layout, "xaxis") ? `${axis(layout, "yaxis")} \\ ${axis(layout, "xaxis")}` : own("tables.corner");
+        if (Array.isArray(text) && Array.isArray(text[0]) && Array.isArray(custom) && Array.isArray(custom[0])) {
+          if (text.length * text[0].length > TABLE_CELLS) return [];
+          return [[[corner, ...custom[0].map((cell) => words(cell[1]))], ...text.map((row, i) => [words(custom[i][0][0]), ...row.map(words)])]];
+        }
+        const z = Array.isArray(first.z) ? first.z : (() => {  // {dtype, bdata, shape: "rows, cols"}
+          const flat = values(first.z), cols = Number(String((first.z && first.z.shape) || "").split(",")[1]) || flat.length;
+          return Array.from({length: Math.ceil(flat.length / cols)}, (_, i) => flat.slice(i * cols, (i + 1) * cols));
+        })();
+        if (!z.length || !Array.isArray(z[0]) || z.length * z[0].length > TABLE_CELLS) return [];
+        const rows = ticks(layout, "yaxis", z.length), cols = ticks(layout, "xaxis", z[0].length);
+        return [[[corner, ...cols], ...z.map((row, i) => [rows[i], ...row.map((v) => v == null || Number.isNaN(v) ? "" : shown(v))])]];
       }
-      const traces = data.filter((t) => t.type === "scatter" || t.type === "bar");
-      if (!traces.length || traces.length > 8) return null;
+      const traces = data.filter((t) => (t.type === "scatter" || t.type === "bar") && !String(t.mode || "").match(/^text$/));
       const names = (t) => t.customdata && !Array.isArray(t.customdata[0]) ? t.customdata.map(words) : null;
       const x = (t) => t.orientation === "h" ? (names(t) || values(t.y)) : (names(t) || values(t.x));
       const y = (t) => t.orientation === "h" ? values(t.x) : values(t.y);
-      const along = x(traces[0]);
-      if (!along.length || along.length > TABLE_ROWS || traces.some((t) => x(t).length !== along.length)) return null;
-      const header = [axis(layout, "xaxis") || "", ...traces.map((t, i) => words(t.name) || axis(layout, "yaxis") || String(i + 1))];
-      return [header, ...along.map((at, i) => [shown(at), ...traces.map((t) => shown(y(t)[i]))])];
+      const groups = [];  // lines that share their x, in the order drawn
+      for (const t of traces) {
+        const along = x(t), key = JSON.stringify(along.map(shown)), group = groups.find((g) => g.key === key);
+        if (!along.length || along.length > TABLE_ROWS) continue;
+        if (group) group.traces.push(t); else groups.push({key, along, traces: [t]});
+      }
+      return groups.map(({along, traces: lines}) => {
+        const header = [axis(layout, "xaxis") || own("tables.along"), ...lines.map((t, i) => words(t.name) || axis(layout, "yaxis") || String(i + 1))];
+        return [header, ...along.map((at, i) => [shown(at), ...lines.map((t) => shown(y(t)[i]))])];
+      });
     };
     const numbers = (place, figure) => {
       let holder = place.querySelector(":scope > div.attention-numbers");
-      const rows = grid(figure);
-      if (!rows) { if (holder) holder.remove(); return; }
+      const tables = grids(figure);
+      if (!tables.length) { if (holder) holder.remove(); return; }
       // In a box of 1 x 1 pixels (a table is always as tall as its rows), first in the chart's box: at its top left
       // it never makes the box scroll.
       if (!holder) { holder = document.createElement("div"); holder.className = "attention-numbers"; place.prepend(holder); }
-      const table = document.createElement("table");
-      holder.replaceChildren(table);
-      table.createCaption().textContent = words(figure.layout && figure.layout.title && figure.layout.title.text);
-      rows.forEach((row, i) => {
-        const tr = (i === 0 ? table.createTHead() : table.tBodies[0] || table.createTBody()).insertRow();
-        row.forEach((cell, j) => { const c = document.createElement(i === 0 || j === 0 ? "th" : "td"); if (c.tagName === "TH") c.scope = i === 0 ? "col" : "row"; c.textContent = cell; tr.appendChild(c); });
-      });
+      const caption = words(figure.layout && figure.layout.title && figure.layout.title.text);
+      holder.replaceChildren(...tables.map((rows) => {
+        const table = document.createElement("table");
+        table.createCaption().textContent = caption;
+        rows.forEach((row, i) => {
+          const tr = (i === 0 ? table.createTHead() : table.tBodies[0] || table.createTBody()).insertRow();
+          row.forEach((cell, j) => { const c = document.createElement(i === 0 || j === 0 ? "th" : "td"); if (c.tagName === "TH") c.scope = i === 0 ? "col" : "row"; c.textContent = cell; tr.appendChild(c); });
+        });
+        return table;
+      }));
     };
     // On a touch screen Plotly makes a click only where the finger had shown the hover label, so a tap on a tile or a
     // patch first showed its label and only a second tap opened it: a chart that takes clicks (clickmode "event…") is
@@ -483,7 +511,7 @@ if (!host.__attentionCharts) {
       fit(gd); ink(gd); tap(gd); return result;
     });
     Plotly.react = function (gd, figure, ...rest) {
-      numbers(box(gd), figure);
+      try { numbers(box(gd), figure); } catch (error) { console.error("attention-numbers", error); }  // never stops a chart being drawn
       // The numbers it shows handed back once drawn (Streamlit keeps the figure as state, and sizes it): at once.
       if (gd._fullLayout && figure && same(figure.data, gd.data)) return drawn(gd, figure, rest);
       return new Promise((resolve, reject) => {
@@ -522,6 +550,55 @@ if (!host.__attentionCharts) {
     Object.defineProperty(host, "Plotly", {configurable: true, get: () => plotly, set: (value) => { plotly = value; lazy(value); }});
   }
 }
+}
+
+// A table wider than its box (a phone, a half-width column) scrolls inside it: a box that scrolls says so. Above it a short
+// note ("Scroll sideways to see the whole table →", assets/text/*/browser.toml), at its edges a shadow where more of the
+// table lies (theme.css), and for the keyboard and a screen reader a named region the Tab key reaches (WCAG 2.1.1,
+// 1.3.1). Streamlit's st.table scrolls in the div inside [data-testid=stTable]; a box that stops scrolling (the phone
+// turned) loses all of it.
+function sideways() {
+  const host = window, doc = document;
+  if (host.__attentionSideways) return;
+  host.__attentionSideways = true;
+  const text = (key) => { const texts = host.__attentionTexts || {}; return (texts[new URLSearchParams(host.location.search).get("lang") === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
+  // st.table's scroll box, and a named table's (views/tables.py: already a named region the Tab key reaches)
+  const BOXES = "[data-testid=stMain] [data-testid=stTable] > div:has(> table), [data-testid=stMain] .named-table";
+  const edges = (box) => {  // which sides hide more of the table: the shadows (theme.css)
+    const left = box.scrollLeft > 1, right = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    box.dataset.sideways = left && right ? "both" : left ? "left" : right ? "right" : "none";
+  };
+  const check = () => {
+    for (const box of doc.querySelectorAll(BOXES)) {
+      const wide = box.scrollWidth > box.clientWidth + 1, note = box.parentElement.querySelector(":scope > p.attention-sideways");
+      const named = box.classList.contains("named-table");
+      if (!wide) {
+        if (box.dataset.sideways !== undefined) { delete box.dataset.sideways; if (!named) { box.removeAttribute("role"); box.removeAttribute("aria-label"); } }
+        if (note) note.remove();
+        continue;
+      }
+      const said = text("tables.sideways"), name = text("tables.sideways_name");
+      if (box.dataset.sideways === undefined) box.addEventListener("scroll", () => edges(box), {passive: true});
+      if (!named) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        if (box.getAttribute("aria-label") !== name) box.setAttribute("aria-label", name);
+      }
+      edges(box);
+      if (!note) {
+        const p = doc.createElement("p");
+        p.className = "attention-sideways";
+        p.setAttribute("aria-hidden", "true");  // the region's name says it to a screen reader
+        p.textContent = said;
+        box.before(p);
+      } else if (note.textContent !== said) note.textContent = said;
+    }
+  };
+  let soon = 0;
+  const later = () => { cancelAnimationFrame(soon); soon = requestAnimationFrame(check); };
+  new MutationObserver(later).observe(doc.body, {subtree: true, childList: true});
+  host.addEventListener("resize", later);
+  later();
 }
 
 // The values the step component keeps (views/registry Page.browser: the step, the head, the word) stay in the link: the

@@ -137,7 +137,7 @@ def join_form(view: View) -> bool:
         except (store.Refused, SQLAlchemyError, OSError):
             nicknames = False
     with st.form("live-join", border=True):
-        st.markdown(f"#### {T('live.student.join')}")
+        st.markdown(f"## {T('live.student.join')}")
         typed = st.text_input(T("live.student.code"), value=linked, max_chars=12, placeholder=T("live.student.code_placeholder"),
                               help=T("live.student.code_help"))
         # A pasted name longer than the limit is cut with a notice, not refused by the box (which would leave it empty).

@@ -126,7 +126,7 @@ def questions_view(view: View, class_id: int, student_id: int, waiting: bool = T
     check = [q for q in questions if q.phase and q.state == "open"]
     if check:
         phase = check[0].phase
-        st.markdown(f"#### {T('live.student.check', phase=T(f'live.phase.{phase}'))}")
+        st.markdown(f"## {T('live.student.check', phase=T(f'live.phase.{phase}'))}")
         for number, question in enumerate(check, 1):
             one_question(T, question, mine, student_id, number, waiting=waiting)
         st.caption(T("live.student.check_done", count=sum((q.id, 1) in mine for q in check), total=len(check)))

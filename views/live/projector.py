@@ -155,7 +155,7 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
     asked, options, explanation = wording(T, question)
     counts = tally.of(question)
     with st.container(border=True, key="live-question"):
-        st.markdown(f"### {plain(asked)}")
+        st.markdown(f"## {plain(asked)}")
         show_table(T, question)
         if question.follows is not None:
             st.caption(T("live.teacher.alone"))

@@ -106,7 +106,7 @@ def check_panel(view: View, class_id: int) -> None:
         refused(T, error)
         return
     with st.container(border=True):
-        st.markdown(f"#### {T('live.teacher.gain_title')}")
+        st.markdown(f"## {T('live.teacher.gain_title')}")
         open_now = tuple(q.id for q in questions if q.state == "open")
         given = {q.phase for q in questions}
         phase = next((q.phase for q in questions if q.state == "open"), "")

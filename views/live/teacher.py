@@ -168,7 +168,7 @@ def seat_map_inputs(T: Texts, rows: int | None, seats: int | None, prefix: str) 
 def start_form(view: View) -> None:
     T = view.T
     with st.container(border=True):
-        st.markdown(f"#### {T('live.teacher.start')}")
+        st.markdown(f"## {T('live.teacher.start')}")
         st.toggle(T("live.teacher.nicknames"), key="live.nicknames", help=T("live.teacher.nicknames_help"))
         st.markdown(T("live.teacher.map"))
         rows_key, seats_key = seat_map_inputs(T, None, None, "live-start")
@@ -297,7 +297,7 @@ def ask(view: View, class_id: int) -> None:
     items = ([walk] if walk else []) + lesson_items(T) + concept_items()
     names = {item.id: one_line(T, question_of(item)) for item in items}
     with st.container(border=True):
-        st.markdown(f"#### {T('live.teacher.ask')}")
+        st.markdown(f"## {T('live.teacher.ask')}")
         picked = st.selectbox(T("live.teacher.pick"), [item.id for item in items], index=None, key="live-pick",
                               format_func=lambda item_id: names[item_id], placeholder=T("live.teacher.pick_placeholder"))
         st.toggle(T("live.teacher.live"), key="live-live", help=T("live.teacher.live_help"))
