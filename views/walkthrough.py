@@ -294,7 +294,8 @@ def component_texts(T: Texts, lang: str) -> dict[str, str]:
             "numbers_hidden": "common.labels.numbers_hidden", "row": "common.labels.row", "walk": "walkthrough.walk",
             "layer": "walkthrough.layer", "choices": "walkthrough.choices", "leave": "walkthrough.leave_presenter",
             "ask_live": "live.teacher.ask_live", "asked": "live.teacher.asked", "query": "common.labels.query",
-            "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded"}
+            "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded",
+            "sideways": "browser.tables.sideways", "sideways_name": "browser.tables.sideways_name"}
     own = {name: T(key) for name, key in keys.items()}
     own |= {name: T(f"walkthrough.component.{name}") for name in (
         "download", "csv_step", "csv_all", "png", "first_step", "last_step", "head_of", "close", "steps", "about", "how", "options",

@@ -366,6 +366,23 @@ class Steps {
     if (d.layout === "projector" && !this.fitting) requestAnimationFrame(() => this.fit());
   }
 
+  // A table wider than its box (a phone) scrolls sideways and says so: a note above it ("Scroll sideways to see the
+  // whole table →"), a shadow at each edge where more of it lies, and for the keyboard and a screen reader a named
+  // region the Tab key reaches (WCAG 2.1.1, 1.3.1). A matrix's box (.mx-scroll) keeps its shadow and its own name.
+  sideways(box) {
+    const wide = box.scrollWidth > box.clientWidth + 1, note = box.previousElementSibling && box.previousElementSibling.classList.contains("sideways") ? box.previousElementSibling : null;
+    const edges = () => { const left = box.scrollLeft > 1, right = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+      box.classList.toggle("wide", right); box.classList.toggle("wide-left", left); };
+    if (!wide) { box.classList.remove("wide", "wide-left"); if (note) note.remove(); return; }
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", this.t.sideways_name || "");
+    box.style.setProperty("--room", `${box.clientWidth - 8}px`);  // the caption stays in sight, wrapped to the box
+    if (!box.__edges) { box.__edges = true; box.addEventListener("scroll", edges, {passive: true}); }
+    edges();
+    if (!note && this.t.sideways) box.before(el("p", {class: "sideways caption", "aria-hidden": "true", text: this.t.sideways}));
+  }
+
   // A formula wider than its column (a narrow phone) scrolls sideways: the keyboard reaches it to scroll it (WCAG 2.1.1).
   reachable() {
     for (const formula of this.main.querySelectorAll(".formula")) {
@@ -411,7 +428,7 @@ class Steps {
     const section = el("section", {class: "step", "data-step": step.id, "aria-label": step.title});
     const badge = el("span", {class: "badge", text: step.badge});
     if (projector) section.append(el("p", {class: "caption"}, badge, " ", el("span", {html: step.body})));
-    else section.append(el("h3", {text: step.title}), el("p", {}, badge, " ", el("span", {html: step.body})));
+    else section.append(el("h2", {text: step.title}), el("p", {}, badge, " ", el("span", {html: step.body})));
     if (step.formula) section.append(el("div", {class: "formula", html: step.formula}));
     if (this.hiding && !projector && step.blocks.some((b) => b.hide)) section.append(el("p", {class: "note info", text: t.hidden}));
     for (const block of step.blocks) section.append(this.block(block, this.width));
@@ -555,7 +572,8 @@ class Steps {
 
   legend(m) {
     const [lo, hi] = m.range, stops = this.d.scales[m.kind].map(([at, colour]) => `${colour} ${(100 - at * 100).toFixed(1)}%`).reverse();
-    const mid = m.kind === "weights" ? null : 0;
+    // a bar for one or two rows has room for its two ends only: the middle label would lie on them
+    const mid = m.kind === "weights" || m.rows.length < 3 ? null : 0;
     const label = (value) => el("span", {text: cellText(value, Math.abs(hi) >= 100 ? 0 : 2)});  // as the width was measured
     return el("div", {class: "legend", "aria-hidden": "true"},
       el("div", {class: "ramp", style: {background: `linear-gradient(to bottom, ${stops.join(", ")})`}}),
@@ -654,7 +672,7 @@ class Steps {
       this.focusBuilt = true;
       this.focusBody = el("div", {class: "focus-body"});
       const hands = this.switchControl(t.hands_on, "hands", t.hands_on_help);
-      const parts = [el("h3", {text: t.focus_title}), el("div", {class: "focus-controls"}, this.wordSelect(), this.switchControl(t.predict, "predict", t.predict_help)), this.focusBody];
+      const parts = [el("h2", {text: t.focus_title}), el("div", {class: "focus-controls"}, this.wordSelect(), this.switchControl(t.predict, "predict", t.predict_help)), this.focusBody];
       if (d.ask) parts.push(el("button", {type: "button", class: "ask", onclick: () => {
         this.setTrigger && this.setTrigger("ask", {head: this.view.head, focus: this.view.focus}); this.say(t.asked); }}, t.ask_live));
       parts.push(hands);
@@ -688,7 +706,7 @@ class Steps {
         el("tr", {class: "total"}, el("th", {scope: "row", text: t.sum}), ...table.sum.map((c) => el("td", {text: c})))));
     const parts = [el("div", {class: "table-scroll"}, scores), el("div", {class: "table-scroll"}, weighted)];
     if (dv > table.shown) parts.push(el("p", {class: "caption", text: fill(t.first_dims, {shown: table.shown, d_v: dv})}));
-    requestAnimationFrame(() => { for (const box of parts) if (box.classList.contains("table-scroll") && box.scrollWidth > box.clientWidth + 1) { box.tabIndex = 0; box.classList.add("wide"); } });
+    requestAnimationFrame(() => { for (const box of parts) if (box.classList.contains("table-scroll")) this.sideways(box); });
     return parts;
   }
 
