@@ -295,8 +295,11 @@ def test_a_step_is_announced_the_last_step_keeps_the_focus_and_a_matrix_is_one_t
             at = shadow_focus(page)
             assert (at["matrix"], at["i"], at["j"]) == ("raw.1", str(i), str(j)), (key, at)
             assert at["text"] == raw["cells"][i][j]
-            tip = page.locator(".steps div.tip[role=tooltip]")
-            assert tip.is_visible() and f"= {raw['cells'][i][j]}" in tip.inner_text()  # the focused cell's number and arithmetic
+            tip = page.locator(".steps div.tip[role=tooltip]")  # the focused cell's number and arithmetic (drawn in the next frame)
+            said = f"= {raw['cells'][i][j]}"
+            page.wait_for_function(f"() => {{ const tip = ({STEPS_ROOT_JS}()).querySelector('div.tip[role=tooltip]');"
+                                   f" return tip && tip.innerText.includes({said!r}); }}", timeout=3000)
+            assert tip.is_visible()
         assert steps_view(page)["where"].startswith("Step 3 of 6") and param(page, "step") == "3"  # arrows in a table never step
         tabbable = page.evaluate(f"""() => [...({STEPS_ROOT_JS}()).querySelectorAll('figure.matrix')].map(f =>
           [...f.querySelectorAll('[tabindex], a[href], button, input, select')].filter(e => e.tabIndex >= 0).length)""")
