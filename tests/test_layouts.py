@@ -101,7 +101,8 @@ MEASURE_JS = """() => {
       map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
           firstFigure: figures.length ? Math.min(...figures.map(f => f.getBoundingClientRect().top)) + main.scrollTop : null,
           sidebarShown: box.x + box.width > 20, width: document.documentElement.scrollWidth,
-          view: document.documentElement.clientWidth, toolbars: bars.length};
+          view: document.documentElement.clientWidth, toolbars: bars.length,
+          drawn: [...main.querySelectorAll('.js-plotly-plot')].filter(gd => gd.querySelector('.main-svg')).length};
 }"""
 
 
@@ -195,6 +196,7 @@ def test_a_phone_shows_every_page(chromium, layout_server, tabs, page_id, path, 
         assert not shown["covered"], (where, shown["covered"])
         assert not shown["piled"], (where, shown["piled"])
         assert not shown["underBar"], (where, shown["underBar"])
+        assert shown["toolbars"] > 0 or shown["drawn"] == 0, (where, shown)  # PNG and full screen on a touch screen too
         usable_by_everyone(visit.page, lang, where)
 
 
