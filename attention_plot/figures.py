@@ -244,7 +244,8 @@ def heatmap(
         xgap=1 if n_cols <= 48 else 0, ygap=1 if n_rows <= 48 else 0,  # a gap on cells under a pixel wide would hide them all
         hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
         "= %{text}%{customdata[2]}<extra></extra>",
-        textfont=dict(size="auto"), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
+        textfont=dict(size="auto"), **colour,
+        colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font), **bar_ticks(colour, 0.9 * row_height * n_rows, font)),
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
     col_ticks, row_ticks = ticks(n_cols, labels=cols), ticks(n_rows, labels=rows)
@@ -273,6 +274,19 @@ def heatmap(
         ] + ([] if outline is None else window_frames(outline)),
     )
     return {"data": [trace], "layout": layout}  # every property here is known to be valid: no go.Figure to build
+
+
+def bar_ticks(colour: dict, length: float, font: int) -> dict:
+    """A colour bar's ticks for a bar ``length`` px long (the rows' height; a title wrapped on a phone only makes it
+    shorter): Plotly labels about every 20 px, so on a bar of one or two rows five labels of ``font`` px piled on one
+    another. A bar shorter than four labels shows its two ends only (as the step component's colour bar does); one
+    shorter than twelve, a label every two lines of text at most."""
+    if length < 4 * font:
+        ends = [float(colour["zmin"]), float(colour["zmax"])]
+        return dict(tickmode="array", tickvals=ends, ticktext=[f"{v:.2g}".replace("-", "\u2212") for v in ends])
+    if length < 12 * font:
+        return dict(nticks=max(3, int(length // (2 * font))))
+    return {}
 
 
 # Plotly's largest size for numbers in cells (the layout font, with textfont "auto"); assets/theme.css shows it as the
