@@ -244,7 +244,8 @@ def heatmap(
         xgap=1 if n_cols <= 48 else 0, ygap=1 if n_rows <= 48 else 0,  # a gap on cells under a pixel wide would hide them all
         hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
         "= %{text}%{customdata[2]}<extra></extra>",
-        textfont=dict(size="auto"), colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font)), **colour,
+        textfont=dict(size="auto"), **colour,
+        colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font), **bar_ticks(colour, 0.9 * row_height * n_rows, font)),
     )
     axis = dict(tickmode="array", tickfont=dict(size=tick_font), showgrid=False, zeroline=False)
     col_ticks, row_ticks = ticks(n_cols, labels=cols), ticks(n_rows, labels=rows)
@@ -273,6 +274,19 @@ def heatmap(
         ] + ([] if outline is None else window_frames(outline)),
     )
     return {"data": [trace], "layout": layout}  # every property here is known to be valid: no go.Figure to build
+
+
+def bar_ticks(colour: dict, length: float, font: int) -> dict:
+    """A colour bar's ticks for a bar ``length`` px long (the rows' height; a title wrapped on a phone only makes it
+    shorter): Plotly labels about every 20 px, so on a bar of one or two rows five labels of ``font`` px piled on one
+    another. A bar shorter than four labels shows its two ends only (as the step component's colour bar does); one
+    shorter than twelve, a label every two lines of text at most."""
+    if length < 4 * font:
+        ends = [float(colour["zmin"]), float(colour["zmax"])]
+        return dict(tickmode="array", tickvals=ends, ticktext=[f"{v:.2g}".replace("-", "\u2212") for v in ends])
+    if length < 12 * font:
+        return dict(nticks=max(3, int(length // (2 * font))))
+    return {}
 
 
 # Plotly's largest size for numbers in cells (the layout font, with textfont "auto"); assets/theme.css shows it as the
@@ -343,9 +357,9 @@ def sized(figure: Figure, font: int) -> Figure:
 
 def ticks(n: int, most: int = 48, labels: NDArray | None = None) -> NDArray:
     """Positions to label on an axis of n cells: all of them up to ``most``, else about 12 evenly spaced (384 dimensions).
-    An axis numbered 1..n (dimensions) beyond 16 cells gets about 8 numbers: on a phone 32 upright numbers run together,
-    and the tooltip names every cell."""
-    numbered = labels is not None and n > 16 and list(labels) == [str(i + 1) for i in range(n)]
+    An axis numbered 1..n (dimensions) or 0..n-1 (positions) beyond 16 cells gets about 8 numbers: on a phone 32 upright
+    numbers run together, and the tooltip names every cell."""
+    numbered = labels is not None and n > 16 and list(labels) in ([str(i + 1) for i in range(n)], [str(i) for i in range(n)])
     return np.arange(0, n, -(-n // 8) if numbered and n <= most else 1 if n <= most else -(-n // 12))
 
 
@@ -427,14 +441,18 @@ def lines(x: NDArray, ys: NDArray, names: tuple[str, ...], *, title: str, x_titl
     return {"data": traces, "layout": layout}
 
 
-def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, colour: str = "#0072B2") -> Figure:
-    """Vertical bars with their values printed on them."""
+def bars(values: NDArray, names: tuple[str, ...], *, title: str, y_title: str, colour: str = "#0072B2", x_title: str = "",
+         ticks: tuple[str, ...] | None = None) -> Figure:
+    """Vertical bars with their values printed on them. ``ticks``: shorter labels under the bars than their ``names``
+    (which the tooltips keep), with ``x_title`` saying what they count: eight labels "head 1" .. "head 8" turned on a
+    phone, and Plotly hid the last one past the chart's edge."""
     trace = dict(type="bar", x=np.arange(len(names)), y=np.asarray(values), marker=dict(color=colour),
                  text=[f"{v:.3f}" for v in values], textposition="outside", cliponaxis=False,
                  customdata=[label(n) for n in names], hovertemplate="%{customdata}: %{y:.4f}<extra></extra>")
     layout = dict(
         title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=340, margin=dict(l=10, r=10, t=60, b=10),
-        xaxis=dict(tickmode="array", tickvals=np.arange(len(names)), ticktext=[label(n) for n in names]),
+        xaxis=dict(tickmode="array", tickvals=np.arange(len(names)), ticktext=[label(n) for n in ticks or names],
+                   **({"title": dict(text=x_title)} if x_title else {})),
         yaxis=dict(title=dict(text=y_title), range=[0, max(1e-9, float(np.max(values))) * 1.2]), showlegend=False,
     )
     return {"data": [trace], "layout": layout}

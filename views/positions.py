@@ -43,6 +43,7 @@ from views.charts import chart, show
 from views.inputs import explanation_or_stop
 from views.page import View
 from views.registry import CACHE_TOKENS, KV_HEADS
+from views.tables import named_table
 
 SIDE_BY_SIDE = ("none", "sinusoidal", "rope", "alibi")  # the schemes compared on one head ("learned" needs a trained table)
 QUERY_HEADS = 8
@@ -152,6 +153,13 @@ def learned_section(view: View) -> None:
                   T=T, values=False, rows_are="position", cols_are="column_position")
         st.caption(T("positions.learned.caption", neighbours=f"{np.diag(learned, 1).mean():.2f}",
                      far=f"{learned[np.triu_indices(shown, 8)].mean():.2f}", table=model.position.shape[0]))
+        # 32 x 32 cells are about 7 px wide on a phone, too small to tap one by one (WCAG 2.5.8): every pair is also
+        # read here, rows of text a finger or a screen reader moves through.
+        with st.expander(T("positions.learned.numbers")):
+            for matrix, title in ((learned, T("positions.learned.learned")), (sinusoidal, T("positions.learned.sinusoidal"))):
+                frame = pd.DataFrame(figures.cell_text(matrix, 2), columns=labels)
+                frame.insert(0, T("positions.learned.position"), labels)
+                named_table(frame, title, row_headers=1, numbers=labels, height=360)
 
 
 def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> None:
@@ -162,7 +170,8 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
     count = st.slider(T("positions.alibi.heads"), 1, 16, key=view.key("slope_heads"))
     slopes = alibi_slopes(count)
     show(figures.bars(slopes, tuple(T("positions.alibi.head", head=h + 1) for h in range(count)), title=T("positions.alibi.slopes"),
-                      y_title=T("positions.alibi.slope")), key="alibi-slopes")
+                      y_title=T("positions.alibi.slope"), x_title=T("positions.alibi.head_axis"), ticks=tuple(str(h + 1) for h in range(count))),
+         key="alibi-slopes")
     m = alibi_power_of_two(count)
     if m == count:
         st.caption(T("positions.alibi.rule_power", heads=count))

@@ -343,40 +343,66 @@ if (!host.__attentionCharts) {
     // above the plot grows by a line each, and the chart keeps that title while its text and width stay the same.
     // Plotly centres a title of several lines on its anchor, so the first line would rise above the chart: the pad
     // at the top grows by half a line for each line added.
-    const wrapped = new WeakMap();  // chart div -> {text, width, lines, top, pad}
+    // The chart grows by the room added above its plot (the plot keeps the height the server gave it: a row of 32
+    // numbers stays a row, not a line).
+    const wrapped = new WeakMap();  // chart div -> {text, width, lines, top, pad, base, basePad, grown}
     const fitted = (gd, figure) => {
       const known = wrapped.get(gd), layout = figure && figure.layout, title = layout && layout.title;
       if (!known || !title || title.text !== known.text || layout.width !== known.width) return figure;
-      return {...figure, layout: {...layout, title: {...title, text: known.lines, pad: {...title.pad, t: known.pad}}, margin: {...layout.margin, t: known.top}}};
+      const height = layout.height && known.grown ? {height: layout.height + known.grown} : {};
+      return {...figure, layout: {...layout, ...height, title: {...title, text: known.lines, pad: {...title.pad, t: known.pad}}, margin: {...layout.margin, t: known.top}}};
     };
     // Column labels above the cells turn upright on a narrow chart and, with their axis title, can then reach the title,
     // as can a legend above the plot that a phone breaks onto two rows: the room above the plot grows by the overlap,
     // measured once drawn, and is kept like a wrapped title.
+    // On a touch screen the toolbar (PNG, zoom, reset) is always shown at the chart's top right (displayModeBar,
+    // theme.css): a title that reaches under it moves down below it, in a band of its own (lines beside a 150 px toolbar
+    // on a phone would be a few characters long); the chart grows by as much.
+    const toolbar = (gd) => {
+      const bar = gd.querySelector(".modebar");
+      if (!bar || !bar.checkVisibility({opacityProperty: true, visibilityProperty: true})) return null;
+      const m = bar.getBoundingClientRect();
+      return m.width > 0 && m.height > 0 ? m : null;
+    };
+    const origin = (layout) => ({base: (layout.margin && layout.margin.t) || 80, basePad: (layout.title && layout.title.pad && layout.title.pad.t) || 0});
     const clear = (gd, tries = 3) => {
       const node = gd.querySelector(".g-gtitle .gtitle"), layout = gd.layout || {}, title = layout.title;
-      if (!node || !title || typeof title.text !== "string") return;
+      if (!node || !title || typeof title.text !== "string" || tries <= 0) return;
+      const box = node.getBoundingClientRect(), bar = toolbar(gd);
+      const under = bar && bar.left < box.right - 1 && bar.right > box.left + 1 && bar.bottom > box.top + 1 ? Math.ceil(bar.bottom + 4 - box.top) : 0;
       const below = [...gd.querySelectorAll(".g-xtitle text, .xtick text, .legend .traces")].map((n) => n.getBoundingClientRect()).filter((r) => r.height > 0);
-      if (!below.length) return;
-      const overlap = Math.ceil(node.getBoundingClientRect().bottom + 3 - Math.min(...below.map((r) => r.top)));
-      if (overlap <= 0 || tries <= 0) return;
-      const top = ((layout.margin && layout.margin.t) || 80) + overlap, known = wrapped.get(gd);
-      wrapped.set(gd, known ? {...known, top} : {text: title.text, width: layout.width, lines: title.text, top, pad: (title.pad && title.pad.t) || 0});
-      Plotly.relayout(gd, {"margin.t": top}).then(() => clear(gd, tries - 1));  // measured again once redrawn
+      const overlap = below.length ? Math.ceil(box.bottom + under + 3 - Math.min(...below.map((r) => r.top))) : 0;
+      if (overlap <= 0 && under <= 0) return;
+      // A title anchored at its top moves down with its pad; one in the middle of the room above the plot (Plotly's
+      // "auto"), by half what that room grows.
+      const top = title.yanchor === "top", more = Math.max(0, overlap, top ? under : 2 * under);
+      const margin = ((layout.margin && layout.margin.t) || 80) + more, pad = ((title.pad && title.pad.t) || 0) + (top ? under : 0);
+      const known = wrapped.get(gd) || {text: title.text, width: layout.width, lines: title.text, ...origin(layout)};
+      const grown = (known.grown || 0) + (under ? more : 0);
+      wrapped.set(gd, {...known, top: margin, pad, grown});
+      const update = {"margin.t": margin, "title.pad.t": pad};
+      if (under && layout.height) update.height = layout.height + more;
+      Plotly.relayout(gd, update).then(() => clear(gd, tries - 1));  // measured again once redrawn
     };
+    const WIDE = /[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+    const ems = (html) => { let n = 0; for (const ch of html.replace(/<[^>]*>/g, "")) n += WIDE.test(ch) ? 1 : 0.55; return n; };
     const fit = (gd) => {
       const node = gd.querySelector(".g-gtitle .gtitle"), layout = gd.layout || {}, title = layout.title;
       if (!node || !title || typeof title.text !== "string") return clear(gd);
       // A title this wrapped for a wider chart (the column narrowed since) is wrapped again from its words; one the
       // server broke itself is left as it is.
-      const known = wrapped.get(gd), again = title.text.includes("<br>");
-      if (again && !(known && known.lines === title.text && known.base !== undefined)) return clear(gd);
+      // The room above the plot is counted from what the server sent (kept the first time it changed).
+      const known = wrapped.get(gd), again = title.text.includes("<br>"), mine = known && known.lines === title.text && known.base !== undefined;
+      if (again && !mine) return clear(gd);
       const box = node.getBoundingClientRect(), width = box.width, room = gd.getBoundingClientRect().right - box.left - 6;
       if (width <= room || room < 40) return clear(gd);
-      const text = again ? known.text : title.text, plain = text.replace(/<[^>]*>/g, "");
-      const widest = Math.max(...title.text.split("<br>").map((line) => line.replace(/<[^>]*>/g, "").length), 1);
-      const full = width * plain.length / widest;  // the whole title on one line, in pixels
-      const fits = Math.floor(plain.length * room / full), even = Math.ceil(plain.length / Math.ceil(full / room));
-      const most = Math.max(4, Math.min(fits, even + 6));  // characters on a line: lines of about equal length
+      const text = mine ? known.text : title.text, plain = text.replace(/<[^>]*>/g, "");
+      // Lengths in ems: a Chinese character is as wide as its font size, a Latin letter or digit about half (counting
+      // characters, a line of Chinese after a line with Latin in it ran past the chart's edge).
+      const widest = Math.max(...title.text.split("<br>").map(ems), 0.5);
+      const full = width * ems(plain) / widest;  // the whole title on one line, in pixels
+      const fits = ems(plain) * room / full, even = ems(plain) / Math.ceil(full / room);
+      const most = Math.max(2, Math.min(fits, even + 3));  // ems on a line: lines of about equal length
       // Chinese (even with a few spaces): one character at a time, a run of Latin letters and digits kept whole, each
       // with the tags around it (<b> never split); otherwise at spaces.
       const chinese = /[\u3000-\u9fff\uff00-\uffef]/u.test(plain);
@@ -384,14 +410,16 @@ if (!host.__attentionCharts) {
       const glue = chinese ? "" : " ", lines = [""];
       for (const piece of pieces) {
         const line = lines[lines.length - 1];
-        if (line && (line + glue + piece).replace(/<[^>]*>/g, "").length > most) lines.push(piece); else lines[lines.length - 1] = line ? line + glue + piece : piece;
+        if (line && ems(line + glue + piece) > most) lines.push(piece); else lines[lines.length - 1] = line ? line + glue + piece : piece;
       }
       const size = (title.font && title.font.size) || 14;
-      const base = again ? known.base : (layout.margin && layout.margin.t) || 80, basePad = again ? known.basePad : (title.pad && title.pad.t) || 0;
-      const top = base + Math.round(size * 1.25) * (lines.length - 1), pad = basePad + Math.round(size * 0.65) * (lines.length - 1);
+      const {base, basePad} = mine ? known : origin(layout), added = Math.round(size * 1.25) * (lines.length - 1);
+      const top = base + added, pad = basePad + Math.round(size * 0.65) * (lines.length - 1);
       if (again && lines.join("<br>") === title.text) return clear(gd);  // no narrower lines to be had
-      wrapped.set(gd, {text, width: layout.width, lines: lines.join("<br>"), top, pad, base, basePad});
-      Plotly.relayout(gd, {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad}).then(() => clear(gd));
+      const update = {"title.text": lines.join("<br>"), "margin.t": top, "title.pad.t": pad};
+      if (layout.height) update.height = layout.height - ((mine && known.grown) || 0) + added;  // the height the server sent, and the lines
+      wrapped.set(gd, {text, width: layout.width, lines: lines.join("<br>"), top, pad, base, basePad, grown: added});
+      Plotly.relayout(gd, update).then(() => clear(gd));
     };
     // Numbers in a heatmap's cells are black or white, whichever contrasts more with the cell's colour (at least 4.58:1
     // on any colour); Plotly picks #444 on a light cell, under 4.5:1 on a mid-blue. The colour is found as Plotly finds
