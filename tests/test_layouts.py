@@ -98,7 +98,7 @@ MEASURE_JS = """() => {
     const m = bar.getBoundingClientRect();
     return m.width > 0 && overlap(m, title.getBoundingClientRect()); }).map(gd => gd.layout.title.text);
   return {covered: hits, piled, underBar, titlesCut: cut, smallest: texts.length ? Math.min(...texts
-      map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
+      .map(t => parseFloat(getComputedStyle(t).fontSize))) : null,
           firstFigure: figures.length ? Math.min(...figures.map(f => f.getBoundingClientRect().top)) + main.scrollTop : null,
           sidebarShown: box.x + box.width > 20, width: document.documentElement.scrollWidth,
           view: document.documentElement.clientWidth, toolbars: bars.length,
