@@ -10,7 +10,7 @@ view = page.start("learn")
 T = view.T
 section = st.segmented_control(T("learn.section"), LEARN_SECTIONS, format_func=lambda s: T(f"learn.sections.{s}"),
                                key=view.key("section"), required=True)
-st.header(T(f"learn.sections.{section}"))  # the section's name: the outline's level 2
+page.section_heading(T(f"learn.sections.{section}"))
 if section == "scaling":
     learning.scaling_section(view)
 else:

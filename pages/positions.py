@@ -10,5 +10,5 @@ view = page.start("positions")
 T = view.T
 section = st.segmented_control(T("positions.section"), POSITION_SECTIONS, format_func=lambda s: T(f"positions.sections.{s}"),
                                key=view.key("section"), required=True)
-st.header(T(f"positions.sections.{section}"))  # the section's name: the outline's level 2
+page.section_heading(T(f"positions.sections.{section}"))
 {"positions": positions.positions_section, "sharing": positions.sharing_section, "fast": positions.fast_section}[section](view)

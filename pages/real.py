@@ -31,7 +31,7 @@ elif unknown:  # emoji and characters outside the model's vocabulary all become 
     st.info(T("real.unknown", count=unknown), icon=":material/help:")
 section = st.segmented_control(T("inside.section"), REAL_SECTIONS, format_func=lambda s: T(f"inside.sections.{s}"),
                                key=view.key("section"), required=True)
-st.header(T(f"inside.sections.{section}"))  # the section's name: the outline's level 2
+page.section_heading(T(f"inside.sections.{section}"))
 if section in ("heads", "moved", "random"):
     st.toggle(T("real.hide"), key=view.key("hide"), help=T("real.hide_help"))
 {"heads": lambda: real.heads_section(view, model, trace),

@@ -17,7 +17,7 @@ tokens = base.tokens
 st.caption(T("types.entropy_note", n=len(tokens), max_bits=f"{np.log2(len(tokens)):.2f}"))
 section = st.segmented_control(T("types.section"), TYPE_SECTIONS, format_func=lambda s: T(f"types.sections.{s}"),
                                key=view.key("section"), required=True)
-st.header(T(f"types.sections.{section}"))  # the section's name: the outline's level 2
+page.section_heading(T(f"types.sections.{section}"))
 
 if section == "scores":
     chosen = st.multiselect(T("types.scores.pick"), SCORES, key=view.key("scores"), format_func=lambda s: T(f"common.scores.{s}"))

@@ -10,6 +10,6 @@ view = page.start("vision")
 T = view.T
 section = st.segmented_control(T("vision.section"), VISION_SECTIONS, format_func=lambda s: T(f"vision.sections.{s}"),
                                key=view.key("section"), required=True)
-st.header(T(f"vision.sections.{section}"))  # the section's name: the outline's level 2
+page.section_heading(T(f"vision.sections.{section}"))
 {"sentence": vision.sentence_section, "steps": vision.steps_section, "looks": vision.looks_section,
  "glimpse": vision.glimpse_section, "draw": vision.draw_section}[section](view)

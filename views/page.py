@@ -215,3 +215,11 @@ def offer_longer_sentence(view: View) -> None:
         st.info(view.T("common.notices.short", n=n, needed=view.page.min_tokens), icon=":material/short_text:")
         st.button(view.T("common.notices.use_example", example=example), on_click=_use_long_example, args=(example,),
                   key="use-long-example")
+
+
+def section_heading(text: str) -> None:
+    """The chosen section's name under the section control: the outline's level 2 (h2). A projector, where the control
+    already shows it, keeps it for screen readers only (assets/presenter.css), so the section's first figure stays on
+    the first screen."""
+    with st.container(key="section-heading"):
+        st.header(text, anchor=False)
