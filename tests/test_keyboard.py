@@ -4,7 +4,7 @@ goes where a keyboard user and a screen reader expect it when something opens, c
 - Every page of the registry, on a laptop (the sidebar open), on a projector (presenter mode: the sidebar closed) and on
   a phone: Tab from the top of a fresh page reaches the page's first control, every stop on the way is on the screen
   and named, and the collapsed sidebar gives no stop at all. The counts are written to
-  tests/screenshots/keyboard/tab-counts.md for the record.
+  tests/screenshots/keyboard/tab-counts-<layout>.md for the record.
 - Every pop-over, dialog and full screen takes the focus in when it opens and gives it back when it closes (Escape).
 - A page chosen from the menu takes the focus; the sidebar closed or opened by its button leaves the focus on the
   button that undoes it.
@@ -77,16 +77,16 @@ def tab_to_first_control(page, limit: int = 80) -> tuple[int, int | None, list[d
     raise AssertionError(f"no control of the page within {limit} Tabs: {stops[-5:]}")
 
 
-@pytest.fixture(scope="module")
-def counts():
-    found: dict[tuple[str, str], str] = {}
+@pytest.fixture
+def counts(request):
+    """Tabs per page for this test's layout, written to its own file (xdist may run the layouts in different workers)."""
+    found: dict[str, str] = {}
     yield found
+    layout = request.node.callspec.params["layout"]
     COUNTS.parent.mkdir(parents=True, exist_ok=True)
-    layouts = list(LAYOUTS)
-    lines = ["| page | " + " | ".join(layouts) + " |", "|---|" + "---|" * len(layouts)]
-    for page in PAGES:
-        lines.append(f"| {page.path or 'walkthrough'} | " + " | ".join(found.get((page.id, layout), "") for layout in layouts) + " |")
-    COUNTS.write_text("Tabs from the top of a fresh page to its first control (and to Next)\n\n" + "\n".join(lines) + "\n")
+    lines = [f"| page | Tabs to the first control, {layout} |", "|---|---|"]
+    lines += [f"| {page.path or 'walkthrough'} | {found.get(page.id, '')} |" for page in PAGES]
+    COUNTS.with_name(f"tab-counts-{layout}.md").write_text("\n".join(lines) + "\n")
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
@@ -106,7 +106,7 @@ def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(chrom
         if layout != "laptop":
             assert not any(stop["sidebar"] for stop in stops), (where, [s for s in stops if s["sidebar"]][:3])
             assert tabs <= 6, (where, stops)
-        counts[(entry.id, layout)] = f"{tabs}" + (f" (Next {to_next})" if to_next else "")
+        counts[entry.id] = f"{tabs}" + (f" (Next {to_next})" if to_next else "")
     context.close()
 
 
