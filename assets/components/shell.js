@@ -377,7 +377,7 @@ if (!host.__attentionCharts) {
       // "auto"), by half what that room grows.
       const top = title.yanchor === "top", more = Math.max(0, overlap, top ? under : 2 * under);
       const margin = ((layout.margin && layout.margin.t) || 80) + more, pad = ((title.pad && title.pad.t) || 0) + (top ? under : 0);
-      const known = wrapped.get(gd) || {text: title.text, width: layout.width, lines: title.text, ...origin(layout), server: title.text.includes("<br>")};
+      const known = wrapped.get(gd) || {text: title.text, width: layout.width, lines: title.text, ...origin(layout)};
       const grown = (known.grown || 0) + (under ? more : 0);
       wrapped.set(gd, {...known, top: margin, pad, grown});
       const update = {"margin.t": margin, "title.pad.t": pad};
@@ -393,7 +393,7 @@ if (!host.__attentionCharts) {
       // server broke itself is left as it is.
       // The room above the plot is counted from what the server sent (kept the first time it changed).
       const known = wrapped.get(gd), again = title.text.includes("<br>"), mine = known && known.lines === title.text && known.base !== undefined;
-      if (again && (!mine || known.server)) return clear(gd);
+      if (again && !mine) return clear(gd);
       const box = node.getBoundingClientRect(), width = box.width, room = gd.getBoundingClientRect().right - box.left - 6;
       if (width <= room || room < 40) return clear(gd);
       const text = mine ? known.text : title.text, plain = text.replace(/<[^>]*>/g, "");
