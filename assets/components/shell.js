@@ -162,7 +162,7 @@ if (!host.__attentionShell) {
   doc.addEventListener("keydown", fullScreen, true);
   // The sidebar, once collapsed (presenter mode, a narrow window, a phone), is off the screen: inert, out of the Tab
   // order and the accessibility tree. Collapsed by its own button, the focus goes to the button that opens it again;
-  // opened by that, to its first control.
+  // opened by that, to its menu's first link (Shift+Tab from there reaches the button that closes it, theme.css).
   let collapsed = null;
   const sidebarState = () => {
     const sidebar = doc.querySelector("[data-testid=stSidebar]");
@@ -181,7 +181,7 @@ if (!host.__attentionShell) {
     const arriving = wanted && wanted.kind === "arrive" && Date.now() <= wanted.until;  // the page chosen takes it
     if (collapsed !== null && now !== collapsed && !arriving && (lost() || (now && sidebar.contains(active)) || (!now && active && active.closest("[data-testid=stExpandSidebarButton]"))))
       moveFocus(() => now ? doc.querySelector("[data-testid=stExpandSidebarButton] button, [data-testid=stExpandSidebarButton]")
-        : sidebar.querySelector("[data-testid=stSidebarCollapseButton] button") || sidebar.querySelector(FOCUSABLE), 1500, true);
+        : sidebar.querySelector("[data-testid=stSidebarNavLink]") || sidebar.querySelector(FOCUSABLE), 1500, true);
     collapsed = now;
   };
   let shownPath = null, restore = null;  // the page whose top was shown; where Back returns to on a page
