@@ -28,6 +28,11 @@ def test_every_private_name_the_page_script_uses_is_still_in_streamlits_frontend
     missing = sorted(t for t in testids if f"`{t}`" not in bundle and f'"{t}"' not in bundle and f"'{t}'" not in bundle)
     assert not missing, f"Streamlit no longer draws these: {missing}"
     assert all(name in bundle for name in baseweb), baseweb
+    # Two of Streamlit's attributes the page script reads: a collapsed sidebar (made inert) and an element of the run
+    # before (not the new page's title to focus).
+    shell = SHELL.read_text()
+    for attribute in ("data-collapsed", "data-stale"):
+        assert attribute in shell and f'"{attribute}"' in bundle, attribute
 
 
 def test_no_other_file_reaches_into_streamlits_dom():
