@@ -8,6 +8,7 @@ from views import page, state
 from views.charts import chart, dims
 from views.inputs import explanation_or_stop
 from views.registry import SHARED_BY_NAME
+from views.tables import named_table
 
 view = page.start("multihead")
 settings, T = view.settings, view.T
@@ -27,8 +28,10 @@ def cost() -> None:
     counts = multi_head_cost(n, n, settings.d_model, d_k, d_k, heads)
     baseline = multi_head_cost(n, n, settings.d_model, settings.d_model, settings.d_model, 1)
     names = [T(f"multihead.parts_{part}") for part in counts]
-    st.table(pd.DataFrame({T("multihead.part"): names, T("multihead.count"): [f"{counts[p]:,}" for p in counts],
-                           T("multihead.one_head", d_model=settings.d_model): [f"{baseline[p]:,}" for p in baseline]}), hide_index=True)
+    one_head = T("multihead.one_head", d_model=settings.d_model)
+    named_table(pd.DataFrame({T("multihead.part"): names, T("multihead.count"): [f"{counts[p]:,}" for p in counts],
+                              one_head: [f"{baseline[p]:,}" for p in baseline]}),
+                T("multihead.cost_caption", heads=heads, d_k=d_k, n=n), row_headers=1, numbers=[T("multihead.count"), one_head])
 
 
 def grid() -> None:

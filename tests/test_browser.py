@@ -159,9 +159,10 @@ def test_a_step_taken_in_the_browser_and_the_link_csv_and_sidebar_follow(chromiu
         page.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step}'", timeout=30000)
         wait_for_step(page, f"Step {step} of 6")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
-    copy = page.frame_locator("[data-testid=stSidebar] iframe").get_by_role("button", name="Copy the link to this view")
+    copy = page.locator("[data-testid=stSidebar]").get_by_role("button", name="Copy the link to this view")
     copy.click()
-    page.frame_locator("[data-testid=stSidebar] iframe").get_by_text("Copied: paste it anywhere").wait_for()  # written (async)
+    page.locator("[data-testid=stSidebar]").get_by_role("button", name="Copied: paste it anywhere").wait_for()  # written (async)
+    assert page.locator("[data-testid=stSidebar]").get_by_role("status").filter(has_text="Copied: paste it anywhere").count() == 1
     assert page.evaluate("navigator.clipboard.readText()") == page.url  # the link of step 4, not of the page first drawn
     with page.expect_download() as download:
         page.locator(".steps details.menu summary").click()

@@ -61,8 +61,8 @@ def test_link_to_this_view_is_shown():
     clicked (tested in the browser)."""
     at = open_app(text=SENTENCE, d_k="5", step="4")
     assert at.query_params["d_k"] == "5" and payload(at)[0]["view"]["step"] == 4
-    buttons = [i for i in at.get("iframe") if "Copy the link to this view" in str(i.proto)]
-    assert len(buttons) == 1 and "parent.location.href" in str(buttons[0].proto)
+    buttons = [c for c in at.get("bidi_component") if "Copy the link to this view" in str(c.proto)]
+    assert len(buttons) == 1 and "window.location.href" in str(buttons[0].proto)
 
 
 def reported(page: str = "walkthrough", key: str = "walk-steps", **report) -> object:

@@ -137,6 +137,22 @@ def test_a_pop_over_takes_the_focus_in_and_gives_it_back(chromium, app_url):
     page.keyboard.press("Escape")
     dialog.wait_for(state="detached", timeout=10000)
     focus_is(page, "Clear the class")
+    # Tab from its last control leaves it for what follows its button, and closes it (it fell to the page's body, open);
+    # Shift+Tab from its first goes back to its button
+    page.keyboard.press("Enter")
+    dialog.wait_for(timeout=10000)
+    focus_is(page, "Clear every stop")
+    page.keyboard.press("Shift+Tab")
+    dialog.wait_for(state="detached", timeout=10000)
+    focus_is(page, "Clear the class")
+    page.keyboard.press("Enter")
+    dialog.wait_for(timeout=10000)
+    focus_is(page, "Clear every stop")
+    page.keyboard.press("Tab")
+    dialog.wait_for(state="detached", timeout=10000)
+    page.wait_for_timeout(300)
+    after = page.evaluate(FOCUS_JS)
+    assert after and "Clear" not in after, after  # on the next control of the page, not the body
     context.close()
 
 

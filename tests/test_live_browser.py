@@ -177,6 +177,86 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(chromi
         page.context.close()
 
 
+FOCUSED_JS = """() => { const el = document.activeElement;
+  return el && el !== document.body ? {tag: el.tagName, text: (el.textContent || '').trim().slice(0, 80), cls: String(el.className)} : null; }"""
+
+
+def focused(page, tag: str, text: str, timeout: float = 15) -> dict:
+    """Wait until the focus is on a ``tag`` whose words start with ``text``; returns where it is (fails with it)."""
+    end, now = time.monotonic() + timeout, None
+    while time.monotonic() < end:
+        now = page.evaluate(FOCUSED_JS)
+        if now and now["tag"] == tag and now["text"].startswith(text):
+            return now
+        page.wait_for_timeout(150)
+    raise AssertionError(f"focus on {now}, not on <{tag}> {text!r}")
+
+
+def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothing(chromium, app_url):
+    """A teacher with a keyboard only: Enter on "Start a live class" puts the focus on the join code (a heading), Enter
+    on "Open the question" on the question as the projector shows it (not on the button, relabelled), Enter on "Close
+    voting" and "Reveal the answer" on the question again (not on the page's body). A student with a keyboard: the
+    question is a heading; the arrow keys move between the options and send nothing, Space sends, and what was sent
+    is said (the page's live region). The sidebar closes with Escape."""
+    teacher = chromium.new_context(**PROJECTOR).new_page()
+    teacher.goto(f"{app_url}/live?lang=en")
+    start = teacher.locator(".st-key-live-start button")
+    start.focus()
+    teacher.keyboard.press("Enter")
+    focused(teacher, "H2", "Join code")
+    code = teacher.locator(".live-code").inner_text().strip()
+    phone = join(chromium, app_url, code, "en")
+    option = teacher.get_by_role("option", name=re.compile("Cosine similarity between two vectors")).first
+    for _ in range(4):  # the select box may be drawn again while it opens (see pick)
+        teacher.locator(".st-key-live-pick [role=combobox]").first.click()
+        try:
+            option.wait_for(timeout=5000)
+            break
+        except PlaywrightTimeout:
+            teacher.keyboard.press("Escape")
+    option.click()
+    teacher.locator(".st-key-live-open button").focus()
+    teacher.keyboard.press("Enter")
+    focused(teacher, "H2", "Cosine similarity between two vectors")
+    # The phone: the question is a heading; arrows move, Space sends, Enter sends.
+    phone.get_by_role("heading", name=re.compile("Cosine similarity between two vectors")).wait_for(timeout=30000)
+    radios = phone.locator("[class*=st-key-live-answer-] input[type=radio]")
+    radios.first.focus()
+    for key in ("ArrowDown", "ArrowDown", "ArrowUp"):
+        phone.keyboard.press(key)
+    phone.wait_for_timeout(1500)
+    assert phone.evaluate("() => document.activeElement === document.querySelectorAll('[class*=st-key-live-answer-] input[type=radio]')[1]")
+    sent = phone.locator(".live-sent").all_inner_texts()
+    assert not sent and not radios.nth(1).is_checked(), sent  # nothing sent on the way
+    phone.keyboard.press("Space")
+    phone.locator(".live-sent").filter(has_text="Sent: B.").wait_for(timeout=15000)
+    phone.locator(".attention-said").filter(has_text="Sent: B.").wait_for(state="attached", timeout=5000)  # said
+    assert phone.locator(".attention-said").get_attribute("role") == "status"
+    teacher.get_by_text("1 of 1 answered").wait_for(timeout=15000)
+    phone.locator("[class*=st-key-live-answer-] input[type=radio]").first.focus()
+    phone.keyboard.press("Enter")  # Enter chooses too
+    phone.locator(".live-sent").filter(has_text="Sent: A.").wait_for(timeout=15000)
+    phone.locator(".attention-said").filter(has_text="Sent: A.").wait_for(state="attached", timeout=5000)
+    teacher.locator(".st-key-live-close button").focus()
+    teacher.keyboard.press("Enter")
+    teacher.get_by_text("Round 1: 100 % right (1 of 1)").wait_for(timeout=15000)
+    focused(teacher, "H2", "Cosine similarity between two vectors")
+    teacher.locator(".st-key-live-reveal button").focus()
+    teacher.keyboard.press("Enter")
+    teacher.get_by_text("The answer: A.", exact=False).wait_for(timeout=15000)
+    focused(teacher, "H2", "Cosine similarity between two vectors")
+    # The live results' bars are named by their words, in Chinese too: no English "progress"
+    names = teacher.locator("[data-testid=stProgress] [role=progressbar]").evaluate_all("(bars) => bars.map((b) => b.getAttribute('aria-label'))")
+    assert names and all(re.match(r"^[A-D]\. .*: \d+ \(\d+%\)", name) for name in names), names
+    # Escape closes the sidebar from inside it; the focus goes to the button that opens it again
+    teacher.locator("[data-testid=stSidebarNavLink]").first.focus()
+    teacher.keyboard.press("Escape")
+    teacher.wait_for_function("() => document.querySelector('[data-testid=stSidebar]').getAttribute('data-collapsed') === 'true'", timeout=5000)
+    teacher.wait_for_function("() => !!document.activeElement.closest('[data-testid=stExpandSidebarButton]')", timeout=5000)
+    for page in (teacher, phone):
+        page.context.close()
+
+
 def test_two_replicas_share_one_class_through_postgresql(chromium):
     """The teacher on one replica, a student on the other (each opened on its own port, as nginx may send them): the
     class, the question and the answer are the same everywhere; a replica killed and restarted loses nothing."""

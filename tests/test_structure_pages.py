@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import all_text, figure_titles, figures, open_app, z_values
+from conftest import all_text, figure_titles, figures, open_app, tables, z_values
 
 from attention_core import explain
 
@@ -20,14 +20,14 @@ def test_multi_head_heads_slider_and_fixed_d_model():
     assert sorted(t for t in titles if t.startswith("head ")) == ["head 1", "head 2", "head 3", "head 4"]
     concat = figures(at)[titles.index("Concat(Z₁ … Zₕ): each head's output side by side")]
     assert z_values(concat).shape == (6, 16) and len(concat["layout"]["shapes"]) == 3
-    costs = at.table[0].value
+    costs = next(t for caption, t in tables(at).items() if caption.startswith("Multiply-adds of 4 heads"))
     assert costs.iloc[-1, 1] == costs.iloc[-1, 2]  # same total as one head of size d_model
     diversity = z_values(figures(at)[titles.index("divergence between heads (bits)")])
     assert diversity.shape == (4, 4)
     at.toggle(key="multihead.split").set_value(False).run()
     at.slider(key="shared.heads").set_value(2).run()  # d_k = 4 from the sidebar, not 16 / 2
     assert "from the sidebar" in all_text(at) and at.query_params["split"] == "0" and at.query_params["d_k"] == "4"
-    costs = at.table[0].value
+    costs = next(t for caption, t in tables(at).items() if caption.startswith("Multiply-adds of 2 heads"))
     assert costs.iloc[-1, 1] != costs.iloc[-1, 2]
 
 

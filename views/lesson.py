@@ -293,7 +293,8 @@ def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base
         entries.append({
             "id": stop.id, "title": T(f"lesson.stops.{stop.id}.title"), "badge": T("lesson.minutes", minutes=stop.minutes),
             "body": steps.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}"),
-            "blocks": [{"t": "options", "stop": stop.id, "options": options, "correct": stop.correct, "guess": guess, "revealed": revealed,
+            "blocks": [{"t": "options", "stop": stop.id, "name": T("lesson.your_guess_on", title=T(f"lesson.stops.{stop.id}.title")),
+                        "options": options, "correct": stop.correct, "guess": guess, "revealed": revealed,
                         "show": steps.markdown(T(f"lesson.stops.{stop.id}.show")),
                         "links": [{"label": T("lesson.open"), "href": f"{base}{_path(stop.page)}?{urlencode(params)}"},
                                   {"label": T("lesson.open_present"), "href": f"{base}{_path(stop.page)}?{urlencode(params | {'present': '1'})}"}],
@@ -321,7 +322,7 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         if st.session_state.get(f"kept.{key}.guess") not in (None, *range(len(options))):  # a tampered cookie
             del st.session_state[f"kept.{key}.guess"]
         kept(f"{key}.guess")
-        guess = st.radio(T("lesson.your_guess"), range(len(options)), index=None, key=f"{key}.guess", on_change=keep,
+        guess = st.radio(T("lesson.your_guess_at", number=number), range(len(options)), index=None, key=f"{key}.guess", on_change=keep,
                          args=(f"{key}.guess",), format_func=lambda i: figures.plain(options[i]), horizontal=True)
         from views import live  # the live page reads the stops: imported here, not at the top
 

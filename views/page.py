@@ -223,3 +223,20 @@ def section_heading(text: str) -> None:
     the first screen."""
     with st.container(key="section-heading"):
         st.header(text, anchor=False)
+
+
+FOCUS = "shell.focus"  # (the part the focus goes to, a number that grows with each wish)
+
+
+def want_focus(part: str) -> None:
+    """A button's callback whose button goes away or moves (a class started, a question opened, an answer revealed):
+    the focus goes to ``part`` once it is drawn (WCAG 2.4.3), not to the page's body. ``part``: a ``focus_here`` name."""
+    st.session_state[FOCUS] = (part, st.session_state.get(FOCUS, ("", 0))[1] + 1)
+
+
+def focus_here(part: str) -> None:
+    """Where ``part`` is drawn: when a callback asked for it, a hidden mark that the page script (assets/components/
+    shell.js) follows once per wish, putting the focus on the first heading (or message) drawn after it."""
+    wish = st.session_state.get(FOCUS)
+    if wish and wish[0] == part:
+        st.html(f'<span class="attention-focus" hidden data-focus="{wish[1]}"></span>')

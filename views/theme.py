@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import html
-import json
 from pathlib import Path
 
 import streamlit as st
@@ -24,29 +22,47 @@ def apply(present: bool) -> None:
     st.html(f"<style>{_css('theme')}{_css('presenter') if present else ''}</style>")
 
 
-COPY_LINK = """<!doctype html><style>
-body{margin:0;font-family:"Source Sans Pro","Source Sans 3",system-ui,sans-serif}
-button{width:100%;min-height:38px;padding:4px 12px;font:inherit;font-size:15px;color:#31333f;background:#fff;cursor:pointer;
-       border:1px solid rgba(49,51,63,.2);border-radius:8px}
-button:hover{border-color:#ff4b4b;color:#ff4b4b} button:focus-visible{outline:2px solid #ff4b4b}
-</style><button type="button" id="copy">__LABEL__</button><script>
-const button = document.getElementById("copy"), texts = __TEXTS__;
-function copied(ok) { button.textContent = ok ? texts.copied : texts.failed; setTimeout(() => button.textContent = texts.label, 4000); }
-button.addEventListener("click", () => {
-  const link = window.parent.location.href;  // the view as it is now, also after a part of the page reran alone
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(link).then(() => copied(true), () => copied(fallback(link)));
-  } else copied(fallback(link));
-});
-function fallback(link) {  // plain http on a school server: no Clipboard API
-  const area = document.createElement("textarea"); area.value = link; document.body.appendChild(area); area.select();
-  let ok = false; try { ok = document.execCommand("copy"); } catch (error) {} area.remove(); return ok;
+COPY_CSS = """
+button { width: 100%; min-height: 38px; padding: 4px 12px; font: inherit; font-size: 15px; color: #31333f; background: #fff;
+  cursor: pointer; border: 1px solid rgba(49, 51, 63, .2); border-radius: 8px; }
+button:hover { border-color: #c53948; color: #a1283a; }
+button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
+.said { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+"""
+
+# The button copies window.location.href when clicked (the view as it is then, also after a part reran alone); plain http
+# on a school server has no Clipboard API, so a hidden text box is copied instead. What happened is said on the button
+# for 4 s and, for a screen reader, in a live region.
+COPY_JS = """
+export default function ({parentElement, data}) {
+  let button = parentElement.querySelector("button");
+  if (!button) {
+    button = document.createElement("button"); button.type = "button";
+    const said = document.createElement("span"); said.className = "said"; said.setAttribute("role", "status");
+    parentElement.append(button, said);
+    button.addEventListener("click", () => {
+      const link = window.location.href, texts = button.texts;
+      const done = (ok) => { button.textContent = said.textContent = ok ? texts.copied : texts.failed;
+        clearTimeout(button.back); button.back = setTimeout(() => { button.textContent = button.texts.label; said.textContent = ""; }, 4000); };
+      const fallback = () => { const area = document.createElement("textarea"); area.value = link; document.body.appendChild(area); area.select();
+        let ok = false; try { ok = document.execCommand("copy"); } catch (error) { ok = false; } area.remove(); return ok; };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(() => done(true), () => done(fallback()));
+      else done(fallback());
+    });
+  }
+  if (!button.texts || button.texts.label !== data.label) button.textContent = data.label;
+  button.texts = data;
 }
-</script>"""
+"""
+
+
+@functools.cache
+def _copy_component():
+    return st.components.v2.component("attention_copy_link", css=COPY_CSS, js=COPY_JS)
 
 
 def copy_link(T: Texts) -> None:
     """A button that copies the address of this view, as it is when clicked (the link holds every setting)."""
     st.caption(T("common.sidebar.share"))
     texts = {"label": T("common.sidebar.copy_link"), "copied": T("common.sidebar.copied"), "failed": T("common.sidebar.copy_failed")}
-    st.iframe(COPY_LINK.replace("__LABEL__", html.escape(texts["label"])).replace("__TEXTS__", json.dumps(texts)), height=40)
+    _copy_component()(data=texts, key="attention-copy-link")

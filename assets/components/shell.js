@@ -145,6 +145,66 @@ if (!host.__attentionShell) {
       if (back && back.isConnected && (lost() || doc.activeElement === doc.body)) back.focus();
     }
   };
+  // Tab from a pop-over's last control leaves it for what follows its button; Shift+Tab from its first goes back to its
+  // button (either closes it). Baseweb draws the pop-over at the end of the page: Tab fell from it to the page's body,
+  // the pop-over still open.
+  doc.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab" || !popover || !popover.contains(event.target)) return;
+    const inside = [...popover.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length);
+    const first = inside[0], last = inside[inside.length - 1];
+    if (!(event.shiftKey ? event.target === first || !first : event.target === last || !last)) return;
+    const back = opener && opener.isConnected ? opener : null;
+    if (!back) return;
+    event.preventDefault();
+    if (event.shiftKey) { back.click(); opener = null; setTimeout(() => back.focus(), 0); return; }  // closed, on its button
+    const all = [...doc.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length && !el.closest("[inert], [data-testid=stPopoverBody]"));
+    const after = all[all.indexOf(back) + 1];
+    back.click();  // closes it (its button toggles it); the focus then goes on, not back to the button
+    opener = null;
+    if (after) setTimeout(() => after.focus(), 0);
+  }, true);
+  // Escape closes the sidebar when the keyboard is in it and nothing inside it is open (a list, a pop-over, a tooltip
+  // close first): the focus goes to the button that opens it again (sidebarState, below).
+  doc.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const sidebar = doc.querySelector("[data-testid=stSidebar]");
+    if (!sidebar || sidebar.getAttribute("data-collapsed") === "true" || !sidebar.contains(event.target)) return;
+    if (event.target.closest("[aria-expanded=true]") || doc.querySelector("[data-baseweb=popover], [data-testid=stPopoverBody]")) return;
+    const close = sidebar.querySelector("[data-testid=stSidebarCollapseButton] button");
+    if (close) close.click();
+  });
+  // The live class's answers are sent as soon as one is chosen (views/live/phone.py): on a phone a tap chooses. The
+  // arrow keys, which choose the next option of a radio group as they move, only move here; Space or Enter chooses
+  // (a keyboard never sends an answer on its way to another).
+  doc.addEventListener("keydown", (event) => {
+    const radio = event.target;
+    if (!radio.matches || !radio.matches("[class*=st-key-live-answer-] input[type=radio]")) return;
+    if (event.key === "Enter") { event.preventDefault(); event.stopPropagation(); if (!radio.checked) radio.click(); return; }
+    const step = {ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1}[event.key];
+    if (!step) return;
+    event.preventDefault(); event.stopPropagation();  // nor Baseweb's own handler
+    const all = [...radio.closest("[role=radiogroup]").querySelectorAll("input[type=radio]")];
+    all[(all.indexOf(radio) + step + all.length) % all.length].focus();
+  }, true);
+  // A part the server asked the focus to go to (views/page.want_focus: a class started, a question opened, an answer
+  // revealed, whose button is gone or has moved): once per wish, to the first heading or message drawn after its mark.
+  const granted = new Set(), FIRST = "h1, h2, h3, [data-testid=stAlert]";
+  const wishes = () => {
+    for (const mark of doc.querySelectorAll("span.attention-focus[data-focus]")) {
+      const wish = mark.getAttribute("data-focus");
+      if (granted.has(wish)) continue;
+      granted.add(wish);
+      const from = mark.closest("[data-testid=stElementContainer]") || mark;
+      moveFocus(() => {
+        if (!from.isConnected) return null;
+        for (let el = from.nextElementSibling; el; el = el.nextElementSibling) {
+          const found = el.matches(FIRST) ? el : el.querySelector(FIRST);
+          if (found) { if (found.getAttribute("tabindex") === null) found.tabIndex = -1; return found; }
+        }
+        return null;
+      }, 4000, true);
+    }
+  };
   // A chart's full screen (Streamlit's button in Plotly's toolbar) draws the chart again, and the focus fell to the
   // page: it goes to the same chart's button that closes (or opens) full screen, after the button and after Escape.
   const screenTitles = () => new Set(["fullscreen", "close_fullscreen"].flatMap((k) => Object.values(texts).map((t) => t && t[`streamlit.${k}`]).filter(Boolean)));
@@ -215,6 +275,7 @@ if (!host.__attentionShell) {
     }
     sidebarState();
     popovers();
+    wishes();
     // The main area is no Tab stop of its own (its controls are): Streamlit gives it tabindex 0 for scrolling.
     if (main && main.getAttribute("tabindex") === "0") main.tabIndex = -1;
     focusWanted();
@@ -232,6 +293,22 @@ if (!host.__attentionShell) {
         if (name && part.getAttribute("aria-label") !== name) part.setAttribute("aria-label", name);
         if (heading && heading.getAttribute("aria-hidden") !== "true") heading.setAttribute("aria-hidden", "true");
       }
+    }
+    // A progress bar (st.progress: the live class's answers per option, the training's progress) is named by the words
+    // drawn above it ("B. Machines: 9 (45%)"), not Baseweb's English "progress".
+    for (const bar of doc.querySelectorAll("[data-testid=stProgress] [role=progressbar]")) {
+      const words = bar.closest("[data-testid=stProgress]").firstElementChild.textContent.trim();
+      if (words && bar.getAttribute("aria-label") !== words) bar.setAttribute("aria-label", words);
+    }
+    // A message marked data-say (views/live/phone.py: "Sent: B. …") is said by a screen reader each time its words
+    // change. Streamlit draws it anew in each run, and a live region new to the page is not heard: the page's own
+    // region, kept from the start, says it. What is shown in the first moments after the page opens is not said.
+    if (!region.isConnected && doc.body) doc.body.append(region);
+    for (const note of doc.querySelectorAll("[data-say]")) {
+      const name = note.getAttribute("data-say"), words = note.textContent.trim();
+      if (spoken.get(name) === words) continue;
+      spoken.set(name, words);
+      if (Date.now() - opened > 2500) announce(words);
     }
     // A heading's link icon (shown on hover, for copying) is no Tab stop: a lesson's stops took two Tabs each.
     for (const anchor of doc.querySelectorAll("[data-testid=stHeaderActionElements] a:not([tabindex])")) anchor.tabIndex = -1;
@@ -256,10 +333,6 @@ if (!host.__attentionShell) {
       if (/^[a-z_]+$/.test(name)) doc.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=${parseInt(kept.getAttribute("data-age"), 10) || 0}; SameSite=Strict`;
       kept.setAttribute("data-remembered", "");
     }
-    const own = texts[lang] || english;
-    for (const frame of doc.querySelectorAll("[data-testid=stSidebar] iframe")) {  // the copy-link button's frame
-      if (own["page.copy_frame"] && frame.title !== own["page.copy_frame"]) frame.title = own["page.copy_frame"];
-    }
     const into = translate[lang];
     if (!into) return;
     for (const name of ATTRIBUTES) for (const el of doc.querySelectorAll(`[${name}]`)) {
@@ -270,6 +343,14 @@ if (!host.__attentionShell) {
       const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       while (walker.nextNode()) { const now = into(walker.currentNode.textContent.trim()); if (now !== null) walker.currentNode.textContent = now; }
     }
+  };
+  const spoken = new Map(), opened = Date.now();
+  const region = doc.createElement("div");
+  region.setAttribute("role", "status"); region.className = "attention-said";
+  const announce = (words) => {
+    if (!region.isConnected) doc.body.append(region);
+    region.textContent = "";
+    setTimeout(() => { region.textContent = words; }, 50);  // emptied first: the same words twice are said twice
   };
   const soon = () => { if (!pending) pending = host.setTimeout(tidy, 60); };
   // A page opened from the menu is one step of Back, not two: Streamlit pushes the bare page ("/scaling-lab"), then

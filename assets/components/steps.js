@@ -459,7 +459,7 @@ class Steps {
   // reveal. A guess, a reveal and a question for the live class go to the server, which keeps them (over a reload too).
   optionsBlock(b) {
     const t = this.t, letters = "ABCDEFGH";
-    const group = el("div", {class: "segmented options", role: "radiogroup", "aria-label": t.your_guess});
+    const group = el("div", {class: "segmented options", role: "radiogroup", "aria-label": b.name || t.your_guess});  // named by its stop
     b.options.forEach((label, i) => {
       const on = b.guess === i;
       group.append(el("button", {type: "button", role: "radio", "aria-checked": on ? "true" : "false", class: on ? "on" : "",

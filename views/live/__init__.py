@@ -41,7 +41,7 @@ from views.live.teacher import (
     start_form,
     take_teacher_link,
 )
-from views.page import View
+from views.page import View, focus_here
 
 __all__ = ["STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "cookie", "draw", "focus_item", "intro_key", "lesson_banner", "remember_walk",
            "store", "take_teacher_link"]
@@ -63,6 +63,7 @@ def teacher_panel(view: View) -> None:
     if error is not None:
         refused(T, error)
     if found.ended is not None:  # no code or QR code any more: nobody can join
+        focus_here("live-ended")
         st.info(T("live.teacher.ended", code=found.code), icon=":material/event_busy:")
     elif found.expired():  # the code's hours are over: nobody joins or answers; the figures and exports stay
         st.warning(T("live.teacher.expired", code=found.code), icon=":material/timer_off:")

@@ -184,7 +184,8 @@ def one_question(T: Texts, question: store.Question, mine: dict[tuple[int, int],
     first, second = mine.get((question.id, 1)), mine.get((question.id, 2))
     state = "closed" if question.state == "open" and not waiting else question.state  # an ended or expired class asks nothing
     with st.container(border=True, key=f"live-q-{question.id}"):
-        st.markdown(f"**{number}.** {plain(asked)}" if number else f"**{plain(asked)}**")
+        # a heading a screen reader moves to: the question (h2), or a concept check's item under its title (h3)
+        (st.subheader if number else st.header)(f"{number}. {plain(asked)}" if number else plain(asked), anchor=False)
         show_table(T, question)
         if state == "open":
             if question.round == 2:
@@ -194,11 +195,14 @@ def one_question(T: Texts, question: store.Question, mine: dict[tuple[int, int],
             widget = f"live-answer-{question.id}-{question.round}"
             if widget not in st.session_state and chosen is not None:
                 st.session_state[widget] = chosen
-            label = T("live.student.again") if question.round == 2 else T("live.student.your_answer")
+            # each group named apart (a concept check asks several at once); a tap sends, the arrow keys only move (shell.js)
+            label = (T("live.student.again") if question.round == 2 else
+                     T("live.student.your_answer_n", number=number) if number else T("live.student.your_answer"))
             st.radio(label, range(question.options), index=None, key=widget, width="stretch",
                      format_func=lambda i: option_name(options, i), on_change=_send, args=(question.id, student_id, widget, question.round))
-            if chosen is not None:
-                st.caption(T("live.student.sent", option=option_name(options, chosen)))
+            if chosen is not None:  # said by a screen reader too, each time it changes (data-say: shell.js)
+                sent = html.escape(T("live.student.sent", option=option_name(options, chosen)))
+                st.html(f'<p class="live-sent" data-say="live-sent-{question.id}-{question.round}">{sent}</p>')
             return
         answered = T("live.student.you", option=option_name(options, first)) if first is not None else T("live.student.none")
         if question.round == 2:

@@ -16,8 +16,8 @@ from attention_plot.text import Texts
 from classroom import generators, store
 from classroom.tally import advice, percent_right, shift_table, whole_percents
 from views.live.common import LETTERS, PROJECTOR_POLL, engine, option_name, refused, show_table, wording
-from views.live.teacher import ASK_DRAWN, _act, _open_similar, join_card
-from views.page import View
+from views.live.teacher import ASK_DRAWN, _act, _act_on_question, _open_similar, join_card
+from views.page import View, focus_here
 
 
 def histogram(T: Texts, options: list[str], counts: list[int], correct: int | None, key: str = "") -> None:
@@ -101,21 +101,21 @@ def actions(T: Texts, question: store.Question, counts: list[int]) -> None:
     """The teacher's buttons for the question as it stands."""
     if question.state == "open":
         left, right = st.columns(2)
-        left.button(T("live.teacher.close"), key="live-close", on_click=_act, args=(store.close_question, question.id),
+        left.button(T("live.teacher.close"), key="live-close", on_click=_act_on_question, args=(store.close_question, question.id),
                     type="primary", icon=":material/lock:")
-        right.button(T("live.teacher.reveal"), key="live-reveal-open", on_click=_act, args=(store.reveal_question, question.id),
+        right.button(T("live.teacher.reveal"), key="live-reveal-open", on_click=_act_on_question, args=(store.reveal_question, question.id),
                      icon=":material/visibility:")
     elif question.state == "closed":
         discuss = question.round == 1 and question.follows is None  # "one more like it" is answered alone
         left, right = st.columns(2) if discuss else (None, st.container())
         if discuss:
-            left.button(T("live.teacher.discuss"), key="live-discuss", on_click=_act,
+            left.button(T("live.teacher.discuss"), key="live-discuss", on_click=_act_on_question,
                         args=(store.open_round_two, question.id, question.show_first),
                         type="primary" if advice(percent_right(counts, question.correct)) == "discuss" else "secondary",
                         icon=":material/forum:")
         right.button(T("live.teacher.reveal"), key="live-reveal",
                      type="secondary" if discuss and advice(percent_right(counts, question.correct)) == "discuss" else "primary",
-                     on_click=_act, args=(store.reveal_question, question.id), icon=":material/visibility:")
+                     on_click=_act_on_question, args=(store.reveal_question, question.id), icon=":material/visibility:")
     elif generators.similar_kind(question.item) is not None:
         st.button(T("live.teacher.similar"), key="live-similar", on_click=_open_similar, args=(question,),
                   help=T("live.teacher.similar_help"), icon=":material/autorenew:")
@@ -145,6 +145,7 @@ def projector(view: View, found: store.Class) -> None:
     drawn = st.session_state.get(ASK_DRAWN)
     if now_open != (drawn.id if drawn else None):  # closed, revealed or opened since: "Ask the class" says so
         st.rerun(scope="app")
+    focus_here("live-join")
     join_card(T, found.code, compact=bool(questions) and not view.layout.extras)
     st.caption(T("live.teacher.seated", count=tally.seated))
     if questions:
@@ -154,6 +155,7 @@ def projector(view: View, found: store.Class) -> None:
 def question_card(T: Texts, question: store.Question, questions: list[store.Question], tally: store.Tally) -> None:
     asked, options, explanation = wording(T, question)
     counts = tally.of(question)
+    focus_here("live-question")
     with st.container(border=True, key="live-question"):
         st.markdown(f"## {plain(asked)}")
         show_table(T, question)

@@ -41,7 +41,7 @@ from views.live.common import (
     question_of,
     refused,
 )
-from views.page import View
+from views.page import View, want_focus
 from views.registry import BY_ID, MAX_TOKENS
 
 WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
@@ -86,7 +86,7 @@ def join_card(T: Texts, code: str, compact: bool = False) -> None:
         st.html(f'''<p class="live-join-line">{html.escape(T("live.teacher.join_at", url="")).strip()} <code>{html.escape(url)}</code>
 <span class="live-code-small" role="text" aria-label="{html.escape(spelled)}">{html.escape(code)}</span></p>''')
         return
-    st.html(f'''<div class="live-join"><div class="live-join-words"><p class="live-join-label">{html.escape(T("live.teacher.code"))}</p>
+    st.html(f'''<div class="live-join"><div class="live-join-words"><h2 class="live-join-label">{html.escape(T("live.teacher.code"))}</h2>
 <p class="live-code" role="text" aria-label="{html.escape(spelled)}">{html.escape(code)}</p>
 <p>{html.escape(T("live.teacher.join_at", url="")).strip()} <code>{html.escape(url)}</code></p></div>
 <figure class="live-qr-box">{qr_image(url, T("live.teacher.qr_alt", url=url))}</figure></div>''')
@@ -154,6 +154,7 @@ def _start(nicknames_key: str, rows_key: str, seats_key: str) -> None:
     st.session_state[TEACHER] = (code, key)
     st.session_state.pop(STUDENT, None)
     st.session_state[state.key("live", "join")] = code
+    want_focus("live-join")  # the start button is gone: the focus goes to the class's code
 
 
 def seat_map_inputs(T: Texts, rows: int | None, seats: int | None, prefix: str) -> tuple[str, str]:
@@ -185,7 +186,16 @@ def _act(action, *args) -> None:
         st.session_state[ERROR] = error
 
 
-def _open(item: Item, live_key: str | None, follows: int | None = None) -> None:
+def _act_on_question(action, *args) -> None:
+    """A button under the question on the projector (close, discuss, reveal): its button goes, the focus goes to the
+    question as it now stands."""
+    _act(action, *args)
+    want_focus("live-question")
+
+
+def _open(item: Item, live_key: str | None, follows: int | None = None, focus: bool = False) -> None:
+    """Open ``item`` on the phones (the question open before is closed, its answers kept); ``focus``: from the live
+    page, where the question is drawn above the button, which the focus then leaves for it."""
     code, key = st.session_state[TEACHER]
     try:
         db = engine()
@@ -197,6 +207,9 @@ def _open(item: Item, live_key: str | None, follows: int | None = None) -> None:
                             live=bool(live_key and st.session_state.get(live_key)), follows=follows)
     except (store.Refused, SQLAlchemyError, OSError) as error:
         st.session_state[ERROR] = error
+        return
+    if focus:
+        want_focus("live-question")
 
 
 def ask_now(T: Texts, item: Item) -> None:
@@ -214,7 +227,7 @@ def _open_similar(question: store.Question) -> None:
     """"One more like it": a question of the same kind drawn afresh from a new seed, answered alone."""
     kind = generators.similar_kind(question.item)
     if kind is not None:
-        _open(generated_item(kind, secrets.randbelow(2**31)), None, follows=question.id)
+        _open(generated_item(kind, secrets.randbelow(2**31)), None, follows=question.id, focus=True)
 
 
 def _open_check(phase: str, question_id: int | None = None) -> None:
@@ -305,7 +318,7 @@ def ask(view: View, class_id: int) -> None:
         if open_now:  # one question at a time: opening another closes this one, and says so first
             st.caption(T("live.teacher.replaces", question=plain(open_now)))
         st.button(T("live.teacher.open_instead" if open_now else "live.teacher.open"), key="live-open", type="primary",
-                  disabled=item is None, on_click=_open, args=(item, "live-live"), icon=":material/how_to_vote:")
+                  disabled=item is None, on_click=_open, args=(item, "live-live", None, True), icon=":material/how_to_vote:")
 
 
 def seat_map_panel(view: View, found: store.Class) -> None:
@@ -316,9 +329,14 @@ def seat_map_panel(view: View, found: store.Class) -> None:
         st.button(T("live.teacher.map_set"), key="live-map-set", on_click=_seat_map, args=(rows_key, seats_key))
 
 
+def _end() -> None:
+    _act(store.end_class)
+    want_focus("live-ended")
+
+
 def end_button(T: Texts) -> None:
     """"End the class", one click more (ending cannot be undone); shown on the projector too."""
     with st.popover(T("live.teacher.end"), icon=":material/stop_circle:"):
         st.markdown(T("live.teacher.end_confirm"))
-        st.button(T("live.teacher.end_now"), key="live-end", on_click=_act, args=(store.end_class,), type="primary",
+        st.button(T("live.teacher.end_now"), key="live-end", on_click=_end, type="primary",
                   icon=":material/stop_circle:")
