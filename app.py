@@ -6,9 +6,11 @@ from pathlib import Path
 import streamlit as st
 
 from attention_plot.text import Texts
-from views import charts, live, script, sidebar, state, theme
-from views.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
-from views.registry import BY_ID, MENU_SECTIONS, PAGES
+from views import live
+from views.shell import script, sidebar, state, theme
+from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
+from views.shell.registry import BY_ID, MENU_SECTIONS, PAGES
+from views.widgets import charts
 
 ROOT = Path(__file__).resolve().parent
 

@@ -1,6 +1,6 @@
 """Plotly figure builders: heatmaps of matrices with values, hovers and colour-blind-safe scales.
 
-Builders are pure (arrays and labels in, figure out); ``views.cache`` wraps them so a
+Builders are pure (arrays and labels in, figure out); ``views.widgets.cache`` wraps them so a
 rerun never rebuilds a figure whose inputs did not change.
 """
 
@@ -292,7 +292,7 @@ def bar_ticks(colour: dict, length: float, font: int) -> dict:
 # Plotly's largest size for numbers in cells (the layout font, with textfont "auto"); assets/theme.css shows it as the
 # chart font (13 or 17 px) and every smaller size Plotly picks 1.25 times larger (Plotly allows 0.65 em a digit, 0.45 em do).
 CELL_CAP = {13: 10.5, 17: 14.5}
-SCREEN_FONT = 13  # views.page.SCREEN.chart_font
+SCREEN_FONT = 13  # views.shell.page.SCREEN.chart_font
 
 
 def smaller(font: int) -> int:

@@ -6,9 +6,9 @@ import streamlit as st
 from attention_core import similarity_matrices, softmax_over_scales, stretch_sweep, vector_pair
 from attention_core.scores import DEFAULT_COSINE_DIVISOR
 from attention_plot import figures
-from views import page
-from views.charts import chart, show
-from views.inputs import explanation_or_stop
+from views.shell import page
+from views.widgets.charts import chart, show
+from views.widgets.inputs import explanation_or_stop
 
 MULTIPLIERS = np.logspace(0, 2, 81)  # 1 .. 100: the cosines times these (divided by 1 .. 0.01)
 LENGTHS = np.linspace(0.1, 5.0, 50)

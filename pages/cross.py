@@ -3,10 +3,11 @@
 import streamlit as st
 
 from attention_core import tokenize
-from views import cache, messages, page
-from views.charts import chart
-from views.page import View
-from views.registry import CROSS_PAIRS, MAX_TOKENS
+from views.shell import messages, page
+from views.shell.page import View
+from views.shell.registry import CROSS_PAIRS, MAX_TOKENS
+from views.widgets import cache
+from views.widgets.charts import chart
 
 
 def use_pair(view: View) -> None:

@@ -4,10 +4,11 @@ import streamlit as st
 
 from attention_core import split_sentences
 from attention_plot import figures
-from views import cache, page
-from views.charts import chart, dims, show
 from views.hierarchy import document_html
-from views.registry import MAX_TOKENS
+from views.shell import page
+from views.shell.registry import MAX_TOKENS
+from views.widgets import cache
+from views.widgets.charts import chart, dims, show
 
 MAX_SENTENCES = 12
 

@@ -3,8 +3,9 @@ training it yourself; and the √d_k argument tested by training."""
 
 import streamlit as st
 
-from views import learning, page
-from views.registry import LEARN_SECTIONS, LEARN_TASKS
+from views.learn import sections as learning
+from views.shell import page
+from views.shell.registry import LEARN_SECTIONS, LEARN_TASKS
 
 view = page.start("learn")
 T = view.T

@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from views import live, page
+from views import live
 from views.lesson import SHORT, STOPS, clear_button, draw_stop, presenter, remember_guesses, restore_guesses
+from views.shell import page
 
 view = page.start("lesson")
 T = view.T

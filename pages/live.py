@@ -1,5 +1,6 @@
 """A live class: the teacher opens questions on the projector, students answer on their phones."""
 
-from views import live, page
+from views import live
+from views.shell import page
 
 live.draw(page.start("live", intro=live.intro_key))

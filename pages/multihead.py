@@ -4,11 +4,11 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import head_distances, multi_head_cost
-from views import page, state
-from views.charts import chart, dims
-from views.inputs import explanation_or_stop
-from views.registry import SHARED_BY_NAME
-from views.tables import named_table
+from views.shell import page, state
+from views.shell.registry import SHARED_BY_NAME
+from views.widgets.charts import chart, dims
+from views.widgets.inputs import explanation_or_stop
+from views.widgets.tables import named_table
 
 view = page.start("multihead")
 settings, T = view.settings, view.T

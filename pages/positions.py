@@ -3,8 +3,9 @@ cache's memory, and fast attention computed exactly block by block, with the cos
 
 import streamlit as st
 
-from views import page, positions
-from views.registry import POSITION_SECTIONS
+from views import positions
+from views.shell import page
+from views.shell.registry import POSITION_SECTIONS
 
 view = page.start("positions")
 T = view.T

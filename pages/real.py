@@ -7,8 +7,10 @@ import streamlit as st
 from attention_core import tokenize
 from attention_core.embedding import contains_cjk
 from attention_core.pretrained import MAX_WORD_PIECES
-from views import inside, page, real
-from views.registry import REAL_SECTIONS
+from views import real
+from views.real import inside
+from views.shell import page
+from views.shell.registry import REAL_SECTIONS
 
 view = page.start("real")
 settings, T = view.settings, view.T

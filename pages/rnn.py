@@ -5,10 +5,11 @@ import streamlit as st
 
 from attention_core import complexity, reach
 from attention_plot import figures
-from views import cache, page
-from views.charts import chart, dims, show
-from views.inputs import explanation_or_stop
-from views.registry import RNN_D
+from views.shell import page
+from views.shell.registry import RNN_D
+from views.widgets import cache
+from views.widgets.charts import chart, dims, show
+from views.widgets.inputs import explanation_or_stop
 
 LENGTHS = (8, 16, 32, 64, 128, 256, 512)
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

@@ -9,9 +9,7 @@ import streamlit as st
 from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
 from attention_plot import figures
-from views import learning, page
-from views.charts import show
-from views.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
+from views.learn import sections as learning
 from views.scaling import (
     bug_choices,
     bug_frame,
@@ -24,6 +22,9 @@ from views.scaling import (
     sweep_columns,
     textbook_frame,
 )
+from views.shell import page
+from views.shell.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
+from views.widgets.charts import show
 
 view = page.start("scaling")
 settings, T = view.settings, view.T

@@ -4,10 +4,10 @@ import numpy as np
 import streamlit as st
 
 from attention_core import SCORES, gumbel_noise, gumbel_softmax
-from views import page
-from views.inputs import explanation_or_stop
-from views.kinds import mode_panel, score_panel, weights_with_entropy, window_outline
-from views.registry import TAUS, TEMPERATURES, TYPE_SECTIONS
+from views.shell import page
+from views.shell.registry import TAUS, TEMPERATURES, TYPE_SECTIONS
+from views.types import mode_panel, score_panel, weights_with_entropy, window_outline
+from views.widgets.inputs import explanation_or_stop
 
 view = page.start("types")
 settings, T = view.settings, view.T

@@ -3,8 +3,9 @@ on it, where a tiny vision transformer trained in NumPy looks, glimpses of k pat
 
 import streamlit as st
 
-from views import page, vision
-from views.registry import VISION_SECTIONS
+from views import vision
+from views.shell import page
+from views.shell.registry import VISION_SECTIONS
 
 view = page.start("vision")
 T = view.T

@@ -1,6 +1,6 @@
 """Walkthrough: a typed sentence through every step of self-attention."""
 
-from views import page
+from views.shell import page
 from views.walkthrough import choose_walk, steps_part
 
 view = page.start("walkthrough", own_intro=True)  # the step component draws the introduction

@@ -3,9 +3,9 @@
 import streamlit as st
 
 from attention_core import asymmetry, weighted_sum
-from views import page
-from views.charts import chart, dims
-from views.inputs import explanation_or_stop
+from views.shell import page
+from views.widgets.charts import chart, dims
+from views.widgets.inputs import explanation_or_stop
 
 view = page.start("why_qkv")
 settings, T = view.settings, view.T

@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
-from views.params import Choice  # noqa: E402
-from views.registry import PAGES  # noqa: E402
+from views.shell.params import Choice  # noqa: E402
+from views.shell.registry import PAGES  # noqa: E402
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 IMPACTS = ("critical", "serious", "moderate", "minor")

@@ -120,7 +120,7 @@ def bench_pages(repeat: int) -> list[tuple]:
     from streamlit.testing.v1 import AppTest
 
     from scripts.apptest import app_test
-    from views.registry import PAGES
+    from views.shell.registry import PAGES
 
     bare = AppTest.from_string(BARE_RERUN, default_timeout=60)
     floor_change = lambda at, i: at.slider(key="d_k").set_value(2 + i % 60)
@@ -448,7 +448,7 @@ import sys, numpy as np
 sys.path.insert(0, {root!r})
 from attention_core import TinyConfig
 from attention_core.tasks import Trainer
-from views.learn import Worker
+from views.learn.data import Worker
 worker = Worker()
 trainer = worker.advance(Trainer("induction", TinyConfig(vocab=12, context=15, d_model=32, heads=2, layers=2)), 25)
 with open(f"/proc/{{worker.process.pid}}/status") as status:
@@ -467,8 +467,8 @@ def bench_learn(repeat: int) -> list[tuple]:
     from attention_core.tasks import TASKS, Trainer
     from attention_core.tiny import adam, adam_state, gradients, init_tiny
     from scripts.make_snapshots import DEFAULTS
-    from views.learn import load_snapshot
-    from views.registry import LEARN_TASKS
+    from views.learn.data import load_snapshot
+    from views.shell.registry import LEARN_TASKS
 
     rows = []
     for name in ("induction", "text"):

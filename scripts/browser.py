@@ -127,7 +127,7 @@ def wait_for_heatmap(page, index: int, check, timeout_ms: int = 45000) -> dict:
     return handle.json_value()  # the heatmap that satisfied the check (it may be redrawn again a moment later)
 
 
-# --- The step component (views/steps.py, assets/components/steps.js): the walkthrough, the lesson on a projector and the
+# --- The step component (views/widgets/steps.py, assets/components/steps.js): the walkthrough, the lesson on a projector and the
 # images page's steps. It is drawn in an open shadow root of [data-testid=stBidiComponentIsolated]: Playwright's CSS
 # selectors pierce it (page.locator(".steps .nav.next")), page.evaluate reaches it through the host's shadowRoot.
 

@@ -29,7 +29,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from scripts.browser import serve_process  # noqa: E402
-from views.steps import MAGIC, read  # noqa: E402
+from views.widgets.steps import MAGIC, read  # noqa: E402
 
 SLIDER = "d_k (size of each query and key)"
 LINK = "text=the+cat+sat+on+the+mat&d_model=8&d_k=4&heads=1&step=2"

@@ -10,7 +10,7 @@
 The query string is kept. ``install()`` adds this as an ASGI middleware in front of Streamlit's own
 (``scripts/run.py`` calls it); it wraps one private function of Streamlit's Starlette server, pinned with
 Streamlit in requirements.txt and checked by tests/test_paths.py. (The page's scripts are a component now:
-views/script.py.)
+views/shell/script.py.)
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ PARTS = (
     ("pandas tables", ("(pandas/", "")),
     ("texts: TOML lookups, formatting", ("(attention_plot/text.py", "")),
     ("threadpoolctl: BLAS threads limited", ("(threadpoolctl.py", "")),
-    ("session state, link, notices", ("(views/state.py", "")),
+    ("session state, link, notices", ("(views/shell/state.py", "")),
     ("other app code (app.py, pages/, views/)", ("(views/", "")),
     ("other app code (app.py, pages/, views/)", ("(app.py", "")),
     ("script runner: session state, widgets, rerun bookkeeping", ("(streamlit/runtime/scriptrunner", "")),

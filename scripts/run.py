@@ -14,7 +14,7 @@ from streamlit.web.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts import paths
-from views.registry import PAGES
+from views.shell.registry import PAGES
 
 PagesManager.uses_pages_directory = False
 # Two-level and unknown paths: redirected, never blank.

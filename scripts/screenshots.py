@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.browser import browser, serve  # noqa: E402
-from views.registry import PAGES  # noqa: E402
+from views.shell.registry import PAGES  # noqa: E402
 
 DOCS = ROOT / "docs"
 SENTENCE = "the cat sat on the mat"

@@ -48,8 +48,8 @@ def z_values(spec: dict) -> np.ndarray:
 
 
 def payload(at, key: str = "walk-steps") -> tuple[dict, np.ndarray]:
-    """The step component's payload as the browser receives it: (header, float64 values) (views/steps.py)."""
-    from views.steps import read
+    """The step component's payload as the browser receives it: (header, float64 values) (views/widgets/steps.py)."""
+    from views.widgets.steps import read
 
     elements = [e for e in at.get("bidi_component") if getattr(e, "key", None) == key]
     assert elements, f"no step component {key!r} on the page"
@@ -81,7 +81,7 @@ def step_titles(header: dict, step: str, head: int = 1) -> list[str]:
 
 
 def matrix(header: dict, values: np.ndarray, id_: str) -> np.ndarray:
-    from views.steps import values_of
+    from views.widgets.steps import values_of
 
     return values_of(header, values, id_)
 
@@ -102,7 +102,7 @@ def all_text(at) -> str:
 
 
 def tables(at) -> dict:
-    """The named tables on the page (views/tables.py), by caption, cells as the screen shows them (text)."""
+    """The named tables on the page (views/widgets/tables.py), by caption, cells as the screen shows them (text)."""
     from html.parser import HTMLParser
 
     import pandas as pd

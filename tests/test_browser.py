@@ -454,7 +454,7 @@ def test_the_shuffled_sentence_is_drawn_with_the_shuffled_words(app_url, page):
 
 def test_the_menu_lists_every_page_in_chinese_with_no_english_view_more(projector, app_url):
     """Streamlit folds a long menu under "View 3 more", in English only: the app's menu shows every page instead."""
-    from views.registry import PAGES
+    from views.shell.registry import PAGES
 
     projector.goto(f"{app_url}/?lang=zh")
     links = projector.locator("[data-testid=stSidebarNavLink]")

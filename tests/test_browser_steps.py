@@ -1,4 +1,4 @@
-"""The walkthrough's steps in the browser (the step component, views/steps.py and assets/components/steps.js), as
+"""The walkthrough's steps in the browser (the step component, views/widgets/steps.py and assets/components/steps.js), as
 sequences a student or a teacher goes through in Debian's chromium (issue 34).
 
 The server owns the numbers, the browser owns what is looked at: stepping, the head, the focused word, numbers on and

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scripts.browser import draw_charts
-from views.script import browser_texts
+from views.shell.script import browser_texts
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');

@@ -17,7 +17,7 @@ import streamlit as st
 from conftest import ROOT, open_app
 
 from attention_plot.text import catalogue
-from views.registry import PAGES
+from views.shell.registry import PAGES
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
 PLACEHOLDER = re.compile(r"\{[^}]*\}")

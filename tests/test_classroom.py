@@ -9,7 +9,7 @@ from conftest import all_text, figures, open_app, payload, step_titles, tables, 
 from attention_core import explain, from_json
 from attention_plot.figures import APPROVED_SCALES
 from attention_plot.text import Texts, catalogue
-from views.registry import PAGES as REGISTRY
+from views.shell.registry import PAGES as REGISTRY
 
 PAGES = [page.id for page in REGISTRY]
 SENTENCE = "the cat sat on the mat"
@@ -147,7 +147,7 @@ def test_chinese_pages_show_no_english_text(page):
 
 
 def test_a_guess_is_right_with_the_key_and_the_weight_within_a_tenth():
-    from views.classroom import predict_verdict
+    from views.widgets.hands_on import predict_verdict
 
     weights = np.array([0.1, 0.62, 0.28])
     assert predict_verdict(weights, 1, 0.55) == "right" and predict_verdict(weights, 1, 0.72) == "right"

@@ -81,7 +81,7 @@ def test_contrast_matches_wcag_examples():
 def test_no_two_lines_of_a_chart_look_alike_and_each_stands_out_on_white():
     """Up to a sentence's most tokens (48) lines, each its own colour and dash; every colour at least 3:1 on white."""
     from attention_plot.figures import LINE_COLOURS, lines
-    from views.registry import MAX_TOKENS
+    from views.shell.registry import MAX_TOKENS
 
     figure = lines(np.arange(3.0), np.zeros((MAX_TOKENS, 3)), tuple(str(i) for i in range(MAX_TOKENS)), title="", x_title="", y_title="")
     styles = [(t["line"]["color"], t["line"]["dash"]) for t in figure["data"]]

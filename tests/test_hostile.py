@@ -8,8 +8,8 @@ import os
 import pytest
 from conftest import all_text, figures, open_app
 
-from views.params import Text
-from views.registry import ALWAYS, PAGES, SHARED
+from views.shell.params import Text
+from views.shell.registry import ALWAYS, PAGES, SHARED
 
 FULL = os.environ.get("HOSTILE") == "full"
 PAGE_IDS = [page.id for page in PAGES]
@@ -84,7 +84,7 @@ def test_two_thousand_distinct_sentences_do_not_grow_memory_without_bound():
     """Caches are bounded (max_entries): after a warm-up, more distinct sentences do not add memory."""
     import resource
 
-    from views import cache
+    from views.widgets import cache
 
     for i in range(600):
         cache.explanation(f"sentence number {i} with some words", max_tokens=48)

@@ -225,7 +225,7 @@ def ticks(spec: dict, axis: str) -> list[str]:
 def test_every_section_draws_its_numbers_from_the_core_in_both_languages(model, trace):
     from conftest import all_text, figure_titles, open_app, tables
 
-    from views.registry import REAL_SECTIONS
+    from views.shell.registry import REAL_SECTIONS
 
     for lang in ("en", "zh"):
         for section in REAL_SECTIONS:

@@ -18,7 +18,7 @@ import pytest
 
 from scripts.browser import wait_for_step
 from tests.fuzz.driver import SETTLED_JS, VIEWPORTS
-from views.registry import PAGES
+from views.shell.registry import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 COUNTS = Path(__file__).resolve().parent / "screenshots" / "keyboard" / "tab-counts.md"

@@ -19,8 +19,8 @@ import pytest
 from scripts.axe_scan import english_left, violations
 from scripts.browser import CHROMIUM, MISSING_CHROMIUM, STEPS_ROOT_JS, serve
 from tests.fuzz.driver import VIEWPORTS, Server, Visit, key_class
-from views.params import Choice
-from views.registry import PAGES
+from views.shell.params import Choice
+from views.shell.registry import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOTS = Path(__file__).resolve().parent / "screenshots" / "layouts"

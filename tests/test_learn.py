@@ -9,8 +9,8 @@ from conftest import all_text, figure_titles, figures, open_app, z_values
 
 from attention_core import tiny_forward
 from attention_core.tasks import named_task
-from views import learn
-from views.registry import LEARN_SECTIONS, LEARN_TASKS
+from views.learn import data as learn
+from views.shell.registry import LEARN_SECTIONS, LEARN_TASKS
 
 PAGE = "learn"
 
@@ -179,7 +179,7 @@ def test_changing_the_task_shows_the_end_of_its_run():
 
 def test_a_training_whose_loss_blows_up_is_called_diverged_and_one_that_recovers_unstable():
     from attention_core.tasks import Run
-    from views.learning import instability
+    from views.learn.sections import instability
 
     def run(loss):
         return Run(np.arange(len(loss)), np.array(loss), np.zeros(len(loss)), np.zeros((len(loss), 1, 1, 2, 2)),
@@ -219,7 +219,7 @@ def test_train_it_yourself_forms_the_induction_head_with_the_pages_defaults():
     """Issue 21, defect 12: the defaults (induction, 2 heads, d_k = 16, lr 0.01, 1500 steps, seed 0) learn the task."""
     from attention_core.tasks import Trainer
     from attention_core.tiny import TinyConfig
-    from views.registry import SHARED, page
+    from views.shell.registry import SHARED, page
 
     defaults = {p.name: p.default for p in page("learn").params} | {"seed": next(p.default for p in SHARED if p.name == "seed")}
     task, layers = named_task(defaults["task"]), learn.snapshot(defaults["task"]).config.layers

@@ -11,7 +11,7 @@ import pytest
 
 from scripts.browser import serve
 from scripts.paths import NOT_FOUND, redirect_for
-from views.registry import PAGES
+from views.shell.registry import PAGES
 
 PATHS = frozenset(page.path for page in PAGES)
 DEFAULT = next(page.path for page in PAGES if page.default)
@@ -62,7 +62,7 @@ def test_an_unknown_page_says_so_in_the_students_language(app):
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
 def test_every_page_mounts_the_page_script_first_through_the_public_component_api(page):
-    """The page's script is a components-v2 component (views/script.py), the first element of every run, with the
+    """The page's script is a components-v2 component (views/shell/script.py), the first element of every run, with the
     browser's texts in both languages; a page whose step component keeps values also mounts the link keeper."""
     from conftest import open_app
 

@@ -9,7 +9,7 @@ from conftest import all_text, figure_titles, figures, open_app, z_values
 from attention_core import explain
 from attention_core.fast import MODEL_SHAPES, kv_cache_bytes
 from attention_core.positions import alibi_slopes
-from views.registry import CACHE_MODELS, POSITION_SECTIONS
+from views.shell.registry import CACHE_MODELS, POSITION_SECTIONS
 
 PAGE = "positions"
 SENTENCE = "the dog bit the man"

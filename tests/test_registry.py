@@ -9,9 +9,9 @@ import pytest
 from conftest import ROOT, all_text, open_app
 
 from attention_plot.text import LANGUAGES, catalogue
-from views import state
-from views.params import Choice, Choices, Flag, Float, Int, Param, Text
-from views.registry import ALWAYS, BY_ID, OLD_LINK_NAMES, PAGES, SHARED, SHARED_BY_NAME
+from views.shell import state
+from views.shell.params import Choice, Choices, Flag, Float, Int, Param, Text
+from views.shell.registry import ALWAYS, BY_ID, OLD_LINK_NAMES, PAGES, SHARED, SHARED_BY_NAME
 
 SENTENCE = "the cat sat on the mat"
 WALKS = ("random", "textbook", "pretrained")
@@ -53,7 +53,7 @@ def test_no_two_controls_of_a_page_share_a_name(page):
 
 def step_view(data: bytes) -> str:
     """A step component's payload without its session's token (two sessions, one view)."""
-    from views.steps import read
+    from views.widgets.steps import read
 
     header, values = read(data)
     return json.dumps({**header, "token": None}, sort_keys=True) + values.tobytes().hex()
@@ -81,7 +81,7 @@ def another(param: Param) -> str:
 
 def controls_shown(page_id: str, **params: str) -> list[str]:
     """The shared settings a page shows (sidebar or body) and so promises to use."""
-    from views.page import settings  # noqa: F401  (imported for the state keys below)
+    from views.shell.page import settings  # noqa: F401  (imported for the state keys below)
 
     page = next(p for p in PAGES if p.id == page_id)
     at = open_app(page_id, **params)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from streamlit.runtime.scriptrunner_utils import exceptions
 
-from views.page import StopException
+from views.shell.page import StopException
 
 
 def test_the_private_exception_the_app_relies_on_is_still_there():
@@ -50,7 +50,7 @@ def test_the_article_example_then_back_to_random_keeps_the_head_in_the_browsers_
 
 def test_a_page_that_needs_more_tokens_opens_with_the_long_example_in_the_students_language(app):
     """Issue 21, item 6: no "too few tokens" notice on a page's first view; a linked or typed sentence is kept."""
-    from views.registry import LONG_EXAMPLES
+    from views.shell.registry import LONG_EXAMPLES
 
     for lang in ("en", "zh"):
         at = app("types", lang=lang)

@@ -129,7 +129,7 @@ def test_the_shipped_run_is_reproduced_and_beats_chance():
 def test_every_section_in_both_languages_draws_the_cores_numbers():
     from conftest import all_text, figure_titles, figures, open_app, z_values
 
-    from views.registry import VISION_SECTIONS
+    from views.shell.registry import VISION_SECTIONS
 
     for lang in ("en", "zh"):
         for section in VISION_SECTIONS:
@@ -188,7 +188,7 @@ def test_the_training_slider_and_its_link_say_the_step_itself():
     takes the nearest and says so."""
     from conftest import all_text, open_app
 
-    from views.registry import BY_ID
+    from views.shell.registry import BY_ID
     from views.vision import shipped
 
     assert tuple(int(s) for s in shipped(2).steps) == next(p for p in BY_ID["vision"].params if p.name == "training").options

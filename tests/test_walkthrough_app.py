@@ -8,7 +8,7 @@ from jsnumbers import number, run
 
 from attention_core import explain
 from attention_plot import figures
-from views.registry import MAX_TOKENS
+from views.shell.registry import MAX_TOKENS
 
 SIX = ("the", "cat", "sat", "on", "the", "mat")
 

@@ -16,8 +16,8 @@ from attention_core.pretrained import head_summary
 from attention_plot import figures
 from attention_plot.text import Texts
 from views import real
-from views.page import View
-from views.registry import BY_ID, LONG_EXAMPLE, MAX_TOKENS
+from views.shell.page import View
+from views.shell.registry import BY_ID, LONG_EXAMPLE, MAX_TOKENS
 
 Answer = Callable[[], dict[str, object]]  # the numbers the answer states, computed now
 
@@ -72,7 +72,7 @@ def _real() -> dict[str, object]:
 
 
 def _learn() -> dict[str, object]:
-    from views.learn import load_snapshot  # the training page's module, read only by this stop
+    from views.learn.data import load_snapshot  # the training page's module, read only by this stop
 
     closeness = load_snapshot("induction").run.closeness  # (steps, layers, heads)
     best = int(np.argmax(closeness[-1, 1]))  # the layer-2 head that learns the pattern
@@ -228,7 +228,8 @@ def presenter(view: View) -> None:
     """On a projector, one stop at a time in the step component: Previous / Next (or ← / →) walk the stops, the class's
     guess opens the view's links, and the answer waits for the reveal. A guess, a reveal or a question for the live
     class goes to the server (the same guesses as on the screen, kept over a reload)."""
-    from views import live, steps  # the live page reads the stops: imported here, not at the top
+    from views import live  # the live page reads the stops: imported here, not at the top
+    from views.widgets import steps
 
     T = view.T
     stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
@@ -262,7 +263,7 @@ def _nothing() -> None:
 
 
 def view_token() -> str:
-    from views import state
+    from views.shell import state
 
     return state.view_token("lesson")
 
@@ -270,8 +271,8 @@ def view_token() -> str:
 @functools.lru_cache(maxsize=64)
 def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base: str, token: str) -> bytes:
     """The stops as the step component's steps (``states``: each stop's guess and reveal; ``base``: the app's address)."""
-    from views import steps
     from views.walkthrough import component_texts
+    from views.widgets import steps
 
     T = Texts(lang)
     stops = SHORT + tuple(stop for stop in STOPS if stop.longer)

@@ -39,11 +39,11 @@ from attention_core.scores import cosine_scores
 from attention_plot import figures
 from attention_plot.text import Texts
 from views import real
-from views.charts import chart, show
-from views.inputs import explanation_or_stop
-from views.page import View
-from views.registry import CACHE_TOKENS, KV_HEADS
-from views.tables import named_table
+from views.shell.page import View
+from views.shell.registry import CACHE_TOKENS, KV_HEADS
+from views.widgets.charts import chart, show
+from views.widgets.inputs import explanation_or_stop
+from views.widgets.tables import named_table
 
 SIDE_BY_SIDE = ("none", "sinusoidal", "rope", "alibi")  # the schemes compared on one head ("learned" needs a trained table)
 QUERY_HEADS = 8

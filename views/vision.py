@@ -20,11 +20,12 @@ from attention_core import vision as core
 from attention_core.tiny import Params
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import state, steps
-from views.charts import chart, dims, show, show_selectable
-from views.classroom import predict_then_reveal
-from views.page import Layout, View
+from views.shell import state
+from views.shell.page import Layout, View
 from views.walkthrough import Walk, component_texts, pack_steps
+from views.widgets import steps
+from views.widgets.charts import chart, dims, show, show_selectable
+from views.widgets.hands_on import predict_then_reveal
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 STEPS = ("qkv", "raw", "scaled", "softmax", "output")  # the walkthrough's steps, unchanged

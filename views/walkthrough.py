@@ -1,7 +1,7 @@
 """The walkthrough: which numbers to walk through, and every step of every head sent once to the step component.
 
 The server computes a walk (random weights, the article's example or a real model's layer) when the sentence or a
-setting changes, and packs every step of every head (``views.steps``): one function per step returns the step's
+setting changes, and packs every step of every head (``views.widgets.steps``): one function per step returns the step's
 blocks. The browser steps through them (``assets/components/steps.js``); the server hears of the view only for a new
 walk or layer (new numbers), the hands-on editor and a live class's question about the focused word.
 """
@@ -20,11 +20,13 @@ from attention_core import AttentionTrace, Explanation, tokenize
 from attention_core.embedding import contains_cjk
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import cache, live, messages, real, state, steps
-from views.classroom import edit_numbers
-from views.page import Layout, View
-from views.params import MAX_TEXT_CHARS
-from views.registry import BY_ID, EXAMPLES, MAX_TOKENS
+from views import live, real
+from views.shell import messages, state
+from views.shell.page import Layout, View
+from views.shell.params import MAX_TEXT_CHARS
+from views.shell.registry import BY_ID, EXAMPLES, MAX_TOKENS
+from views.widgets import cache, steps
+from views.widgets.hands_on import edit_numbers
 
 STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
 WALKS = ("random", "textbook", "pretrained")

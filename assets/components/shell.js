@@ -1,4 +1,4 @@
-// The page's script, on every page: a components-v2 component (views/script.py) mounted first in every run, in the page
+// The page's script, on every page: a components-v2 component (views/shell/script.py) mounted first in every run, in the page
 // itself (no iframe, no shadow root); a chart Streamlit drew before it loaded is drawn again through it. The one script
 // that reads Streamlit's private DOM (tests/test_private_parts.py fails on an upgrade that renames a part). Streamlit behaves as a
 // class and a screen reader need (shell), Plotly charts are drawn near the screen with their numbers as a table (charts),
@@ -671,7 +671,7 @@ function sideways() {
   if (host.__attentionSideways) return;
   host.__attentionSideways = true;
   const text = (key) => { const texts = host.__attentionTexts || {}; return (texts[new URLSearchParams(host.location.search).get("lang") === "zh" ? "zh" : "en"] || texts.en || {})[key] || ""; };
-  // st.table's scroll box, and a named table's (views/tables.py: already a named region the Tab key reaches)
+  // st.table's scroll box, and a named table's (views/widgets/tables.py: already a named region the Tab key reaches)
   const BOXES = "[data-testid=stMain] [data-testid=stTable] > div:has(> table), [data-testid=stMain] .named-table";
   const edges = (box) => {  // which sides hide more of the table: the shadows (theme.css)
     const left = box.scrollLeft > 1, right = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;

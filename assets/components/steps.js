@@ -1,4 +1,4 @@
-// The step component (views/steps.py): every step of a view arrives once, as bytes; the browser steps through them.
+// The step component (views/widgets/steps.py): every step of a view arrives once, as bytes; the browser steps through them.
 // Choosing a step, a head or a word, numbers on and off, every step at once, hovering a cell and Predict first's hiding
 // and reveal never go to the server. The browser keeps the link current (history.replaceState) and remembers the view
 // per page in sessionStorage, so a rerun, a page visit or a reload keeps it; a link opened (a new token from the server)

@@ -19,8 +19,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attention_plot.text import Texts
 from scripts.browser import STEPS_ROOT_JS, serve_process
-from views.params import Choice, Choices, Flag, Float, Int, Text
-from views.registry import PAGES, SHARED
+from views.shell.params import Choice, Choices, Flag, Float, Int, Text
+from views.shell.registry import PAGES, SHARED
 
 VIEWPORTS = {
     "projector": dict(viewport={"width": 1280, "height": 720}),
@@ -44,7 +44,7 @@ SKIP_BUTTONS = ("train", "download", "csv", "png", "modebar", "stSidebarCollapse
 # Keys a student presses on a page with steps (the step component steps with ← and →, and walks a matrix's cells).
 KEYS = ("ArrowRight", "ArrowLeft", "Tab", "Enter", "Escape")
 
-# The step component (views/steps.py): what it shows, for the checks and the fresh link (it draws in a shadow root).
+# The step component (views/widgets/steps.py): what it shows, for the checks and the fresh link (it draws in a shadow root).
 STEPS_JS = f"""() => {{
   const root = {STEPS_ROOT_JS}();
   if (!root) return null;

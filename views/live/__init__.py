@@ -41,7 +41,7 @@ from views.live.teacher import (
     start_form,
     take_teacher_link,
 )
-from views.page import View, focus_here
+from views.shell.page import View, focus_here
 
 __all__ = ["STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "cookie", "draw", "focus_item", "intro_key", "lesson_banner", "remember_walk",
            "store", "take_teacher_link"]

@@ -17,7 +17,7 @@ from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import generators, store
 from views.lesson import STOPS, answer_values
-from views.messages import visible
+from views.shell.messages import visible
 
 TEACHER = "live.teacher"  # session: (code, key) of the class this session teaches
 STUDENT = "live.student"  # session: (code, student id) of the class this session sits in

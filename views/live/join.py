@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from classroom import limits, store
 from views.live import common
 from views.live.common import BROWSER_COOKIE, SEAT, SEAT_COOKIE, STUDENT, cookie, engine, refused, shown
-from views.page import View
+from views.shell.page import View
 
 WRONG_DELAY = 1.0  # s: each wrong code is answered this slowly
 BROWSERS = limits.Window(limits.BROWSER_LIMIT)  # wrong codes per browser (its cookie), this process

@@ -29,7 +29,7 @@ from views.live.common import (
     wording,
 )
 from views.live.join import join_form, nickname_notice, rejoin
-from views.page import View
+from views.shell.page import View
 
 
 def student(view: View) -> None:

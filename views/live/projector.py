@@ -17,7 +17,7 @@ from classroom import generators, store
 from classroom.tally import advice, percent_right, shift_table, whole_percents
 from views.live.common import LETTERS, PROJECTOR_POLL, engine, option_name, refused, show_table, wording
 from views.live.teacher import ASK_DRAWN, _act, _act_on_question, _open_similar, join_card
-from views.page import View, focus_here
+from views.shell.page import View, focus_here
 
 
 def histogram(T: Texts, options: list[str], counts: list[int], correct: int | None, key: str = "") -> None:

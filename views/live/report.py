@@ -18,7 +18,7 @@ from classroom import store
 from classroom.tally import Changes, changes, gain, normalised_gain, percent_right, total_changes
 from views.live.common import TEACHER, concept_items, engine, one_line, refused, wording
 from views.live.teacher import _open_check, open_single
-from views.page import View
+from views.shell.page import View
 
 
 def percent(value: float | None) -> str:

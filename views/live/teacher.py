@@ -20,7 +20,6 @@ from attention_plot.figures import plain
 from attention_plot.text import DEFAULT_LANGUAGE, Texts
 from classroom import generators, store
 from classroom.network import is_loopback, network_address
-from views import state
 from views.live import common
 from views.live.common import (
     COOKIE,
@@ -41,8 +40,9 @@ from views.live.common import (
     question_of,
     refused,
 )
-from views.page import View, want_focus
-from views.registry import BY_ID, MAX_TOKENS
+from views.shell import state
+from views.shell.page import View, want_focus
+from views.shell.registry import BY_ID, MAX_TOKENS
 
 WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
 ASK_DRAWN = "live-ask-drawn"  # the open question "Ask the class" was drawn with (its id, or None)

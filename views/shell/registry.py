@@ -15,7 +15,7 @@ from pathlib import Path
 from attention_core import MODES, SCORES, SWEEP_D_K
 from attention_core.positions import SHUFFLES
 from attention_core.pretrained import MAX_WORD_PIECES
-from views.params import (
+from views.shell.params import (
     Choice,
     Choices,
     Flag,
@@ -31,7 +31,7 @@ from views.params import (
     scaled_code,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MAX_TOKENS = 48  # tokens of a sentence shown: more make every matrix unreadable (texts say {max_tokens})
 EXAMPLES = (
     "Thinking Machines",

@@ -1,6 +1,6 @@
 """A training worker process: reads (trainer, steps) pickles on stdin, writes the advanced trainer back on stdout.
 
-Started by ``views.learn.train_live`` as ``python -m views.train_worker``, one per live training, at a lower priority
+Started by ``views.learn.data.train_live`` as ``python -m views.learn.worker``, one per live training, at a lower priority
 than the server. A plain subprocess, not multiprocessing: Streamlit installs the page script as ``__main__``, which a
 spawned or fork-served child would run again.
 """

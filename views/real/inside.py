@@ -16,12 +16,12 @@ from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_su
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from views import real
-from views.charts import chart, dims, show
-from views.page import View
-from views.registry import LAYER_STAGES
-from views.tables import named_table
+from views.shell.page import View
+from views.shell.registry import LAYER_STAGES
+from views.widgets.charts import chart, dims, show
+from views.widgets.tables import named_table
 
-SNAPSHOT = Path(__file__).resolve().parent.parent / "assets" / "snapshots" / "importance.json"
+SNAPSHOT = Path(__file__).resolve().parents[2] / "assets" / "snapshots" / "importance.json"
 SHARES = ("cls", "sep", "punctuation")
 ROLES = ("previous", "next", "self", "cls", "sep")
 COLOURS = {"x": "#555555", "attention": "#0072B2", "ffn": "#D55E00"}  # one quantity, one colour, on every chart here

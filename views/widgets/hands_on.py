@@ -11,7 +11,7 @@ import streamlit as st
 from attention_core import AttentionTrace, dot_scores_of, focus_row
 from attention_plot import figures
 from attention_plot.text import Texts
-from views.charts import fixed
+from views.widgets.charts import fixed
 
 MAX_EDITABLE_D_K = 16
 

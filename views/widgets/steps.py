@@ -32,7 +32,7 @@ from attention_plot import plot
 from attention_plot.figures import APPROVED_SCALES, TEXT_HUES
 from attention_plot.text import Texts
 
-COMPONENT_DIR = Path(__file__).resolve().parent.parent / "assets" / "components"
+COMPONENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "components"
 MAGIC = b"ATT1"
 READABLE = (20, 16)  # rows, columns: a larger matrix never prints numbers in its cells (attention_plot.figures)
 

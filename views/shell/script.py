@@ -16,10 +16,10 @@ from pathlib import Path
 import streamlit as st
 
 from attention_plot.text import LANGUAGES, catalogue
-from views import state
-from views.registry import Page
+from views.shell import state
+from views.shell.registry import Page
 
-SCRIPT = Path(__file__).resolve().parent.parent / "assets" / "components" / "shell.js"
+SCRIPT = Path(__file__).resolve().parents[2] / "assets" / "components" / "shell.js"
 SLOT = "attention-script"  # the container that holds it (assets/theme.css: it takes no room)
 NAMED_BY_SCRIPTS = ("walkthrough.choices",)  # texts of the pages that the script also gives a button as its name
 

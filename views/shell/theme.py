@@ -9,7 +9,7 @@ import streamlit as st
 
 from attention_plot.text import Texts
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"  # the app's CSS, scripts and texts
+ASSETS = Path(__file__).resolve().parents[2] / "assets"  # the app's CSS, scripts and texts
 
 
 @functools.cache

@@ -7,9 +7,9 @@ from collections.abc import Callable
 import streamlit as st
 
 from attention_plot.text import Texts
-from views import state
-from views.params import Param
-from views.registry import EXAMPLES, MAX_TOKENS, SHARED_BY_NAME, Page
+from views.shell import state
+from views.shell.params import Param
+from views.shell.registry import EXAMPLES, MAX_TOKENS, SHARED_BY_NAME, Page
 
 
 def _use_example() -> None:

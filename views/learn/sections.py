@@ -15,11 +15,13 @@ from attention_core.tasks import Run, named_task
 from attention_core.tiny import generate
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import learn, state, steps
-from views.charts import chart, show
-from views.page import Layout, View
-from views.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
-from views.tables import named_table
+from views.learn import data as learn
+from views.shell import state
+from views.shell.page import Layout, View
+from views.shell.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
+from views.widgets import steps
+from views.widgets.charts import chart, show
+from views.widgets.tables import named_table
 
 TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
 

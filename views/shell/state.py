@@ -21,8 +21,8 @@ import secrets
 import streamlit as st
 
 from attention_plot.text import Texts
-from views.params import Choices, Notice, Param, Text
-from views.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, Page
+from views.shell.params import Choices, Notice, Param, Text
+from views.shell.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, Page
 
 BY_SCOPE = {"shared": SHARED + ALWAYS} | {page.id: page.params for page in PAGES}
 WRITTEN = "url.written"  # the links this session wrote, newest last: a URL among them is an echo, not a link opened

@@ -15,8 +15,9 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException  # noq
 
 from attention_core import tokenize
 from attention_plot.text import Texts
-from views import charts, messages, state
-from views.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
+from views.shell import messages, state
+from views.shell.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
+from views.widgets import charts
 
 # pages/ holds this app's st.navigation pages. Streamlit takes a pages/ folder beside the entry for a legacy
 # multipage app until the entry first calls st.navigation, so the very first request of a fresh server to

@@ -6,8 +6,9 @@ import streamlit as st
 
 from attention_core import Explanation, tokenize
 from attention_plot.text import Texts
-from views import cache, messages
-from views.page import Settings
+from views.shell import messages
+from views.shell.page import Settings
+from views.widgets import cache
 
 
 def explanation_or_stop(settings: Settings, T: Texts, **overrides: object) -> Explanation:

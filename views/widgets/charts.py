@@ -14,8 +14,9 @@ from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 
 from attention_plot import figures, plot
 from attention_plot.text import Texts
-from views import cache, state
-from views.messages import SHOWN as SHOWN_MESSAGES
+from views.shell import state
+from views.shell.messages import SHOWN as SHOWN_MESSAGES
+from views.widgets import cache
 
 # The toolbar keeps download, zoom in and out and reset: each button is a stop for the Tab key; dragging still zooms.
 TOOLBAR_LEFT_OUT = ["zoom2d", "pan2d", "select2d", "lasso2d", "autoScale2d", "toggleSpikelines", "hoverClosestCartesian",

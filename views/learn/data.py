@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from attention_core import Params, TinyConfig
 from attention_core.tasks import Run, Trainer
 
-SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
+SNAPSHOTS = Path(__file__).resolve().parents[2] / "assets" / "snapshots"
 MAX_TRAININGS = 2  # trainings at once per server: each takes one core; the rest of the class keeps the others
 MAX_SECONDS = 60.0  # a training stops after this long, wherever it is
 CHUNK = 25  # steps per round trip to the worker: the progress bar moves every CHUNK steps
@@ -84,9 +84,9 @@ def nearest(steps: NDArray, step: int) -> int:
     return int(np.abs(np.asarray(steps) - step).argmin())
 
 
-# Live training: one worker process per training (views/train_worker.py), at a lower priority than the server.
+# Live training: one worker process per training (views/learn/worker.py), at a lower priority than the server.
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @st.cache_resource(show_spinner=False)
@@ -96,10 +96,10 @@ def slots() -> threading.BoundedSemaphore:
 
 
 class Worker:
-    """A ``python -m views.train_worker`` process: send a trainer and a number of steps, get the trainer back."""
+    """A ``python -m views.learn.worker`` process: send a trainer and a number of steps, get the trainer back."""
 
     def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "views.train_worker"], cwd=ROOT, stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, "-m", "views.learn.worker"], cwd=ROOT, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, env=os.environ | {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"})
         with contextlib.suppress(OSError):  # a lower priority is a courtesy to the class, not a requirement
             os.setpriority(os.PRIO_PROCESS, self.process.pid, 10)

@@ -6,14 +6,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import inside
+from attention_core.inside import without_specials
 from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder, overview
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from attention_plot.text import Texts
-from views.charts import chart, show, show_selectable
-from views.classroom import predict_then_reveal
-from views.tables import named_table
+from views.widgets.charts import chart, show, show_selectable
+from views.widgets.hands_on import predict_then_reveal
+from views.widgets.tables import named_table
 
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
 SUMMARY = ("previous", "next", "self", "cls", "sep")
@@ -171,7 +171,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     weights = trace.attentions[layer - 1, head - 1]
     raw_weights = weights
     if hide:  # every row renormalised to sum to 1 over the words left
-        weights = inside.without_specials(weights, trace.tokens)[1]
+        weights = without_specials(weights, trace.tokens)[1]
     pick, guess = st.columns([3, 2], vertical_alignment="bottom")
     follow_query(view, hide, kept)
     view.clamp("query", 1, len(tokens))
@@ -188,7 +188,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
         st.info(T("real.hidden", layer=layer, head=head), icon=":material/visibility_off:")
         return
     if hide:
-        from views.inside import hide_note  # views.inside imports this module
+        from views.real.inside import hide_note  # views.inside imports this module
 
         hide_note(T, raw_weights, trace.tokens)
     st.subheader(T("real.headings.head", layer=layer, head=head))

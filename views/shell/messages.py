@@ -8,7 +8,7 @@ import streamlit as st
 
 from attention_plot.figures import plain
 from attention_plot.text import Texts
-from views.params import Notice
+from views.shell.params import Notice
 
 # Bidirectional controls (embeddings, overrides, isolates, marks): echoed from a link or a typed value, they would
 # reverse the text after them on the screen.

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from attention_core import AttentionTrace, entropy_bits
 from attention_plot import figures
 from attention_plot.text import Texts
-from views.charts import chart, show
+from views.widgets.charts import chart, show
 
 
 def weights_with_entropy(weights: NDArray, tokens: tuple[str, ...], key_tokens: tuple[str, ...], *, title: str, key: str,
