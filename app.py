@@ -8,7 +8,7 @@ import streamlit as st
 from attention_plot.text import Texts
 from views import live
 from views.shell import script, sidebar, state, theme
-from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices
+from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices, start_run
 from views.shell.registry import BY_ID, MENU_SECTIONS, PAGES
 from views.widgets import charts
 
@@ -51,7 +51,7 @@ def main(default: str | None = None) -> None:
     if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;
         state.publish(page)  # never before a new page's run ends: the browser would show its values under the old page's path
     theme.apply(present)
-    charts.start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
+    start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:
         navigation.run()
     except StopException:  # the page stopped early (empty sentence, missing model): nothing more can be drawn

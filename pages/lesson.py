@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from views import live
 from views.lesson import SHORT, STOPS, clear_button, draw_stop, presenter, remember_guesses, restore_guesses
 from views.shell import page
+from views.widgets import ask
 
 view = page.start("lesson")
 T = view.T
@@ -15,7 +15,7 @@ if not view.layout.extras:  # on a projector: one stop at a time, Previous / Nex
 else:
     st.caption(T("lesson.total", minutes=sum(stop.minutes for stop in SHORT), stops=len(SHORT),
                  more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
-    live.lesson_banner(T)
+    ask.lesson_banner(T)
     clear_button(T)
     st.header(T("lesson.short_title", minutes=sum(stop.minutes for stop in SHORT)))
     for number, stop in enumerate(SHORT, 1):

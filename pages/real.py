@@ -11,18 +11,19 @@ from views import real
 from views.real import inside
 from views.shell import page
 from views.shell.registry import REAL_SECTIONS
+from views.widgets import model as loaded
 
 view = page.start("real")
 settings, T = view.settings, view.T
 st.caption(T("real.credit"))
-model = real.model()
+model = loaded.model()
 if model is None:
     st.error(T("real.missing"), icon=":material/download:")
     st.stop()
 if not tokenize(settings.text):
     st.info(T("common.notices.empty"), icon=":material/edit:")
     st.stop()
-trace = real.run(model, str(model.folder), settings.text)
+trace = loaded.run(model, str(model.folder), settings.text)
 if trace.dropped:
     st.warning(T("real.cut", total=len(trace.tokens) + trace.dropped, kept=MAX_WORD_PIECES, dropped=trace.dropped),
                icon=":material/content_cut:")

@@ -9,7 +9,6 @@ import streamlit as st
 from attention_core import SWEEP_D_K, check_lab, memory_bytes
 from attention_core.scaling import MEMORY_LIMIT_BYTES
 from attention_plot import figures
-from views.learn import sections as learning
 from views.scaling import (
     bug_choices,
     bug_frame,
@@ -24,6 +23,7 @@ from views.scaling import (
 )
 from views.shell import page
 from views.shell.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
+from views.widgets import snapshots
 from views.widgets.charts import show
 
 view = page.start("scaling")
@@ -111,7 +111,7 @@ st.markdown(T("scaling.temperature_section.intro", temperature=f"{temperature:g}
 
 st.header(T("scaling.training.title"))
 st.markdown(T("scaling.training.intro"))
-st.markdown(f"**{learning.scaling_summary(T)}**")
-st.table(learning.scaling_table(T), hide_index=True)
+st.markdown(f"**{snapshots.scaling_summary(T)}**")
+st.table(snapshots.scaling_table(T), hide_index=True)
 st.page_link(BY_ID["learn"].file_path, label=T("scaling.training.open"), icon=":material/model_training:",
              query_params={"section": "scaling", "lang": settings.lang})

@@ -467,8 +467,8 @@ def bench_learn(repeat: int) -> list[tuple]:
     from attention_core.tasks import TASKS, Trainer
     from attention_core.tiny import adam, adam_state, gradients, init_tiny
     from scripts.make_snapshots import DEFAULTS
-    from views.learn.data import load_snapshot
     from views.shell.registry import LEARN_TASKS
+    from views.widgets.snapshots import load_snapshot
 
     rows = []
     for name in ("induction", "text"):

@@ -11,6 +11,7 @@ from attention_core import tiny_forward
 from attention_core.tasks import named_task
 from views.learn import data as learn
 from views.shell.registry import LEARN_SECTIONS, LEARN_TASKS
+from views.widgets import snapshots as shipped
 
 PAGE = "learn"
 
@@ -31,7 +32,7 @@ def snapshots(at) -> tuple[dict, np.ndarray]:
 
 def test_the_default_view_is_the_end_of_the_induction_run_with_both_heads_scored():
     at = open_app(PAGE)
-    run = learn.snapshot("induction").run
+    run = shipped.snapshot("induction").run
     header, _ = snapshots(at)
     assert header["view"]["step"] == len(run.steps)  # the last snapshot
     end = header["steps"][-1]
@@ -47,7 +48,7 @@ def test_every_snapshot_is_in_one_payload_and_the_link_names_the_training_step()
     and the link writes the training step (0, 30, …), not the snapshot's place."""
     from conftest import matrix
 
-    run = learn.snapshot("induction").run
+    run = shipped.snapshot("induction").run
     header, values = snapshots(open_app(PAGE, step="0"))
     assert header["view"]["step"] == 1 and header["url_values"]["step"][:3] == ["0", "30", "60"]
     assert len(header["steps"]) == len(run.steps) and "Step 0 of 1500:" in header["steps"][0]["body"]
@@ -63,7 +64,7 @@ def test_a_step_between_snapshots_shows_the_nearest_one():
 
 def test_the_decoder_masks_the_future_and_its_cached_rows_equal_the_full_pass():
     at = open_app(PAGE, section="decode", task="induction", prompt="KDCFAEKDC", generate="3", top_k="1")
-    snap = learn.snapshot("induction")
+    snap = shipped.snapshot("induction")
     text = all_text(at)
     assert "KDCFAEKDC` → **`FAE`**" in text  # greedy (top-1) generation copies the earlier run
     scores, weights = (z_values(f) for f in figures(at)[:2])
@@ -132,7 +133,7 @@ def test_when_every_slot_is_taken_a_training_waits_then_says_the_server_is_busy(
 
 def test_the_scaling_experiment_reports_what_was_measured_here_and_in_the_scaling_lab():
     at = open_app(PAGE, section="scaling")
-    result = learn.scaling()
+    result = shipped.scaling()
     text = all_text(at)
     lower = int((result.loss[-1, 0, :, -1] < result.loss[-1, 1, :, -1]).sum())
     assert f"in {lower} of {result.seeds.size} seeds" in text
@@ -222,7 +223,7 @@ def test_train_it_yourself_forms_the_induction_head_with_the_pages_defaults():
     from views.shell.registry import SHARED, page
 
     defaults = {p.name: p.default for p in page("learn").params} | {"seed": next(p.default for p in SHARED if p.name == "seed")}
-    task, layers = named_task(defaults["task"]), learn.snapshot(defaults["task"]).config.layers
+    task, layers = named_task(defaults["task"]), shipped.snapshot(defaults["task"]).config.layers
     config = TinyConfig(vocab=task.vocab, context=task.length, d_model=defaults["heads"] * defaults["d_k"], heads=defaults["heads"],
                         layers=layers, scaled=defaults["scaled"])
     trainer = Trainer(defaults["task"], config, every=100, lr=defaults["lr"], batch=32, seed=defaults["seed"])

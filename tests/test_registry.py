@@ -194,7 +194,7 @@ def test_every_value_survives_its_own_link(param):
 
 def test_the_lesson_path_computes_every_answer_and_opens_real_views():
     from attention_plot.text import Texts
-    from views.lesson import SHORT, STOPS, answer_values
+    from views.widgets.questions import SHORT, STOPS, answer_values
 
     assert 40 <= sum(stop.minutes for stop in SHORT) <= 50 and 55 <= sum(stop.minutes for stop in STOPS) <= 65
     assert {stop.page for stop in STOPS if stop.longer} == {"learn", "positions"}
@@ -215,7 +215,7 @@ def test_the_lesson_path_computes_every_answer_and_opens_real_views():
 
 @pytest.mark.parametrize("stop", ["four_steps", "kinds", "scaling", "positions", "learn"])
 def test_a_lesson_stop_opens_its_view_without_a_notice(stop):
-    from views.lesson import STOPS
+    from views.widgets.questions import STOPS
 
     chosen = next(s for s in STOPS if s.id == stop)
     at = open_app(chosen.page, **chosen.params, present="1")

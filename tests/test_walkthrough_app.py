@@ -119,7 +119,7 @@ def test_textbook_example_shows_the_articles_numbers():
 
 def focus_expected(head, keys: tuple[str, ...], query: int) -> dict:
     """The focused query's tables as the server's own helpers print them (an independent copy of the rules)."""
-    from views.walkthrough import FOCUS_DECIMALS, MAX_FOCUS_DIMS, focus_places
+    from views.widgets.walk import FOCUS_DECIMALS, MAX_FOCUS_DIMS, focus_places
 
     places, terms = focus_places(head, query)
     shown = min(head.v.shape[1], MAX_FOCUS_DIMS)
@@ -231,7 +231,7 @@ def test_chinese_sentence_and_language_switch():
 @pytest.mark.parametrize("seed", range(6))
 def test_every_querys_focus_decimals_at_once_are_each_querys_own(seed):
     """The payload computes the focus tables' decimals for every query at once: the same as one query at a time."""
-    from views.walkthrough import every_focus_places, focus_places
+    from views.widgets.walk import every_focus_places, focus_places
 
     text = ("the cat sat on the mat", "她正在吃一个绿色的苹果", "The animal didn't cross the street because it was too tired")[seed % 3]
     for head in explain(text, d_k=2 + seed, heads=2, d_model=8, seed=seed, mode=("soft", "local", "hard")[seed % 3],

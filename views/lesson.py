@@ -1,136 +1,22 @@
-"""The lesson path: the article's order as stops, each with a view to open, a question, and an answer computed by the core."""
+"""The lesson path: the article's order as stops (``views.widgets.questions``: each with a view to open, a question, and an
+answer computed by the core), on a screen one under another, on a projector one at a time."""
 
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
-import numpy as np
 import streamlit as st
 
-from attention_core import asymmetry, explain, softmax, textbook_example
-from attention_core.pretrained import head_summary
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import real
+from classroom.store import CLASS_HOURS
+from views.shell import state
 from views.shell.page import View
-from views.shell.registry import BY_ID, LONG_EXAMPLE, MAX_TOKENS
-
-Answer = Callable[[], dict[str, object]]  # the numbers the answer states, computed now
-
-
-def _textbook() -> dict[str, object]:
-    trace = textbook_example()
-    return {"weight": f"{trace.weights[0, 0]:.2f}", "other": f"{trace.weights[0, 1]:.2f}", "scaled": f"{trace.scaled_scores[0, 0]:g}"}
-
-
-def _sentence() -> dict[str, object]:
-    weights = explain(LONG_EXAMPLE, max_tokens=MAX_TOKENS).trace.heads[0].weights
-    return {"n": weights.shape[0], "cells": weights.size, "sums": f"{weights.sum(axis=1).min():.4f}"}
-
-
-def _shared_matrix() -> dict[str, object]:
-    shared = explain(LONG_EXAMPLE, heads=1, shared_qk=True, max_tokens=MAX_TOKENS).trace.heads[0].raw_scores
-    separate = explain(LONG_EXAMPLE, heads=1, max_tokens=MAX_TOKENS).trace.heads[0].raw_scores
-    return {"shared": f"{np.abs(asymmetry(shared)).max():.4f}", "separate": f"{np.abs(asymmetry(separate)).max():.2f}"}
-
-
-def _hard() -> dict[str, object]:
-    weights = explain(LONG_EXAMPLE, heads=1, mode="hard", max_tokens=MAX_TOKENS).trace.heads[0].weights
-    return {"keys": int((weights > 0).sum(axis=1).max())}
-
-
-def _heads() -> dict[str, object]:
-    e = explain(LONG_EXAMPLE, d_model=16, d_k=4, heads=4, max_tokens=MAX_TOKENS)
-    return {"d_k": e.trace.heads[0].q.shape[1], "concat": e.trace.concat.shape[1]}
-
-
-def _cross() -> dict[str, object]:
-    e = explain("我是一个学生", context="I am a student", heads=1)
-    return {"rows": len(e.tokens), "cols": len(e.context_tokens)}
-
-
-def _rnn() -> dict[str, object]:
-    n = len(explain(LONG_EXAMPLE, max_tokens=MAX_TOKENS).tokens)
-    return {"n": n, "rnn": n, "attention": 1}
-
-
-def _scaling() -> dict[str, object]:
-    raw = softmax(np.array([[112.0, 96.0]]))[0, 0]
-    return {"std": f"{math.sqrt(64):g}", "unscaled": f"{raw:.7f}"}
-
-
-def _real() -> dict[str, object]:
-    model = real.model()
-    if model is None:
-        return {"share": "–"}
-    trace = real.run(model, str(model.folder), "The animal didn't cross the street because it was too tired.")
-    return {"share": f"{head_summary(trace)['previous'][0, 2]:.0%}"}
-
-
-def _learn() -> dict[str, object]:
-    from views.learn.data import load_snapshot  # the training page's module, read only by this stop
-
-    closeness = load_snapshot("induction").run.closeness  # (steps, layers, heads)
-    best = int(np.argmax(closeness[-1, 1]))  # the layer-2 head that learns the pattern
-    return {"before": f"{closeness[0, 1, best]:.2f}", "after": f"{closeness[-1, 1, best]:.2f}", "head": best + 1}
-
-
-def _positions() -> dict[str, object]:
-    from attention_core.positions import permuted, positional_encoding, positioned_head, shuffle_order
-
-    e = explain(LONG_EXAMPLE, heads=1, score="scaled_dot", mode="soft", positions=False, max_tokens=MAX_TOKENS)
-    vectors, p = e.token_vectors, e.projections
-    order = shuffle_order("reverse", len(e.tokens))
-    added = positional_encoding(*vectors.shape)
-    gaps = {}
-    for scheme in ("none", "sinusoidal"):  # as the positions page measures it (views/positions.py)
-        head = positioned_head(vectors, p.w_q, p.w_k, p.w_v, scheme, added=added)
-        shuffled = positioned_head(vectors[order], p.w_q, p.w_k, p.w_v, scheme, added=added)
-        gaps[scheme] = float(np.abs(shuffled.weights - permuted(head, order)[0]).max())
-    return {"none": f"{gaps['none']:.1e}", "sinusoidal": f"{gaps['sinusoidal']:.2f}"}
-
-
-@dataclass(frozen=True)
-class Stop:
-    """One stop of the lesson: the page and values it opens, minutes, the right option, and the computed answer;
-    ``longer``: a stop of the 60-minute class only."""
-
-    id: str
-    page: str
-    params: dict[str, str]
-    minutes: int
-    correct: int  # index of the right option in the texts' list
-    answer: Answer
-    longer: bool = False
-
-
-STOPS = (
-    Stop("four_steps", "walkthrough", {"walk": "textbook", "step": "3"}, 8, 1, _textbook),
-    Stop("your_sentence", "walkthrough", {"walk": "random", "text": LONG_EXAMPLE, "step": "5", "focus": "3", "predict": "1"}, 6, 1,
-         _sentence),
-    Stop("why_qkv", "why_qkv", {"text": LONG_EXAMPLE}, 5, 1, _shared_matrix),
-    Stop("kinds", "types", {"text": LONG_EXAMPLE, "section": "modes"}, 6, 0, _hard),
-    Stop("multi_head", "multihead", {"text": LONG_EXAMPLE, "d_model": "16", "heads": "4", "split": "1"}, 5, 2, _heads),
-    Stop("cross", "cross", {"pair": "translation"}, 4, 1, _cross),
-    Stop("rnn", "rnn", {"text": LONG_EXAMPLE, "step": "3"}, 4, 2, _rnn),
-    Stop("scaling", "scaling", {"d_k": "64"}, 4, 0, _scaling),
-    Stop("real", "real", {"text": "The animal didn't cross the street because it was too tired.", "layer": "1", "head": "3",
-                          "predict": "1", "query": "8"}, 3, 1, _real),  # the class predicts "it" before the head shows
-    Stop("positions", "positions", {"text": LONG_EXAMPLE, "section": "positions", "shuffle": "reverse"}, 7, 1, _positions,
-         longer=True),
-    Stop("learn", "learn", {"section": "watch", "task": "induction", "step": "0"}, 8, 1, _learn, longer=True),
-)
-SHORT = tuple(stop for stop in STOPS if not stop.longer)  # the 45-minute class
-
-
-@st.cache_data(show_spinner=False)
-def answer_values(stop_id: str) -> dict[str, object]:
-    """The numbers a stop's answer states, computed once per server."""
-    return next(stop for stop in STOPS if stop.id == stop_id).answer()
+from views.shell.registry import BY_ID
+from views.shell.script import cookie
+from views.widgets import ask, steps
+from views.widgets.questions import SHORT, STOPS, Stop, answer_values
 
 
 def view_url(page_id: str, params: dict[str, str]) -> str:
@@ -200,15 +86,13 @@ def clear_button(T) -> None:
 
 def remember_guesses() -> None:
     """The browser keeps the guesses and reveals drawn now (assets/js/shell.js writes the cookie) for a class's hours."""
-    from views import live  # the live page reads the stops: imported here, not at the top
-
     state = st.session_state
     guesses = {stop.id: (state[f"lesson.{stop.id}.guess"], bool(state.get(f"lesson.{stop.id}.reveal"))) for stop in STOPS
                if state.get(f"lesson.{stop.id}.guess") is not None}
     value = format_guesses(guesses)
     if state.get("lesson.remembered", "") != value:
         state["lesson.remembered"] = value
-        live.cookie(GUESSES_COOKIE, value, int(live.store.CLASS_HOURS * 3600) if value else 0)
+        cookie(GUESSES_COOKIE, value, int(CLASS_HOURS * 3600) if value else 0)
 
 
 def _stop_state(stop: Stop) -> tuple[int | None, bool]:
@@ -228,13 +112,10 @@ def presenter(view: View) -> None:
     """On a projector, one stop at a time in the step component: Previous / Next (or ← / →) walk the stops, the class's
     guess opens the view's links, and the answer waits for the reveal. A guess, a reveal or a question for the live
     class goes to the server (the same guesses as on the screen, kept over a reload)."""
-    from views import live  # the live page reads the stops: imported here, not at the top
-    from views.widgets import steps
-
     T = view.T
     stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
     state_now = tuple(_stop_state(stop) for stop in stops)
-    teaching = live.TEACHER in st.session_state
+    teaching = ask.teaching()
     result = steps.show(lesson_payload(view.settings.lang, state_now, (view.clamp("stop", 1, len(stops)),), teaching,
                                        view_url("lesson", {}).split("/lesson")[0], view_token()),
                         key="lesson-steps", **{f"on_{name}_change": _nothing for name in ("guess", "reveal", "ask", "present")})
@@ -255,7 +136,7 @@ def presenter(view: View) -> None:
         st.rerun()
     if isinstance(asked, dict) and asked.get("stop") in by_id and teaching:
         stop = by_id[asked["stop"]]
-        live.ask_now(T, live.Item(f"lesson.{stop.id}", len(T.get(f"lesson.stops.{stop.id}.options")), stop.correct))
+        ask.ask_now(T, ask.Item(f"lesson.{stop.id}", len(T.get(f"lesson.stops.{stop.id}.options")), stop.correct))
 
 
 def _nothing() -> None:
@@ -263,22 +144,18 @@ def _nothing() -> None:
 
 
 def view_token() -> str:
-    from views.shell import state
-
     return state.view_token("lesson")
 
 
 @functools.lru_cache(maxsize=64)
 def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base: str, token: str) -> bytes:
     """The stops as the step component's steps (``states``: each stop's guess and reveal; ``base``: the app's address)."""
-    from views.walkthrough import component_texts
-    from views.widgets import steps
 
     T = Texts(lang)
     stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
     pack = steps.Pack()
     pack.header.update(page="lesson", id="lesson", token=token, variant="lesson", layout="projector", font=17, lang=lang,
-                       texts=component_texts(T, lang) | {"choices": T("lesson.choices"), "your_guess": T("lesson.your_guess"),
+                       texts=steps.component_texts(T, lang) | {"choices": T("lesson.choices"), "your_guess": T("lesson.your_guess"),
                                                           "guess_first": T("lesson.guess_first"), "reveal": T("lesson.reveal"),
                                                           "step_of": T("lesson.stop_of"),
                                                           "steps": T("lesson.stops_label"), "first_step": T("lesson.first_stop"),
@@ -325,9 +202,7 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         kept(f"{key}.guess")
         guess = st.radio(T("lesson.your_guess_at", number=number), range(len(options)), index=None, key=f"{key}.guess", on_change=keep,
                          args=(f"{key}.guess",), format_func=lambda i: figures.plain(options[i]), horizontal=True)
-        from views import live  # the live page reads the stops: imported here, not at the top
-
-        live.ask_here(T, live.Item(f"lesson.{stop.id}", len(options), stop.correct), key=f"{key}.live")
+        ask.ask_here(T, ask.Item(f"lesson.{stop.id}", len(options), stop.correct), key=f"{key}.live")
         if guess is None:  # the view shows the answer: it opens once the class has committed to a guess
             st.caption(T("lesson.guess_first"))
             return

@@ -38,9 +38,9 @@ from attention_core.positions import (
 from attention_core.scores import cosine_scores
 from attention_plot import figures
 from attention_plot.text import Texts
-from views import real
 from views.shell.page import View
 from views.shell.registry import CACHE_TOKENS, KV_HEADS
+from views.widgets import model as real
 from views.widgets.charts import chart, show
 from views.widgets.inputs import explanation_or_stop
 from views.widgets.tables import named_table

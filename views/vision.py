@@ -22,10 +22,10 @@ from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell import state
 from views.shell.page import Layout, View
-from views.walkthrough import Walk, component_texts, pack_steps
 from views.widgets import steps
 from views.widgets.charts import chart, dims, show, show_selectable
 from views.widgets.hands_on import predict_then_reveal
+from views.widgets.walk import Walk, pack_steps
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "assets" / "snapshots"
 STEPS = ("qkv", "raw", "scaled", "softmax", "output")  # the walkthrough's steps, unchanged
@@ -171,7 +171,7 @@ def steps_parts(digit: int, size: int, layout: Layout, lang: str) -> tuple:
     walk = Walk("vision", tokens_of(m, T), tokens_of(m, T), heads, None)
     pack = steps.Pack()
     pack.header.update(page="vision", id=f"vision-{digit}-{size}", variant="vision", layout=layout.name, font=layout.chart_font, lang=lang,
-                       texts=component_texts(T, lang), csv=f"attention-vision-{digit}-{size}", url={"step": "step", "head": "head"},
+                       texts=steps.component_texts(T, lang), csv=f"attention-vision-{digit}-{size}", url={"step": "step", "head": "head"},
                        note=T("vision.steps_note", count=m), values=m <= 8)
     pack_steps(pack, walk, STEPS, T, layout, focus=False)
     return pack.parts()

@@ -1,10 +1,9 @@
-"""The "Watch it learn" page's data: the shipped snapshots (loaded once per server), the decoder's generation, and live
-trainings run in worker processes, at most ``MAX_TRAININGS`` at once per server."""
+"""The "Watch it learn" page's live trainings, run in worker processes (``views.learn.worker``), at most ``MAX_TRAININGS``
+at once per server. The shipped snapshots it starts from are ``views.widgets.snapshots``."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import pickle
 import subprocess
@@ -18,65 +17,13 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import Params, TinyConfig
+from attention_core import TinyConfig
 from attention_core.tasks import Run, Trainer
 
-SNAPSHOTS = Path(__file__).resolve().parents[2] / "assets" / "snapshots"
 MAX_TRAININGS = 2  # trainings at once per server: each takes one core; the rest of the class keeps the others
 MAX_SECONDS = 60.0  # a training stops after this long, wherever it is
 CHUNK = 25  # steps per round trip to the worker: the progress bar moves every CHUNK steps
 QUEUE_SECONDS = MAX_SECONDS + 15.0  # how long a training waits for a slot: a running one ends by then
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A shipped default run: its settings, what was watched, and the final parameters."""
-
-    task: str
-    settings: dict
-    run: Run
-    params: Params
-
-    @property
-    def config(self) -> TinyConfig:
-        return self.params.config
-
-
-@st.cache_resource(show_spinner=False)
-def snapshot(name: str) -> Snapshot:
-    """assets/snapshots/<name>.npz (made by ``make snapshots``), loaded once per server."""
-    return load_snapshot(name)
-
-
-def load_snapshot(name: str) -> Snapshot:
-    with np.load(SNAPSHOTS / f"{name}.npz") as data:
-        settings = json.loads(str(data["settings"]))
-        config = TinyConfig(**settings["config"])
-        params = Params(config, {key.removeprefix("param."): data[key].astype(np.float64) for key in data.files
-                                 if key.startswith("param.")})
-        run = Run(data["steps"], data["loss"], data["accuracy"], data["weights"].astype(np.float64),
-                  data["closeness"].astype(np.float64), data["probe"])
-    return Snapshot(name, settings, run, params)
-
-
-@dataclass(frozen=True)
-class Scaling:
-    """The √d_k experiment (``make snapshots``): curves (D, 2, S, W), index [d, 0] scaled and [d, 1] unscaled."""
-
-    settings: dict
-    d_k: NDArray
-    seeds: NDArray
-    steps: NDArray
-    loss: NDArray
-    accuracy: NDArray
-    score_gradient: NDArray
-
-
-@st.cache_resource(show_spinner=False)
-def scaling() -> Scaling:
-    with np.load(SNAPSHOTS / "scaling.npz") as data:
-        return Scaling(json.loads(str(data["settings"])), data["d_k"], data["seeds"], data["steps"], data["loss"],
-                       data["accuracy"], data["score_gradient"])
 
 
 def nearest(steps: NDArray, step: int) -> int:

@@ -15,15 +15,15 @@ from attention_core.tasks import Run, named_task
 from attention_core.tiny import generate
 from attention_plot import figures
 from attention_plot.text import Texts
-from views.learn import data as learn
+from views.learn import data
 from views.shell import state
 from views.shell.page import Layout, View
 from views.shell.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
-from views.widgets import steps
+from views.widgets import snapshots, steps
 from views.widgets.charts import chart, show
 from views.widgets.tables import named_table
 
-TRAINED = "learn.trained"  # session key: the last live training (learn.Trained)
+TRAINED = "learn.trained"  # session key: the last live training (data.Trained)
 
 
 def on_task_change(view: View) -> None:
@@ -101,9 +101,9 @@ def watch(view: View, task_name: str) -> None:
     """The default run's snapshots in the step component: every head's attention at every watched step, sent once
     (0.1–0.9 MB a task); the browser scrubs through them (← / →, or the list of steps) and keeps the step in the link."""
     T = view.T
-    snap = learn.snapshot(task_name)
+    snap = snapshots.snapshot(task_name)
     run, task = snap.run, named_task(task_name)
-    at = learn.nearest(run.steps, view["step"])
+    at = data.nearest(run.steps, view["step"])
     if view.layout.explains:
         st.markdown(T("learn.watch.probe", probe=" ".join(symbols(task, run.probe))))
     parts = watch_parts(task_name, view.layout, T.lang)
@@ -132,17 +132,15 @@ def watch_parts(task_name: str, layout: Layout, lang: str) -> tuple:
     """Every watched step of the task's shipped run as a step of the component: its loss and accuracy, and every head's
     attention on the probe (titled with its closeness to its layer's pattern), shared by every session
     (``steps.Pack.parts``). The link says the training step itself (``url_values``)."""
-    from views.walkthrough import component_texts
-
     T = Texts(lang)
-    run, task = learn.snapshot(task_name).run, named_task(task_name)
+    run, task = snapshots.snapshot(task_name).run, named_task(task_name)
     labels = symbols(task, run.probe[:-1])
     watched = [int(s) for s in run.steps]
     layers, heads = run.weights.shape[1:3]
     values = len(labels) <= (FULL_WIDTH_VALUES if min(heads, 2) == 1 else HALF_WIDTH_VALUES)
     pack = steps.Pack()
     pack.header.update(page="learn", id=f"learn-{task_name}", variant=task_name, layout=layout.name, font=layout.chart_font,
-                       lang=lang, texts=component_texts(T, lang) | {"step_of": T("learn.watch.step_of"), "steps": T("learn.watch.step")},
+                       lang=lang, texts=steps.component_texts(T, lang) | {"step_of": T("learn.watch.step_of"), "steps": T("learn.watch.step")},
                        csv=f"attention-learn-{task_name}", url={"step": "step"}, url_values={"step": [str(s) for s in watched]},
                        heads=1, tokens=[], keys=[], focus=None, enter={"step": len(watched)},  # another task opens at its end
                        values=values)
@@ -205,7 +203,7 @@ def describe(settings: dict) -> dict[str, object]:
 
 def decode(view: View, task_name: str) -> None:
     T = view.T
-    snap, task = learn.snapshot(task_name), named_task(task_name)
+    snap, task = snapshots.snapshot(task_name), named_task(task_name)
     config = snap.config
     text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"))
     st.caption(T("learn.decode.alphabet", symbols=" ".join(symbols(task, range(task.vocab))), context=config.context))
@@ -292,7 +290,7 @@ def decode(view: View, task_name: str) -> None:
 
 def train(view: View, task_name: str) -> None:
     T = view.T
-    snap, task = learn.snapshot(task_name), named_task(task_name)
+    snap, task = snapshots.snapshot(task_name), named_task(task_name)
     columns = st.columns(5)
     heads = columns[0].select_slider(T("learn.train.heads"), TRAIN_HEADS, key=view.key("heads"))
     d_k = columns[1].select_slider(T("learn.train.d_k"), TRAIN_D_K, key=view.key("d_k"))
@@ -305,8 +303,8 @@ def train(view: View, task_name: str) -> None:
     button, status = st.columns([1, 5], vertical_alignment="center")  # the progress beside the button, in sight on a projector
     clicked = button.button(T("learn.train.start"), icon=":material/play_arrow:", type="primary", key="learn-train")
     st.caption(T("learn.train.model", d_model=config.d_model, layers=config.layers, parameters=f"{config.parameter_count:,}",
-                 seconds=f"{learn.MAX_SECONDS:.0f}", trainings=learn.MAX_TRAININGS))
-    trained: learn.Trained | None = st.session_state.get(TRAINED)
+                 seconds=f"{data.MAX_SECONDS:.0f}", trainings=data.MAX_TRAININGS))
+    trained: data.Trained | None = st.session_state.get(TRAINED)
     if not clicked and (trained is None or trained.settings != settings):
         status.caption(T("learn.train.press" if trained is None else "learn.train.changed"))
     if clicked:
@@ -319,9 +317,9 @@ def train(view: View, task_name: str) -> None:
             bar.progress(done / total, text=T("learn.train.progress", done=done, total=total))
 
         def queued() -> None:
-            waiting.info(T("learn.train.queued", trainings=learn.MAX_TRAININGS), icon=":material/hourglass_top:")
+            waiting.info(T("learn.train.queued", trainings=data.MAX_TRAININGS), icon=":material/hourglass_top:")
 
-        result = learn.train_live(task_name, config, steps, lr, view.settings.seed, progress=progress, queued=queued)
+        result = data.train_live(task_name, config, steps, lr, view.settings.seed, progress=progress, queued=queued)
         waiting.empty()
         bar.empty()
         if result is None:
@@ -337,7 +335,7 @@ def train(view: View, task_name: str) -> None:
                  accuracy=f"{run.accuracy[-1]:.0%}", default_loss=f"{snap.run.loss[-1]:.3f}",
                  default_accuracy=f"{snap.run.accuracy[-1]:.0%}"), icon=":material/check_circle:")
     if trained.stopped_early:
-        st.warning(T("learn.train.stopped", steps=last, seconds=f"{learn.MAX_SECONDS:.0f}"), icon=":material/timer:")
+        st.warning(T("learn.train.stopped", steps=last, seconds=f"{data.MAX_SECONDS:.0f}"), icon=":material/timer:")
     trouble = instability(run)
     if trouble:
         st.warning(T(f"learn.train.{trouble}", start=f"{run.loss[0]:.2f}", peak=f"{np.nanmax(run.loss):.1f}", end=f"{run.loss[-1]:.2f}"),
@@ -361,50 +359,17 @@ def instability(run: Run) -> str | None:
 
 # 4. The √d_k experiment
 
-def scaling_table(T: Texts) -> pd.DataFrame:
-    """Per d_k: final loss and accuracy (mean over seeds) with and without ÷ √d_k, the seeds where scaling ended lower,
-    and the gradient reaching the scores at the start."""
-    result = learn.scaling()
-    final_loss, final_accuracy = result.loss[..., -1], result.accuracy[..., -1]  # (D, 2, S)
-    start = result.score_gradient[..., 0].mean(axis=-1)  # (D, 2)
-    return pd.DataFrame({
-        "d_k": result.d_k,
-        T("learn.scaling.loss_scaled"): [f"{v:.3f}" for v in final_loss[:, 0].mean(axis=-1)],
-        T("learn.scaling.loss_raw"): [f"{v:.3f}" for v in final_loss[:, 1].mean(axis=-1)],
-        T("learn.scaling.accuracy_scaled"): [f"{v:.0%}" for v in final_accuracy[:, 0].mean(axis=-1)],
-        T("learn.scaling.accuracy_raw"): [f"{v:.0%}" for v in final_accuracy[:, 1].mean(axis=-1)],
-        T("learn.scaling.lower"): [f"{int((final_loss[d, 0] < final_loss[d, 1]).sum())} / {result.seeds.size}"
-                                   for d in range(result.d_k.size)],
-        T("learn.scaling.gradient_scaled"): [f"{v:.1e}" for v in start[:, 0]],
-        T("learn.scaling.gradient_raw"): [f"{v:.1e}" for v in start[:, 1]],
-    })
-
-
-def scaling_summary(T: Texts) -> str:
-    """The measured result in one paragraph, its words chosen by the numbers."""
-    result = learn.scaling()
-    final_loss = result.loss[..., -1]
-    start = result.score_gradient[..., 0].mean(axis=-1)
-    largest = int(result.d_k.size - 1)
-    smallest_ratio = start[0, 0] / start[0, 1]
-    lower = int((final_loss[largest, 0] < final_loss[largest, 1]).sum())
-    verdict = "helps" if lower == result.seeds.size else "mixed" if lower > 0 else "hurts"
-    return T(f"learn.scaling.summary_{verdict}", d_k=int(result.d_k[largest]), lower=lower, seeds=result.seeds.size,
-             scaled=f"{final_loss[largest, 0].mean():.3f}", raw=f"{final_loss[largest, 1].mean():.3f}",
-             ratio=f"{start[largest, 0] / start[largest, 1]:.1f}", small_d_k=int(result.d_k[0]), small_ratio=f"{smallest_ratio:.1f}")
-
-
 SCALED_RAW = (figures.SCALED_COLOUR, figures.RAW_COLOUR)
 
 
 def scaling_section(view: View) -> None:
     T = view.T
-    result = learn.scaling()
+    result = snapshots.scaling()
     settings = result.settings
     if view.layout.explains:
         st.markdown(T("learn.scaling.intro", task=T(f"learn.tasks.{settings['task']}.name"), steps=settings["steps"],
                       seeds=len(settings["seeds"]), lr=f"{settings['lr']:g}", batch=settings["batch"]))
-    st.markdown(f"**{scaling_summary(T)}**")
+    st.markdown(f"**{snapshots.scaling_summary(T)}**")
     names = (T("learn.scaling.scaled"), T("learn.scaling.raw"))  # scaled in blue, raw in vermillion, as on the scaling lab
     st.subheader(T("learn.headings.loss"))
     columns = st.columns(2)
@@ -423,6 +388,6 @@ def scaling_section(view: View) -> None:
                                y_title="", title=T("learn.scaling.gradient_training", d_k=int(result.d_k[d])), colours=SCALED_RAW),
                  key=f"scaling-gradient-{int(result.d_k[d])}")
     st.subheader(T("learn.headings.table"))
-    st.table(scaling_table(T), hide_index=True)
+    st.table(snapshots.scaling_table(T), hide_index=True)
     if view.layout.explains:
         st.markdown(T("learn.scaling.reading"))

@@ -6,12 +6,12 @@ with what each measured. The pieces:
 - ``common``: who a session is, a question's words in each language, messages, cookies;
 - ``join``: a phone joining (by link, by code, again by its seat's cookie), wrong codes limited;
 - ``phone``: the student's questions round by round, whom to turn to, the seat map;
-- ``teacher``: starting, the join card, asking, the asking buttons other pages show;
+- ``teacher``: starting, the join card, asking (also for the pages that ask the room: ``views.widgets.ask``);
 - ``projector``: the question as the room sees it, read once a second;
 - ``report``: the concept check's gains and losses, the exports, the classes run before.
 
-Other pages use ``ask_here``, ``ask_now``, ``focus_item``, ``remember_walk``, ``take_teacher_link``, ``lesson_banner``, ``Item``,
-``cookie`` and ``store`` from here.
+Other pages ask the room through ``views.widgets.ask``, never from here; what both share (who teaches, what can be
+asked, the lesson's stops) is ``views.widgets.questions``. The app calls ``take_teacher_link`` on every run.
 """
 
 from __future__ import annotations
@@ -21,30 +21,25 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import store
 from views.live import report
-from views.live.common import ERROR, LINK_REFUSED, SEAT_COOKIE, STUDENT, TEACHER, Item, cookie, cookies, engine, refused, style
+from views.live.common import ERROR, LINK_REFUSED, SEAT_COOKIE, cookies, engine, refused, style
 from views.live.phone import student
 from views.live.projector import projector
 from views.live.teacher import (
     ASK_DRAWN,
     ask,
-    ask_here,
-    ask_now,
     end_button,
-    focus_item,
     join_url,
     kept_key,
-    lesson_banner,
     open_single,
     remember,
-    remember_walk,
     seat_map_panel,
     start_form,
     take_teacher_link,
 )
 from views.shell.page import View, focus_here
+from views.widgets.questions import STUDENT, TEACHER
 
-__all__ = ["STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "cookie", "draw", "focus_item", "intro_key", "lesson_banner", "remember_walk",
-           "store", "take_teacher_link"]
+__all__ = ["STUDENT", "TEACHER", "draw", "intro_key", "store", "take_teacher_link"]
 
 
 def teacher_panel(view: View) -> None:

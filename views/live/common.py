@@ -7,8 +7,6 @@ student's (code, student id) and its seat, a secret kept in a cookie, never in a
 from __future__ import annotations
 
 import functools
-import html
-from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
@@ -16,11 +14,9 @@ import streamlit as st
 from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import generators, store
-from views.lesson import STOPS, answer_values
 from views.shell.messages import visible
+from views.widgets.questions import STOPS, Item, answer_values
 
-TEACHER = "live.teacher"  # session: (code, key) of the class this session teaches
-STUDENT = "live.student"  # session: (code, student id) of the class this session sits in
 SEAT = "live.seat"  # session: this browser's seat (the secret that makes it the same student), from its cookie
 ERROR = "live.error"  # session: a refusal or database error from a button's callback, shown on the next run
 LINK_REFUSED = "live.link_refused"
@@ -38,16 +34,6 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CSS = Path(__file__).resolve().parents[2] / "assets" / "live" / "live.css"
 
 
-@dataclass(frozen=True)
-class Item:
-    """A question the teacher can open: its stored id, how many options, the correct one, computed option labels."""
-
-    id: str
-    options: int
-    correct: int
-    labels: tuple[str, ...] = ()
-
-
 def engine():
     return store.connect()
 
@@ -63,11 +49,6 @@ def refused(T: Texts, error: Exception) -> None:
         st.error(T(f"live.refused.{error.reason}"), icon=":material/block:")
     else:
         st.error(T("live.refused.database", error=shown(str(error).splitlines()[0][:160])), icon=":material/cloud_off:")
-
-
-def cookie(name: str, value: str, age: int) -> None:
-    """The browser keeps ``value`` under ``name`` for ``age`` seconds (0: forgets it); assets/js/shell.js sets it."""
-    st.html(f'<span hidden data-remember="{name}" data-value="{html.escape(value)}" data-age="{age}"></span>')
 
 
 def cookies() -> dict[str, str]:
@@ -93,14 +74,6 @@ def concept_items() -> list[Item]:
 
 def lesson_items(T: Texts) -> list[Item]:
     return [Item(f"lesson.{stop.id}", len(T.get(f"lesson.stops.{stop.id}.options")), stop.correct) for stop in STOPS]
-
-
-def focus_item(weights, key_tokens: tuple[str, ...], focus: int, setting: str = "random-1") -> Item:
-    """"Which key does the focused word give the most weight?": the options are the keys, the answer the row's largest
-    weight (the walkthrough's own row, whatever head or model it shows). ``setting`` names the weights, for the wording:
-    "random-{head}", "textbook" or "real-{layer}-{head}" (1-based); the id is "walk.{setting}.{focus}"."""
-    labels = tuple(f"{j + 1} · {token}" for j, token in enumerate(key_tokens))
-    return Item(f"walk.{setting}.{focus}", len(key_tokens), int(weights.argmax()), labels)
 
 
 def generated_item(kind: str, seed: int) -> Item:

@@ -16,8 +16,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import limits, store
 from views.live import common
-from views.live.common import BROWSER_COOKIE, SEAT, SEAT_COOKIE, STUDENT, cookie, engine, refused, shown
+from views.live.common import BROWSER_COOKIE, SEAT, SEAT_COOKIE, engine, refused, shown
 from views.shell.page import View
+from views.shell.script import cookie
+from views.widgets.questions import STUDENT
 
 WRONG_DELAY = 1.0  # s: each wrong code is answered this slowly
 BROWSERS = limits.Window(limits.BROWSER_LIMIT)  # wrong codes per browser (its cookie), this process

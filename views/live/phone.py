@@ -15,21 +15,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import store
-from views.live.common import (
-    ERROR,
-    PHONE_POLL,
-    SEAT,
-    SEAT_COOKIE,
-    STUDENT,
-    cookie,
-    engine,
-    option_name,
-    refused,
-    show_table,
-    wording,
-)
+from views.live.common import ERROR, PHONE_POLL, SEAT, SEAT_COOKIE, engine, option_name, refused, show_table, wording
 from views.live.join import join_form, nickname_notice, rejoin
 from views.shell.page import View
+from views.shell.script import cookie
+from views.widgets.questions import STUDENT
 
 
 def student(view: View) -> None:

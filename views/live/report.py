@@ -16,9 +16,10 @@ from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import store
 from classroom.tally import Changes, changes, gain, normalised_gain, percent_right, total_changes
-from views.live.common import TEACHER, concept_items, engine, one_line, refused, wording
-from views.live.teacher import _open_check, open_single
+from views.live.common import concept_items, engine, one_line, refused, wording
+from views.live.teacher import _act, _open_check, open_single
 from views.shell.page import View
+from views.widgets.questions import TEACHER
 
 
 def percent(value: float | None) -> str:
@@ -78,8 +79,6 @@ def check_answered(questions: list[store.Question], tally: store.Tally, phase: s
 
 
 def _close_check(question_ids: tuple[int, ...]) -> None:
-    from views.live.teacher import _act
-
     for question_id in question_ids:
         _act(store.close_question, question_id)
 

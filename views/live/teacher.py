@@ -27,13 +27,8 @@ from views.live.common import (
     KEY_COOKIE,
     KEY_DAYS,
     LINK_REFUSED,
-    STUDENT,
-    TEACHER,
-    Item,
     concept_items,
-    cookie,
     engine,
-    focus_item,
     generated_item,
     lesson_items,
     one_line,
@@ -42,9 +37,10 @@ from views.live.common import (
 )
 from views.shell import state
 from views.shell.page import View, want_focus
-from views.shell.registry import BY_ID, MAX_TOKENS
+from views.shell.registry import MAX_TOKENS
+from views.shell.script import cookie
+from views.widgets.questions import STUDENT, TEACHER, WALK_ITEM, Item, focus_item
 
-WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
 ASK_DRAWN = "live-ask-drawn"  # the open question "Ask the class" was drawn with (its id, or None)
 
 
@@ -193,7 +189,7 @@ def _act_on_question(action, *args) -> None:
     want_focus("live-question")
 
 
-def _open(item: Item, live_key: str | None, follows: int | None = None, focus: bool = False) -> None:
+def open_item(item: Item, live_key: str | None, follows: int | None = None, focus: bool = False) -> None:
     """Open ``item`` on the phones (the question open before is closed, its answers kept); ``focus``: from the live
     page, where the question is drawn above the button, which the focus then leaves for it."""
     code, key = st.session_state[TEACHER]
@@ -212,10 +208,8 @@ def _open(item: Item, live_key: str | None, follows: int | None = None, focus: b
         want_focus("live-question")
 
 
-def ask_now(T: Texts, item: Item) -> None:
-    """Open ``item`` for the class this session teaches, from a component's event (no button callback): a toast says it
-    is asked, or the refusal is shown."""
-    _open(item, None)
+def say_asked(T: Texts) -> None:
+    """After ``open_item`` from another page: a toast says the question is asked, or the refusal is shown."""
     error = st.session_state.pop(ERROR, None)
     if error is not None:
         refused(T, error)
@@ -223,11 +217,18 @@ def ask_now(T: Texts, item: Item) -> None:
         st.toast(T("live.teacher.asked"), icon=":material/how_to_vote:")
 
 
+def ask_now(T: Texts, item: Item) -> None:
+    """Open ``item`` for the class this session teaches, from a component's event (no button callback): a toast says it
+    is asked, or the refusal is shown."""
+    open_item(item, None)
+    say_asked(T)
+
+
 def _open_similar(question: store.Question) -> None:
     """"One more like it": a question of the same kind drawn afresh from a new seed, answered alone."""
     kind = generators.similar_kind(question.item)
     if kind is not None:
-        _open(generated_item(kind, secrets.randbelow(2**31)), None, follows=question.id, focus=True)
+        open_item(generated_item(kind, secrets.randbelow(2**31)), None, follows=question.id, focus=True)
 
 
 def _open_check(phase: str, question_id: int | None = None) -> None:
@@ -262,36 +263,6 @@ def walk_item(view: View) -> Item | None:
     return focus_item(explained.trace.heads[0].weights[focus], tokens, focus)
 
 
-def remember_walk(item: Item | None) -> None:
-    """The walkthrough's focused question, for the live page's list (None: this walk has no askable question)."""
-    st.session_state[WALK_ITEM] = item
-
-
-def lesson_banner(T: Texts) -> None:
-    """At the top of the lesson path: start a live class, or say which one runs and that each stop can ask the room."""
-    live_page = BY_ID["live"].file_path
-    if TEACHER in st.session_state:
-        st.info(T("live.teacher.lesson_running", code=st.session_state[TEACHER][0]), icon=":material/groups:")
-        st.page_link(live_page, label=T("live.teacher.see_answers"), icon=":material/groups:")
-    else:
-        st.page_link(live_page, label=T("live.teacher.lesson_start"), icon=":material/co_present:")
-
-
-def ask_here(T: Texts, item: Item, key: str) -> None:
-    """Where a question is asked (a lesson stop, the walkthrough's focused word): in a teacher's session with a live
-    class, one button opens it for the room, and a link goes to the live page where the answers come in."""
-    if TEACHER not in st.session_state:
-        return
-    left, right = st.columns(2, vertical_alignment="center")
-    if left.button(T("live.teacher.ask_live"), key=key, on_click=_open, args=(item, None), icon=":material/how_to_vote:"):
-        error = st.session_state.pop(ERROR, None)
-        if error is not None:
-            refused(T, error)
-        else:
-            st.toast(T("live.teacher.asked"), icon=":material/how_to_vote:")
-    right.page_link(BY_ID["live"].file_path, label=T("live.teacher.see_answers"), icon=":material/groups:")
-
-
 def open_single(class_id: int) -> store.Question | None:
     """The one question open on the phones (not a concept check's item), or None."""
     try:
@@ -318,7 +289,7 @@ def ask(view: View, class_id: int) -> None:
         if open_now:  # one question at a time: opening another closes this one, and says so first
             st.caption(T("live.teacher.replaces", question=plain(open_now)))
         st.button(T("live.teacher.open_instead" if open_now else "live.teacher.open"), key="live-open", type="primary",
-                  disabled=item is None, on_click=_open, args=(item, "live-live", None, True), icon=":material/how_to_vote:")
+                  disabled=item is None, on_click=open_item, args=(item, "live-live", None, True), icon=":material/how_to_vote:")
 
 
 def seat_map_panel(view: View, found: store.Class) -> None:

@@ -7,35 +7,18 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.inside import without_specials
-from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, ModelMissing, RealTrace, head_summary, model_folder, overview
+from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_summary, overview
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from attention_plot.text import Texts
+from views.real.inside import hide_note
+from views.widgets import ask
 from views.widgets.charts import chart, show, show_selectable
 from views.widgets.hands_on import predict_then_reveal
 from views.widgets.tables import named_table
 
 WIDTH_BINS = (0.02, 0.1, 0.25, 0.5, 0.75, 1.01)  # weights drawn as lines, by thickness class
 SUMMARY = ("previous", "next", "self", "cls", "sep")
-
-
-@st.cache_resource(show_spinner=False)
-def _load(folder: str) -> MiniLM:
-    return MiniLM.load(folder)
-
-
-def model() -> MiniLM | None:
-    """The model, loaded once per server process; None when its package is missing."""
-    try:
-        return _load(str(model_folder()))
-    except ModelMissing:
-        return None
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def run(_model: MiniLM, folder: str, text: str) -> RealTrace:
-    """The forward pass of ``text``, computed once per sentence (``folder`` keys the cache to the model)."""
-    return _model.run(text)
 
 
 def keep(trace: RealTrace, hide: bool) -> list[int]:
@@ -159,8 +142,6 @@ def follow_query(view, hide: bool, kept: list[int]) -> None:
 
 def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     """One head (its heatmap and its lines), the class's question about it, all 72 heads as tiles, and what each does."""
-    from views import live  # the live page imports the walkthrough, which imports this module
-
     T = view.T
     pickers = st.columns([3, 3])  # six layer buttons need the room
     layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=view.key("layer"), required=True)
@@ -179,8 +160,8 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
                            format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
     st.session_state[view.key("query-token")] = (hide, kept[query])
     predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
-    if len(tokens) <= live.store.MAX_OPTIONS:  # the same question for the live class's phones
-        live.ask_here(T, live.focus_item(weights[query], tokens, query, f"real-{layer}-{head}"), key="real-live")
+    if len(tokens) <= ask.MAX_OPTIONS:  # the same question for the live class's phones
+        ask.ask_here(T, ask.focus_item(weights[query], tokens, query, f"real-{layer}-{head}"), key="real-live")
     quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
     if predict and not predict_then_reveal(weights[query], tokens, T, quiz, token=tokens[query]):
         # Until the reveal nothing shows the head: its other rows, its tile of the overview, the sentences and the table
@@ -188,8 +169,6 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
         st.info(T("real.hidden", layer=layer, head=head), icon=":material/visibility_off:")
         return
     if hide:
-        from views.real.inside import hide_note  # views.inside imports this module
-
         hide_note(T, raw_weights, trace.tokens)
     st.subheader(T("real.headings.head", layer=layer, head=head))
     left, right = st.columns([3, 2])

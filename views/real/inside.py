@@ -15,9 +15,9 @@ from attention_core import inside
 from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_summary, kept_share
 from attention_plot import figures, plot
 from attention_plot.figures import label
-from views import real
 from views.shell.page import View
 from views.shell.registry import LAYER_STAGES
+from views.widgets import model as real
 from views.widgets.charts import chart, dims, show
 from views.widgets.tables import named_table
 

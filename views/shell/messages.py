@@ -33,11 +33,11 @@ def show_notices(notices: list[Notice], T: Texts) -> None:
         st.warning(text, icon=":material/link:")
 
 
-SHOWN = "messages_shown_this_run"  # charts.start_run forgets it
+SHOWN = "messages_shown_this_run"  # page.start_run forgets it
 
 
 def shown_this_run() -> set:
-    """The messages already shown in this run (charts.start_run forgets them), so a page never repeats one."""
+    """The messages already shown in this run (page.start_run forgets them), so a page never repeats one."""
     return st.session_state.setdefault(SHOWN, set())
 
 

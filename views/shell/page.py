@@ -17,7 +17,6 @@ from attention_core import tokenize
 from attention_plot.text import Texts
 from views.shell import messages, state
 from views.shell.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
-from views.widgets import charts
 
 # pages/ holds this app's st.navigation pages. Streamlit takes a pages/ folder beside the entry for a legacy
 # multipage app until the entry first calls st.navigation, so the very first request of a fresh server to
@@ -151,7 +150,7 @@ def part(draw: Callable[..., Any], reruns_page_when: Callable[[View], object] | 
             st.rerun()
         if alone:
             state.keep_values()  # as app.main does: a value whose widget this part stops drawing is kept
-            charts.restart_part(mark)
+            restart_part(mark)
         result = draw(view, *args)
         if alone:
             state.publish(view.page)
@@ -160,9 +159,37 @@ def part(draw: Callable[..., Any], reruns_page_when: Callable[[View], object] | 
     @functools.wraps(draw)
     def run(view: View, *args: Any) -> Any:
         outside = None if reruns_page_when is None else reruns_page_when(view)
-        return rerun_alone(view, len(charts.shown_matrices()), _shell(view.page), outside, *args)
+        return rerun_alone(view, len(shown_matrices()), _shell(view.page), outside, *args)
 
     return run
+
+
+# --- This run: what it drew, at which size ---
+
+
+MATRICES = "matrices_on_this_page"
+
+
+def shown_matrices() -> list:
+    """The matrices drawn in this run (title, matrix, row labels, column labels), for the page's CSV download."""
+    return st.session_state.setdefault(MATRICES, [])
+
+
+FONT = "chart_font_this_run"
+
+
+def start_run(font: int) -> None:
+    """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
+    st.session_state[MATRICES] = []
+    st.session_state[FONT] = font
+    st.session_state.pop(messages.SHOWN, None)
+
+
+def restart_part(mark: int) -> None:
+    """A part of the page reruns alone (``page.part``): forget the matrices it drew last time (those from ``mark`` on,
+    the list's length when the part began in the last full run) and the messages already shown."""
+    del shown_matrices()[mark:]
+    st.session_state.pop(messages.SHOWN, None)
 
 
 NOTICES_SLOT = "shell.notices_slot"

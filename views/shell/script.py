@@ -11,6 +11,7 @@ wrote it (the server leaves out the values the browser keeps: ``Page.browser``).
 from __future__ import annotations
 
 import functools
+import html
 from pathlib import Path
 
 import streamlit as st
@@ -52,3 +53,8 @@ def keep(slot: object, page: Page) -> None:
     with slot:
         _component()(data={"kind": "keep", "page": page.id, "token": state.view_token(page.id), "names": list(page.browser),
                            "link": state.link(page)}, key="attention-keep", height=0)
+
+
+def cookie(name: str, value: str, age: int) -> None:
+    """The browser keeps ``value`` under ``name`` for ``age`` seconds (0: forgets it); the page's script sets it."""
+    st.html(f'<span hidden data-remember="{name}" data-value="{html.escape(value)}" data-age="{age}"></span>')

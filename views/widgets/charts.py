@@ -15,7 +15,7 @@ from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 from attention_plot import figures, plot
 from attention_plot.text import Texts
 from views.shell import state
-from views.shell.messages import SHOWN as SHOWN_MESSAGES
+from views.shell.page import FONT, shown_matrices
 from views.widgets import cache
 
 # The toolbar keeps download, zoom in and out and reset: each button is a stop for the Tab key; dragging still zooms.
@@ -91,31 +91,6 @@ def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind
                          text.hidden_note, ink, zmax)
     send(spec, key, alt=text.alt)
     shown_matrices().append((title, np.asarray(matrix), rows, cols))
-
-
-MATRICES = "matrices_on_this_page"
-
-
-def shown_matrices() -> list:
-    """The matrices drawn in this run (title, matrix, row labels, column labels), for the page's CSV download."""
-    return st.session_state.setdefault(MATRICES, [])
-
-
-FONT = "chart_font_this_run"
-
-
-def start_run(font: int) -> None:
-    """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
-    st.session_state[MATRICES] = []
-    st.session_state[FONT] = font
-    st.session_state.pop(SHOWN_MESSAGES, None)
-
-
-def restart_part(mark: int) -> None:
-    """A part of the page reruns alone (``page.part``): forget the matrices it drew last time (those from ``mark`` on,
-    the list's length when the part began in the last full run) and the messages already shown."""
-    del shown_matrices()[mark:]
-    st.session_state.pop(SHOWN_MESSAGES, None)
 
 
 def all_matrices_csv(matrices: list, row_header: str = "row") -> str:

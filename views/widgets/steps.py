@@ -144,3 +144,29 @@ def show(payload: bytes, *, key: str, height: int | str = "content", **events: A
     """Mount the step component with ``payload`` (``Pack.bytes``); ``events``: ``on_<name>_change`` callbacks (a
     callback receives nothing: read the result). Returns the component's result (``.report``, ``.ask``, ...)."""
     return _component()(data=payload, key=key, height=height, **events)
+
+
+def component_texts(T: Texts, lang: str) -> dict[str, str]:
+    """The component's words in the reader's language (assets/text/<lang>/walkthrough.toml [component] and others)."""
+    keys = {"previous": "walkthrough.previous", "next": "walkthrough.next", "step_of": "walkthrough.step_of",
+            "values": "walkthrough.show_values", "values_help": "walkthrough.show_values_help", "all": "walkthrough.all_steps",
+            "head": "walkthrough.head", "head_help": "walkthrough.head_help", "focus_title": "walkthrough.focus.title",
+            "pick": "walkthrough.focus.pick", "caption": "walkthrough.focus.caption", "position": "walkthrough.focus.position",
+            "key": "walkthrough.focus.key", "score": "walkthrough.focus.score", "scaled": "walkthrough.focus.scaled",
+            "weight": "walkthrough.focus.weight", "weighted": "walkthrough.focus.weighted", "sum": "walkthrough.focus.sum",
+            "first_dims": "walkthrough.focus.first_dims", "predict": "classroom.predict", "predict_help": "classroom.predict_help",
+            "predict_word": "classroom.predict_word", "which": "classroom.which", "pick_key": "classroom.pick",
+            "how_much": "classroom.how_much", "reveal": "classroom.reveal", "your_guess": "classroom.your_guess",
+            "answer": "classroom.answer", "again": "classroom.again", "hidden": "classroom.hidden",
+            "hidden_matrix": "classroom.hidden_matrix", "right": "classroom.verdict.right", "off_weight": "classroom.verdict.off_weight",
+            "wrong_key": "classroom.verdict.wrong_key", "hands_on": "classroom.hands_on", "hands_on_help": "classroom.hands_on_intro",
+            "numbers_hidden": "common.labels.numbers_hidden", "row": "common.labels.row", "walk": "walkthrough.walk",
+            "layer": "walkthrough.layer", "choices": "walkthrough.choices", "leave": "walkthrough.leave_presenter",
+            "ask_live": "live.teacher.ask_live", "asked": "live.teacher.asked", "query": "common.labels.query",
+            "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded",
+            "sideways": "browser.tables.sideways", "sideways_name": "browser.tables.sideways_name"}
+    own = {name: T(key) for name, key in keys.items()}
+    own |= {name: T(f"walkthrough.component.{name}") for name in (
+        "download", "csv_step", "csv_all", "png", "first_step", "last_step", "head_of", "close", "steps", "about", "how", "options",
+        "cut")}
+    return own
