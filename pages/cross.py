@@ -1,51 +1,9 @@
 """Self vs cross (encoder-decoder) attention, and general vs self attention on a question and a passage."""
 
-import streamlit as st
-
-from attention_core import tokenize
-from views.shell import messages, page
-from views.shell.page import View
-from views.shell.registry import CROSS_PAIRS, MAX_TOKENS
-from views.widgets import cache
-from views.widgets.charts import chart
-
-
-def use_pair(view: View) -> None:
-    """A new pair brings its own source and target texts."""
-    for side in ("source", "target"):
-        view.set(side, view.T(f"cross.defaults.{view['pair']}_{side}"))
-
+from views import cross
+from views.shell import page
 
 view = page.start("cross")
-settings, T = view.settings, view.T
-st.segmented_control(T("cross.pair"), CROSS_PAIRS, format_func=lambda name: T(f"cross.pairs.{name}"), required=True,
-                     key=view.key("pair"), on_change=use_pair, args=(view,))
-source = st.text_input(T("cross.source"), key=view.key("source"))
-target = st.text_input(T("cross.target"), key=view.key("target"))
-if not tokenize(source) or not tokenize(target):
-    st.info(T("cross.empty_source" if not tokenize(source) else "cross.empty_target"), icon=":material/edit:")
-    st.stop()
-options = settings.explain_options() | {"heads": 1}
-cross = cache.explanation(target, context=source, **options)
-causal = cache.explanation(target, causal=True, **options)
-for total, dropped in zip((len(cross.tokens), len(cross.context_tokens)), cross.dropped):
-    messages.show_cut(total + dropped, dropped, T)
-
-st.header(T("cross.cross_title"))
-st.markdown(T("cross.cross_intro"))
-left, right = st.columns(2) if len(cross.context_tokens) <= 8 else (st.container(), st.container())
-with left:
-    chart(cross.trace.heads[0].weights, cross.tokens, cross.context_tokens, kind="weights", title=T("cross.cross"), key="cross",
-          T=T, values=True, rows_are="target", cols_are="source")
-with right:
-    chart(causal.trace.heads[0].weights, causal.tokens, causal.tokens, kind="weights", title=T("cross.causal"), key="causal",
-          T=T, values=True, rows_are="query", cols_are="key")
-st.caption(T("cross.causal_intro"))
-
-st.header(T("cross.general_title"))
-st.markdown(T("cross.general_intro"))
-passage, question = cache.general(target, source, **(options | {"max_tokens": MAX_TOKENS}))
-chart(question.weights, (T("cross.question_row"),), passage.tokens, kind="weights", title=T("cross.question"), key="general",
-      T=T, values=True, rows_are="query", cols_are="key")
-chart(passage.trace.heads[0].weights, passage.tokens, passage.tokens, kind="weights", title=T("cross.passage_self"),
-      key="passage-self", T=T, values=True, rows_are="query", cols_are="key")
+source, target = cross.texts(view)  # the pair and its two texts (the page stops while one is empty)
+cross.cross_section(view, source, target)  # the target attending to the source, beside causal self-attention
+cross.general_section(view, source, target)  # one question vector over the passage, beside the passage's self-attention

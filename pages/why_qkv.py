@@ -1,43 +1,9 @@
 """Why Q, K and V: a shared matrix makes scores symmetric; V transforms what is handed over."""
 
-import streamlit as st
-
-from attention_core import asymmetry, weighted_sum
+from views import why_qkv
 from views.shell import page
-from views.widgets.charts import chart, dims
-from views.widgets.inputs import explanation_or_stop
 
 view = page.start("why_qkv")
-settings, T = view.settings, view.T
-st.info(T("why_qkv.roles"))
-separate = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft")
-shared = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", shared_qk=True)
-tokens = separate.tokens
-
-st.header(T("why_qkv.asym_title"))
-st.markdown(T("why_qkv.asym_intro"))
-gaps = {}
-for name, e in (("separate", separate), ("shared", shared)):
-    scores = e.trace.heads[0].raw_scores
-    difference = asymmetry(scores)
-    gaps[name] = f"{abs(difference).max():.4f}"
-    left, right = st.columns(2)
-    with left:
-        chart(scores, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}"), key=f"{name}-scores", T=T, values=True,
-              rows_are="query", cols_are="key")
-    with right:
-        chart(difference, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}_diff"), key=f"{name}-diff", T=T, values=True,
-              rows_are="query", cols_are="key")
-st.markdown(f"**{T('why_qkv.largest', **gaps)}**")
-
-st.header(T("why_qkv.values_title"))
-st.markdown(T("why_qkv.values_intro"))
-head = separate.trace.heads[0]
-chart(head.weights, tokens, tokens, kind="weights", title=T("why_qkv.weights"), key="weights", T=T, values=True,
-      rows_are="query", cols_are="key")
-left, right = st.columns(2)
-with left:
-    without_v = weighted_sum(head.weights, separate.x)
-    chart(without_v, tokens, dims(without_v.shape[1]), kind="signed", title=T("why_qkv.without_v"), key="without-v", T=T, values=True)
-with right:
-    chart(head.output, tokens, dims(head.output.shape[1]), kind="signed", title=T("why_qkv.with_v"), key="with-v", T=T, values=True)
+separate, shared = why_qkv.sentences(view)  # the sentence with W_Q and W_K apart, and with one matrix shared by both
+why_qkv.asymmetry_section(view, separate, shared)  # raw scores beside S - Sᵀ: zero when the matrix is shared
+why_qkv.values_section(view, separate)  # what the weights hand over without V and with it

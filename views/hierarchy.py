@@ -1,9 +1,19 @@
-"""Hierarchical attention shown as text: each word shaded by its weight, each sentence by its weight."""
+"""Hierarchical (multi-level) attention: words pooled into sentences, sentences into a document; the document shown as
+text, each word shaded by its weight, each sentence by its weight."""
 
 from __future__ import annotations
 
-from attention_core import HierarchicalTrace
+import streamlit as st
+
+from attention_core import HierarchicalTrace, split_sentences
+from attention_plot import figures
 from attention_plot.figures import ink, label
+from views.shell.page import View
+from views.shell.registry import MAX_TOKENS
+from views.widgets import cache
+from views.widgets.charts import chart, dims, show
+
+MAX_SENTENCES = 12
 
 STYLE = (
     "<style>.han{font-size:1.1rem;line-height:2.4}.han-row{display:flex;gap:12px;align-items:baseline;margin:4px 0}"
@@ -43,3 +53,48 @@ def document_html(trace: HierarchicalTrace, sentence_label: str) -> str:
             f'title="{label(sentence_label)} {i + 1}">{i + 1}: {weight:.3f}</span><span>{words}</span></div>'
         )
     return STYLE + '<div class="han">' + "".join(rows) + "</div>"
+
+
+def document(view: View) -> HierarchicalTrace:
+    """The formula, the document box and its trace (cut to ``MAX_SENTENCES`` sentences of ``MAX_TOKENS`` tokens, said so);
+    stops while the box is empty."""
+    settings, T = view.settings, view.T
+    st.latex(T("hierarchy.formula"))
+    text = st.text_area(T("hierarchy.document"), key=view.key("doc"),
+                        help=T("hierarchy.document_help", max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS))
+    if not split_sentences(text):
+        st.info(T("hierarchy.empty"), icon=":material/edit:")
+        st.stop()
+    trace = cache.document(text, d_model=settings.d_model, seed=settings.seed, positions=settings.pe,
+                           max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS)
+    cut_sentences, cut_tokens = trace.dropped
+    if cut_sentences:
+        st.warning(T("hierarchy.cut_sentences", total=len(trace.sentences) + cut_sentences, kept=len(trace.sentences)),
+                   icon=":material/content_cut:")
+    if cut_tokens:
+        st.warning(T("hierarchy.cut_tokens", dropped=cut_tokens, max_tokens=MAX_TOKENS), icon=":material/content_cut:")
+    return trace
+
+
+def words_section(view: View, trace: HierarchicalTrace) -> None:
+    """Level 1: each sentence's words, shaded by their weight in it."""
+    T = view.T
+    st.header(T("hierarchy.level1"))
+    st.markdown(T("hierarchy.level1_intro"))
+    st.html(document_html(trace, T("hierarchy.sentence", number="")))
+
+
+def sentences_section(view: View, trace: HierarchicalTrace) -> None:
+    """Level 2: the sentences' weights in the document, their vectors and the document's vector."""
+    T = view.T
+    st.header(T("hierarchy.level2"))
+    st.markdown(T("hierarchy.level2_intro"))
+    names = tuple(T("hierarchy.sentence", number=i + 1) for i in range(len(trace.sentences)))
+    show(figures.bars(trace.document.weights, names, title=T("hierarchy.level2"), y_title=T("hierarchy.word_axis")), key="sentences")
+    left, right = st.columns([3, 2])
+    with left:
+        chart(trace.document.hidden, names, dims(trace.document.hidden.shape[1]), kind="signed", title=T("hierarchy.sentence_vectors"),
+              key="sentence-vectors", T=T, values=True, rows_are="sentence")
+    with right:
+        chart(trace.document.pooled[None, :], ("v",), dims(trace.document.pooled.shape[0]), kind="signed",
+              title=T("hierarchy.document_vector"), key="document-vector", T=T, values=True, rows_are="document")

@@ -218,3 +218,21 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
             (st.success if guess == stop.correct else st.warning)(
                 f"{T(verdict, option=options[stop.correct])}  \n{T(f'lesson.stops.{stop.id}.answer', **values)}",
                 icon=":material/lightbulb:")
+
+
+def screen(view: View) -> None:
+    """On a screen: the class's length, the live class's banner, the clear button, then every stop one under another,
+    the 45-minute class first and the two stops of a 60-minute class after it."""
+    T = view.T
+    longer = [stop for stop in STOPS if stop.longer]
+    st.caption(T("lesson.total", minutes=sum(stop.minutes for stop in SHORT), stops=len(SHORT),
+                 more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
+    ask.lesson_banner(T)
+    clear_button(T)
+    st.header(T("lesson.short_title", minutes=sum(stop.minutes for stop in SHORT)))
+    for number, stop in enumerate(SHORT, 1):
+        draw_stop(view, number, stop)
+    st.header(T("lesson.longer_title"))
+    st.caption(T("lesson.longer_intro"))
+    for number, stop in enumerate(longer, len(SHORT) + 1):
+        draw_stop(view, number, stop)

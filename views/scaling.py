@@ -1,16 +1,38 @@
-"""The scaling lab's tables and downloads: sweep results as pandas frames, CSV with the settings on top."""
+"""Scaling lab: why divide by sqrt(d_k), shown by seeded Monte Carlo experiments; the lab's tables and downloads (sweep
+results as pandas frames, CSV with the settings on top)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import DivisorChoices, Sweep, divisor_choices, sample_raw_scores, score_histogram, softmax, sweep, textbook_example
+from attention_core import (
+    SWEEP_D_K,
+    DivisorChoices,
+    Sweep,
+    check_lab,
+    divisor_choices,
+    memory_bytes,
+    sample_raw_scores,
+    score_histogram,
+    softmax,
+    sweep,
+    textbook_example,
+)
+from attention_core.scaling import MEMORY_LIMIT_BYTES
+from attention_plot import figures
 from attention_plot.text import Texts
+from views.shell.page import View
+from views.shell.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
+from views.widgets import snapshots
+from views.widgets.charts import show
+
+RAW_SCALED = (figures.RAW_COLOUR, figures.SCALED_COLOUR)  # the histograms' colours: one quantity, one colour
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -144,3 +166,155 @@ def bug_statements(c: DivisorChoices, n_keys: int, T: Texts) -> tuple[str, ...]:
         T("scaling.bug.cost", wrong_bits=f"{c.wrong.entropy:.2f}", right_bits=f"{c.right.entropy:.2f}",
           uniform_bits=f"{math.log2(n_keys):.2f}", ratio=f"{c.ratio:.2f}"),
     )
+
+
+# --- The page's sections ---
+
+
+@dataclass(frozen=True)
+class Lab:
+    """The lab's controls as set, and the sweep over every d_k they give."""
+
+    d_k: int
+    n_keys: int
+    samples: int
+    temperature: float
+    seed: int
+    result: Sweep
+
+    @property
+    def settings(self) -> dict[str, object]:
+        """What a download records on top of its CSV."""
+        return {"n_keys": self.n_keys, "samples": self.samples, "seed": self.seed, "temperature": self.temperature}
+
+    @property
+    def at(self) -> int:
+        """The chosen d_k's place in the sweep."""
+        return SWEEP_D_K.index(self.d_k)
+
+
+def controls(view: View) -> Lab:
+    """d_k, keys, samples and temperature; a lab too large for the server's memory is refused (the page stops)."""
+    settings, T = view.settings, view.T
+    columns = st.columns(4)
+    d_k = columns[0].select_slider(T("scaling.d_k"), SWEEP_D_K, key=view.key("d_k"))
+    n_keys = columns[1].select_slider(T("scaling.n_keys"), LAB_KEYS, key=view.key("n_keys"))
+    samples = columns[2].select_slider(T("scaling.samples"), LAB_SAMPLES, key=view.key("samples"))
+    temperature = columns[3].select_slider(T("scaling.temperature"), LAB_TEMPERATURES, key=view.key("temperature"),
+                                           help=T("scaling.temperature_help"))
+    try:
+        check_lab(d_k, n_keys, samples)
+    except ValueError:
+        st.error(T("scaling.refused", need=f"{memory_bytes(samples, n_keys) / 2**20:.0f}", limit=f"{MEMORY_LIMIT_BYTES / 2**20:.0f}"),
+                 icon=":material/memory:")
+        st.stop()
+    st.caption(T("scaling.method"))
+    return Lab(d_k, n_keys, samples, temperature, settings.seed, cached_sweep(n_keys, samples, settings.seed, temperature))
+
+
+def raw_and_scaled(T: Texts) -> tuple[str, str]:
+    return T("scaling.saturation.raw"), T("scaling.saturation.scaled")
+
+
+def distribution_section(view: View, lab: Lab) -> None:
+    """The raw and the scaled scores at the chosen d_k as histograms on one axis, their spreads beside the theory's."""
+    T, d_k, n_keys, samples = view.T, lab.d_k, lab.n_keys, lab.samples
+    st.header(T("scaling.distribution.title"))
+    st.markdown(T("scaling.distribution.intro", samples=samples, n_keys=n_keys, d_k=d_k))
+    hist = histograms(d_k, n_keys, samples, lab.seed)
+    reach = float(np.abs(hist["raw"][0]).max())  # both on the raw scores' axis: the scaled ones are visibly narrower
+    for column, (kind, colour, theory) in zip(st.columns(2), (("raw", figures.RAW_COLOUR, math.sqrt(d_k)), ("scaled", figures.SCALED_COLOUR, 1.0))):
+        edges, counts, std = hist[kind]
+        with column:
+            show(figures.histogram(edges, counts, title=T(f"scaling.{kind}"), x_title=T("scaling.distribution.value"),
+                                   y_title=T("scaling.distribution.count"), colour=colour, x_range=(-reach, reach)), key=f"hist-{kind}")
+            st.metric(T(f"scaling.distribution.std_{kind}"), f"{std:.3f}", T("scaling.distribution.theory", value=f"{theory:.3f}"),
+                      delta_color="off", delta_arrow="off")  # a comparison, not a rise: no arrow
+            download(lambda edges=edges, counts=counts: histogram_frame(edges, counts), lab.settings | {"d_k": d_k, "scores": kind},
+                     f"histogram-{kind}", T)
+
+
+def derivation_section(view: View, lab: Lab) -> None:
+    """Var(q · k) = d_k, derived and measured at every d_k."""
+    T, result = view.T, lab.result
+    st.header(T("scaling.derivation.title"))
+    st.markdown(T("scaling.derivation.intro"))
+    st.latex(T("scaling.derivation.formula"))
+    st.markdown(T("scaling.derivation.table_intro"))
+    st.table(pd.DataFrame([[T("scaling.derivation.measured"), *(f"{v:.1f}" for v in result.variance)],
+                           [T("scaling.derivation.ratio"), *(f"{v:.3f}" for v in result.variance / result.d_k)]],
+                          columns=["d_k", *(str(d) for d in result.d_k)]), hide_index=True)
+    download(sweep_columns(result, "variance_raw", "variance_over_d_k"), lab.settings, "variance", T)
+
+
+def saturation_section(view: View, lab: Lab) -> None:
+    """Softmax's entropy and largest weight over d_k, raw against scaled."""
+    T, result, d_k, at = view.T, lab.result, lab.d_k, lab.at
+    st.header(T("scaling.saturation.title"))
+    st.markdown(T("scaling.saturation.intro"))
+    for column, measure in zip(st.columns(2), ("entropy", "max_weight")):
+        with column:
+            ys = np.stack([getattr(result, f"raw_{measure}"), getattr(result, f"scaled_{measure}")])
+            show(figures.lines(result.d_k, ys, raw_and_scaled(T), title=T(f"scaling.saturation.{measure}"), x_title="d_k", y_title="",
+                               log_x=True, mark_x=(d_k,), markers=True, colours=RAW_SCALED), key=f"saturation-{measure}")
+    st.markdown(T("scaling.saturation.statement", d_k=d_k, raw_max=f"{result.raw_max_weight[at]:.2f}",
+                  scaled_max=f"{result.scaled_max_weight[at]:.2f}", raw_bits=f"{result.raw_entropy[at]:.2f}",
+                  scaled_bits=f"{result.scaled_entropy[at]:.2f}", uniform_bits=f"{math.log2(lab.n_keys):.2f}"))
+    download(sweep_columns(result, "entropy_raw_bits", "entropy_scaled_bits", "max_weight_raw", "max_weight_scaled"), lab.settings,
+             "saturation", T)
+
+
+def gradients_section(view: View, lab: Lab) -> None:
+    """The gradient that reaches the keys softmax did not pick, and the whole gradient's norm, over d_k."""
+    T, result, d_k, n_keys, at = view.T, lab.result, lab.d_k, lab.n_keys, lab.at
+    names = raw_and_scaled(T)
+    st.header(T("scaling.gradients.title"))
+    st.markdown(T("scaling.gradients.intro"))
+    show(figures.lines(result.d_k, np.stack([result.raw_loser_gradient, result.scaled_loser_gradient]), names,
+                       title=T("scaling.gradients.losers"), x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True,
+                       colours=RAW_SCALED),
+         key="gradients")
+    st.markdown(f"**{comparison(result.raw_loser_gradient[at], result.scaled_loser_gradient[at], 'scaling.gradients.statement', T, d_k=d_k)}**")
+    with st.expander(T("scaling.gradients.norm_title")):
+        st.markdown(T("scaling.gradients.norm_intro", n_keys=n_keys, uniform=f"{1 / math.sqrt(n_keys):.3f}"))
+        show(figures.lines(result.d_k, np.stack([result.raw_gradient, result.scaled_gradient]), names, title=T("scaling.gradients.norm"),
+                           x_title="d_k", y_title="", log_x=True, log_y=True, mark_x=(d_k,), markers=True, colours=RAW_SCALED), key="gradient-norms")
+    download(sweep_columns(result, "loser_gradient_raw", "loser_gradient_scaled", "gradient_norm_raw", "gradient_norm_scaled"), lab.settings,
+             "gradients", T)
+
+
+def textbook_section(view: View) -> None:
+    """The article's two scores through softmax, with and without ÷ √64."""
+    T = view.T
+    st.header(T("scaling.textbook.title"))
+    st.markdown(T("scaling.textbook.intro"))
+    st.table(textbook_frame(T), hide_index=True)
+
+
+def bug_section(view: View, lab: Lab) -> None:
+    """The same scores divided by 1, √d_k and √d_model (a common bug): what each divisor does."""
+    T, n_keys = view.T, lab.n_keys
+    st.header(T("scaling.bug.title"))
+    choices = bug_choices(n_keys, lab.samples, lab.seed)
+    st.markdown(T("scaling.bug.intro", d_model=choices.d_model, heads=choices.heads, d_k=choices.d_k, n_keys=n_keys,
+                  right=f"{choices.right.divisor:g}", wrong=f"{choices.wrong.divisor:.1f}", ratio=f"{choices.ratio:.2f}"))
+    st.table(bug_frame(choices, T), hide_index=True)
+    st.caption(T("scaling.bug.uniform", n_keys=n_keys, bits=f"{math.log2(n_keys):.2f}"))
+    st.markdown("\n\n".join(bug_statements(choices, n_keys, T)))
+
+
+def temperature_section(view: View, lab: Lab) -> None:
+    T = view.T
+    st.header(T("scaling.temperature_section.title"))
+    st.markdown(T("scaling.temperature_section.intro", temperature=f"{lab.temperature:g}"))
+
+
+def training_section(view: View) -> None:
+    """The √d_k experiment by training (the shipped snapshots), and a link to it on "Watch it learn"."""
+    T = view.T
+    st.header(T("scaling.training.title"))
+    st.markdown(T("scaling.training.intro"))
+    st.markdown(f"**{snapshots.scaling_summary(T)}**")
+    st.table(snapshots.scaling_table(T), hide_index=True)
+    st.page_link(BY_ID["learn"].file_path, label=T("scaling.training.open"), icon=":material/model_training:",
+                 query_params={"section": "scaling", "lang": view.settings.lang})

@@ -1,4 +1,5 @@
-"""Panels for the pages that compare kinds of attention: a weight heatmap beside its entropy bars."""
+"""Attention types: score functions, soft / hard / local, masks and temperature, with entropy as a measure; each kind
+drawn as a weight heatmap beside its entropy bars."""
 
 from __future__ import annotations
 
@@ -8,10 +9,15 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import AttentionTrace, entropy_bits
+from attention_core import SCORES, AttentionTrace, Explanation, entropy_bits, gumbel_noise, gumbel_softmax
 from attention_plot import figures
 from attention_plot.text import Texts
+from views.shell.page import View
+from views.shell.registry import TAUS, TEMPERATURES
 from views.widgets.charts import chart, show
+from views.widgets.inputs import explanation_or_stop
+
+ONE_HEAD = dict(heads=1, mode="soft", score="scaled_dot")  # every kind is compared on one head
 
 
 def weights_with_entropy(weights: NDArray, tokens: tuple[str, ...], key_tokens: tuple[str, ...], *, title: str, key: str,
@@ -56,3 +62,57 @@ def mode_panel(name: str, weights: NDArray, tokens: tuple[str, ...], T: Texts, *
 def window_outline(head: AttentionTrace) -> NDArray | None:
     """The local window of each query (for framing), or None outside the local modes."""
     return np.asarray(head.mask) if head.centres is not None else None
+
+
+# --- The page's sections ---
+
+
+def sentence(view: View) -> Explanation:
+    """The sidebar's sentence on one head (soft, scaled dot product), with the entropy's range for its length."""
+    settings, T = view.settings, view.T
+    base = explanation_or_stop(settings, T, **ONE_HEAD)
+    st.caption(T("types.entropy_note", n=len(base.tokens), max_bits=f"{np.log2(len(base.tokens)):.2f}"))
+    return base
+
+
+def scores_section(view: View, base: Explanation) -> None:
+    """The score functions chosen, each with its formula, raw scores, weights and entropy."""
+    settings, T = view.settings, view.T
+    chosen = st.multiselect(T("types.scores.pick"), SCORES, key=view.key("scores"), format_func=lambda s: T(f"common.scores.{s}"))
+    for score in chosen:
+        score_panel(score, explanation_or_stop(settings, T, **ONE_HEAD | {"score": score}).trace.heads[0], base.tokens, T)
+        st.divider()
+
+
+def modes_section(view: View, base: Explanation) -> None:
+    """Soft, hard, hard sampled, Gumbel-softmax at τ, and the two local modes in a window."""
+    settings, T = view.settings, view.T
+    tokens = base.tokens
+    tau = st.select_slider(T("types.modes.tau"), TAUS, key=view.key("tau"), help=T("types.modes.tau_help"))
+    window = st.slider(T("types.modes.window"), 0, 8, key=view.key("window"))
+    soft = base.trace.heads[0]
+    mode_panel("soft", soft.weights, tokens, T)
+    mode_panel("hard", explanation_or_stop(settings, T, **ONE_HEAD | {"mode": "hard"}).trace.heads[0].weights, tokens, T)
+    sampled = explanation_or_stop(settings, T, **ONE_HEAD | {"mode": "hard"}, sample=True).trace.heads[0]
+    mode_panel("hard_sample", sampled.weights, tokens, T)
+    noise = gumbel_noise(soft.scaled_scores.shape, np.random.default_rng(settings.seed))
+    mode_panel("gumbel", gumbel_softmax(soft.scaled_scores, tau, noise), tokens, T, tau=f"{tau:g}")
+    for mode in ("local", "local-monotonic"):
+        local = explanation_or_stop(settings, T, **ONE_HEAD | {"mode": mode}, window=window).trace.heads[0]
+        mode_panel(mode, local.weights, tokens, T, outline=window_outline(local))
+
+
+def masks_section(view: View, base: Explanation) -> None:
+    """A causal mask and a temperature, on the same head."""
+    settings, T = view.settings, view.T
+    tokens = base.tokens
+    causal = st.toggle(T("types.masks.causal"), key=view.key("causal"), help=T("types.masks.causal_help"))
+    temperature = st.select_slider(T("types.masks.temperature"), TEMPERATURES, help=T("types.masks.temperature_help"),
+                                   key=view.key("temperature"))
+    st.caption(T("types.masks.causal_note"))
+    masked = explanation_or_stop(settings, T, **ONE_HEAD, causal=causal, temperature=temperature).trace.heads[0]
+    weights_with_entropy(masked.weights, tokens, tokens, title=T("types.masks.weights", temperature=f"{temperature:g}"),
+                         key="masked", T=T)
+
+
+SECTIONS = {"scores": scores_section, "modes": modes_section, "masks": masks_section}

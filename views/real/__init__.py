@@ -1,4 +1,6 @@
-"""The pretrained model in the UI: loaded once per server process, runs cached per sentence, its pictures."""
+"""A real model: all-MiniLM-L6-v2's 72 heads on the sidebar's sentence, computed by this app's NumPy core, and the model
+opened up. This module draws the sentence's run and the heads (one head, the class's question about it, all 72 as tiles,
+what each does); ``inside`` draws the sections after them. The model itself is ``views.widgets.model``."""
 
 from __future__ import annotations
 
@@ -6,13 +8,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attention_core import tokenize
+from attention_core.embedding import contains_cjk
 from attention_core.inside import without_specials
-from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_summary, overview
+from attention_core.pretrained import MAX_WORD_PIECES, SPECIAL_TOKENS, MiniLM, RealTrace, head_summary, overview
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from attention_plot.text import Texts
+from views.real import inside
 from views.real.inside import hide_note
+from views.shell.page import View
 from views.widgets import ask
+from views.widgets import model as loaded
 from views.widgets.charts import chart, show, show_selectable
 from views.widgets.hands_on import predict_then_reveal
 from views.widgets.tables import named_table
@@ -197,3 +204,44 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     shares = [T(f"real.columns_{n}") for n in SUMMARY]
     named_table(frame.astype(str).assign(**{name: frame[name].map("{:.2f}".format) for name in shares}),
                 T("real.summary_title"), row_headers=2, shares=shares, height=320)
+
+
+# --- The page ---
+
+
+def model_and_run(view: View) -> tuple[MiniLM, RealTrace]:
+    """The model and its run on the sidebar's sentence, with what was cut or unknown said; stops when the model is
+    missing or the sentence empty."""
+    settings, T = view.settings, view.T
+    st.caption(T("real.credit"))
+    model = loaded.model()
+    if model is None:
+        st.error(T("real.missing"), icon=":material/download:")
+        st.stop()
+    if not tokenize(settings.text):
+        st.info(T("common.notices.empty"), icon=":material/edit:")
+        st.stop()
+    trace = loaded.run(model, str(model.folder), settings.text)
+    if trace.dropped:
+        st.warning(T("real.cut", total=len(trace.tokens) + trace.dropped, kept=MAX_WORD_PIECES, dropped=trace.dropped),
+                   icon=":material/content_cut:")
+    unknown = trace.tokens.count("[UNK]")
+    if contains_cjk(settings.text):  # says [UNK] too
+        st.info(T("real.chinese"), icon=":material/translate:")
+    elif unknown:  # emoji and characters outside the model's vocabulary all become one shared token
+        st.info(T("real.unknown", count=unknown), icon=":material/help:")
+    return model, trace
+
+
+def section(view: View, name: str, model: MiniLM, trace: RealTrace) -> None:
+    """The section ``name`` (REAL_SECTIONS), under the switch that hides [CLS] and [SEP] where the section has it."""
+    T, text = view.T, view.settings.text
+    if name in ("heads", "moved", "random"):
+        st.toggle(T("real.hide"), key=view.key("hide"), help=T("real.hide_help"))
+    {"heads": lambda: heads_section(view, model, trace),
+     "layer": lambda: inside.layer_section(view, model, trace, text),
+     "moved": lambda: inside.moved_section(view, model, trace),
+     "sinks": lambda: inside.sinks_section(view, trace),
+     "importance": lambda: inside.importance_section(view, model, text),
+     "random": lambda: inside.random_section(view, model, trace, text),
+     "scaling": lambda: inside.scaling_section(view, model, trace)}[name]()
