@@ -8,7 +8,8 @@ import streamlit as st
 from attention_plot.text import Texts
 from views import live
 from views.shell import script, sidebar, state, theme
-from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, StopException, fit_defaults, show_link_notices, start_run
+from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, fit_defaults, show_link_notices, start_run
+from views.shell.private import StopException
 from views.shell.registry import BY_ID, MENU_SECTIONS, PAGES
 from views.widgets import charts
 

@@ -8,14 +8,17 @@
   redirected to ``/`` with ``not_found=<path>``, which the app turns into a notice in the student's language.
 
 The query string is kept. ``install()`` adds this as an ASGI middleware in front of Streamlit's own
-(``scripts/run.py`` calls it); it wraps one private function of Streamlit's Starlette server, pinned with
-Streamlit in requirements.txt and checked by tests/test_paths.py. (The page's scripts are a component now:
+(``scripts/run.py`` calls it) through ``views.shell.private.add_server_middleware``, which wraps one private function of
+Streamlit's Starlette server (pinned with Streamlit in requirements.txt, checked by tests/test_paths.py and the canary
+in tests/test_private_parts.py). (The page's scripts are a component now:
 views/shell/script.py.)
 """
 
 from __future__ import annotations
 
 from urllib.parse import quote
+
+from views.shell import private
 
 PAGE_PATHS: frozenset[str] = frozenset()  # set by install(): the registry's paths
 DEFAULT_PATH = ""  # set by install(): the default page's path, which Streamlit serves at "/" only
@@ -60,9 +63,5 @@ class PagePaths:
 def install(pages: frozenset[str], default: str) -> None:
     """Put ``PagePaths`` in front of Streamlit's middleware for ``pages`` (the registry's URL paths; ``default`` at "/")."""
     global PAGE_PATHS, DEFAULT_PATH
-    from starlette.middleware import Middleware
-    from streamlit.web.server.starlette import starlette_app
-
     PAGE_PATHS, DEFAULT_PATH = frozenset(pages), default
-    own = starlette_app.create_streamlit_middleware
-    starlette_app.create_streamlit_middleware = lambda: [Middleware(PagePaths), *own()]
+    private.add_server_middleware(PagePaths)

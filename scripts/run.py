@@ -9,14 +9,12 @@ first calls st.navigation; the very first request of a fresh server, if it is a 
 import sys
 from pathlib import Path
 
-from streamlit.runtime.pages_manager import PagesManager
-from streamlit.web.cli import main
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts import paths
+from views.shell import private
 from views.shell.registry import PAGES
 
-PagesManager.uses_pages_directory = False
+private.pages_are_navigation_only()
 # Two-level and unknown paths: redirected, never blank.
 paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))
 
@@ -24,5 +22,4 @@ if __name__ == "__main__":
     from classroom.network import live_class_line
 
     print(live_class_line(sys.argv), flush=True)
-    sys.argv = ["streamlit", "run", *sys.argv[1:]]
-    sys.exit(main())
+    sys.exit(private.run_streamlit(["run", *sys.argv[1:]]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from streamlit.runtime.scriptrunner_utils import exceptions
 
-from views.shell.page import StopException
+from views.shell.private import StopException
 
 
 def test_the_private_exception_the_app_relies_on_is_still_there():

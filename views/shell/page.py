@@ -8,20 +8,15 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
-
-# What st.stop() raises. Private; pinned with Streamlit (tests/test_state.py fails loudly if it moves).
-from streamlit.runtime.scriptrunner_utils.exceptions import StopException  # noqa: F401 - app.py imports it from here
 
 from attention_core import tokenize
 from attention_plot.text import Texts
-from views.shell import messages, state
+from views.shell import messages, private, state
 from views.shell.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
 
-# pages/ holds this app's st.navigation pages. Streamlit takes a pages/ folder beside the entry for a legacy
-# multipage app until the entry first calls st.navigation, so the very first request of a fresh server to
-# /types would run pages/types.py on its own; ``start`` then reruns through app.py.
-PagesManager.uses_pages_directory = False
+# pages/ holds this app's st.navigation pages, not a legacy multipage app (a page Streamlit ran on its own anyway
+# reruns through app.py: ``start``).
+private.pages_are_navigation_only()
 OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
 FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False while a part (page.part) reruns alone
 

@@ -8,13 +8,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
-from streamlit.elements.lib.layout_utils import LayoutConfig
-from streamlit.elements.lib.utils import compute_and_register_element_id
-from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 
 from attention_plot import figures, plot
 from attention_plot.text import Texts
-from views.shell import state
+from views.shell import private, state
 from views.shell.page import FONT, shown_matrices
 from views.widgets import cache
 
@@ -56,15 +53,9 @@ def send(spec: figures.Spec, key: str, alt: str | None = None) -> None:
 
     ``st.plotly_chart`` copies, validates and encodes the figure again on every run, a tenth of a loaded
     server's time (``make profile``); a cached heatmap's JSON is reused here as it is. Same element, same
-    Streamlit theme; written against the pinned Streamlit (requirements.txt) and checked by the browser tests.
+    Streamlit theme: a private message (``views.shell.private.send_plotly_chart``), checked by the browser tests.
     """
-    config = plotly_config()
-    proto = PlotlyChart(spec=spec.json, config=config, theme="streamlit")
-    if alt:
-        proto.alt = alt
-    proto.id = compute_and_register_element_id("plotly_chart", user_key=key, key_as_main_identity=False, dg=st._main,
-                                               plotly_spec=spec.json, plotly_config=config, theme="streamlit", alt=alt)
-    st._main._enqueue("plotly_chart", proto, layout_config=LayoutConfig(width="stretch", height=spec.height))
+    private.send_plotly_chart(spec.json, plotly_config(), key, alt, spec.height)
 
 
 def matrix_csv(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], row_header: str = "row") -> str:
