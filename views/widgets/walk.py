@@ -42,7 +42,7 @@ class Walk:
         return self.kind == "textbook"
 
     def setting(self, head: int) -> str:
-        """The weights a live question is asked on (``views.live.setting_words``): head counted from 0."""
+        """The weights a live question is asked on (``views.live.common.setting_words``): head counted from 0."""
         return "textbook" if self.textbook else f"real-{self.layer}-{head + 1}" if self.layer else f"random-{head + 1}"
 
 
