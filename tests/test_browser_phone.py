@@ -15,11 +15,11 @@ from __future__ import annotations
 import pytest
 
 from tests.fuzz.driver import Server, Visit
-from tests.test_layouts import MEASURE_JS
+from tests.test_browser_layouts import MEASURE_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-# tests/test_layouts.py's measure (a "." was missing before a map in its last lines: repaired here until it is there)
+# tests/test_browser_layouts.py's measure (a "." was missing before a map in its last lines: repaired here until it is there)
 MEASURE = MEASURE_JS.replace("Math.min(...texts\n      map(", "Math.min(...texts.map(")
 
 CHARTS_JS = """() => {

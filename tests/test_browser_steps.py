@@ -4,7 +4,7 @@ sequences a student or a teacher goes through in Debian's chromium (issue 34).
 The server owns the numbers, the browser owns what is looked at: stepping, the head, the focused word, numbers on and
 off, every step at once and Predict first's hiding and reveal send nothing over the websocket (the frames the page sends
 are counted), and the address follows each of them. What the student sees is checked here (what the server sends is
-checked without a browser in tests/test_walkthrough_app.py).
+checked without a browser in tests/test_page_walkthrough.py).
 """
 
 from __future__ import annotations

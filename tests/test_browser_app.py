@@ -342,7 +342,7 @@ def test_phone_width_has_no_sideways_scrolling(chromium, app_url, lang):
     context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
-        for step in (2, 5):  # step 1 of every page is measured on a phone in tests/test_layouts.py
+        for step in (2, 5):  # step 1 of every page is measured on a phone in tests/test_browser_layouts.py
             page.goto(f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step={step}")
             wait_for_steps(page, f"v.where && v.where.includes('{step}') && v.matrices.length > 0")
             page.wait_for_function(IDLE_JS, timeout=45000)

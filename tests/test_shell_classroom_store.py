@@ -742,7 +742,7 @@ def test_a_lesson_stop_and_the_focused_word_are_asked_from_their_own_pages():
     phone.run()
     assert "Lesson stop 3: Why three matrices, Q, K and V?" in all_text(phone)
     teacher.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
-    from conftest import payload  # the step component shows the teacher "Ask the class" (its click: tests/test_browser.py)
+    from conftest import payload  # the step component shows the teacher "Ask the class" (its click: tests/test_browser_app.py)
 
     assert payload(teacher)[0]["ask"] is True and payload(teacher)[0]["teaching"] is True
     teacher.switch_page(str(ROOT / "pages" / "live.py")).run()  # the walkthrough's focused word, as it last showed it

@@ -1,5 +1,5 @@
 """AppTest: the walkthrough's payload (every step of every head, sent once), the URL round trip, the textbook example,
-the focus tables and bad input. Stepping itself happens in the browser: tests/test_browser.py."""
+the focus tables and bad input. Stepping itself happens in the browser: tests/test_browser_app.py."""
 
 import numpy as np
 import pytest

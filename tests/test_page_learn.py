@@ -44,7 +44,7 @@ def test_the_default_view_is_the_end_of_the_induction_run_with_both_heads_scored
 
 
 def test_every_snapshot_is_in_one_payload_and_the_link_names_the_training_step():
-    """The browser scrubs through the snapshots (tests/test_browser.py); the payload holds each one's attention exactly,
+    """The browser scrubs through the snapshots (tests/test_browser_app.py); the payload holds each one's attention exactly,
     and the link writes the training step (0, 30, …), not the snapshot's place."""
     from conftest import matrix
 

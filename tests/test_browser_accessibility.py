@@ -1,4 +1,4 @@
-"""Usable by keyboard, by screen reader and by low vision, in Debian's chromium (axe-core over every view: test_layouts).
+"""Usable by keyboard, by screen reader and by low vision, in Debian's chromium (axe-core over every view: test_browser_layouts).
 
 - The keyboard alone walks the walkthrough from step 1 to 7 and picks the focused word; every stop shows its focus.
 - Every number printed in a heatmap's cell contrasts at least 4.5:1 with that cell's colour (the colour found here from

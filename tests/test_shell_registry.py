@@ -114,7 +114,7 @@ def test_a_link_holds_this_pages_values_and_reproduces_the_view(page):
     link = dict(at.query_params)
     values = {p.name: p.default for p in SHARED + ALWAYS + page.params} | {"d_model": 6, "seed": 3}
     expected = set(page.shared_names(values)) | {p.name for p in page.own_params(values)} | {"lang"}
-    expected -= set(page.browser)  # the step, head and word: the browser writes them (tests/test_browser.py)
+    expected -= set(page.browser)  # the step, head and word: the browser writes them (tests/test_browser_app.py)
     assert set(link) == expected, (page.id, set(link) ^ expected)
     again = open_app(page.id, **link)  # someone else opens the link: a new session
     assert dict(again.query_params) == link
