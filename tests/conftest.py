@@ -17,6 +17,9 @@ sys.path.insert(0, str(ROOT))
 # Live classes made by the tests go to a database of this test process, never to the project's var/.
 os.environ.setdefault("ATTENTION_CLASS_FILE", f"{tempfile.mkdtemp(prefix='attention-tests-')}/live-class.sqlite3")
 
+SENTENCE = "the cat sat on the mat"  # the sample sentence: six tokens, "the" twice
+REAL_SENTENCE = "The animal didn't cross the street because it was too tired."  # the real model's (the ``trace`` fixture)
+
 
 def open_app(page: str = "walkthrough", **params: object):
     """Run the app opened on ``page`` (a registry id) with these URL parameters; fail on any exception."""
@@ -145,6 +148,20 @@ def tables(at) -> dict:
 @pytest.fixture
 def app():
     return open_app
+
+
+@pytest.fixture(scope="session")
+def model():
+    """The real model (all-MiniLM-L6-v2 in NumPy), loaded once per worker for every test that compares with it."""
+    from attention_core.pretrained import MiniLM
+
+    return MiniLM.load()
+
+
+@pytest.fixture(scope="session")
+def trace(model):
+    """The real model's run of ``REAL_SENTENCE``."""
+    return model.run(REAL_SENTENCE)
 
 
 # The browser tests' server and chromium, one per test module: a sync Playwright left open past its module would make

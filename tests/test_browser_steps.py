@@ -16,7 +16,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import numpy as np
 import pytest
-from test_arithmetic import check_tooltip, is_rounded
+from conftest import SENTENCE
+from test_shell_arithmetic import check_tooltip, is_rounded
 
 from attention_core import explain
 from scripts.axe_scan import english_left, violations
@@ -25,7 +26,6 @@ from tests.fuzz.driver import Broken, Visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 SHOTS = Path(__file__).resolve().parent / "screenshots"
-SENTENCE = "the cat sat on the mat"
 IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning' && app.getAttribute('data-test-connection-state') === 'CONNECTED'
     && !document.querySelector('[data-stale=true]'); }"""

@@ -1,18 +1,13 @@
-"""The NumPy BERT forward pass against the reference implementation, and the Real model page."""
+"""The NumPy BERT forward pass (attention_core.pretrained) against the reference implementation: word pieces, a layer
+as the walkthrough shows it, the heads' summary, the batched pass, the specials hidden."""
 
 import numpy as np
 import pytest
-from conftest import ROOT, all_text, figure_titles, figures, matrix, open_app, payload, tables, z_values
+from conftest import ROOT
 
-from attention_core.pretrained import MAX_WORD_PIECES, MiniLM, ModelMissing, head_summary, model_folder, overview
+from attention_core.pretrained import MAX_WORD_PIECES, head_summary, overview
 
 REFERENCE = np.load(ROOT / "tests" / "reference" / "minilm.npz")
-REAL = "real"
-
-
-@pytest.fixture(scope="module")
-def model():
-    return MiniLM.load()
 
 
 @pytest.mark.parametrize("index", range(len(REFERENCE["sentences"])))
@@ -55,50 +50,6 @@ def test_head_summary_and_overview(model):
     assert overview(trace).shape == (6 * (n + 1) - 1, 12 * (n + 1) - 1)
 
 
-def test_missing_model_is_reported(monkeypatch, tmp_path):
-    monkeypatch.setenv("MINILM_DIR", str(tmp_path))
-    with pytest.raises(ModelMissing):
-        model_folder()
-    at = open_app(REAL)
-    assert "not installed" in "\n".join(e.value for e in at.error) and not figures(at)
-    walk = open_app(walk="pretrained", step="3")
-    assert "not installed" in "\n".join(w.value for w in walk.warning)
-    assert payload(walk)[0]["variant"] == "random"  # random weights instead
-    for page in ("types", "scaling"):
-        assert figures(open_app(page))
-
-
-def test_real_page_controls():
-    at = open_app(REAL, text="The animal didn't cross the street because it was too tired.")
-    assert "layer 1 head 3" in all_text(at)
-    at.segmented_control(key="real.layer").set_value(3).run()
-    at.select_slider(key="real.head").set_value(8).run()
-    assert "Layer 3, head 8: weights" in figure_titles(at)
-    at.toggle(key="real.hide").set_value(True).run()
-    head = figures(at)[0]
-    assert "[CLS]" not in head["layout"]["xaxis"]["ticktext"] and z_values(head).shape == (14, 14)
-    assert (at.query_params["layer"], at.query_params["head"], at.query_params["hide"]) == ("3", "8", "1")
-    assert len(tables(at)["What each head does, measured"]) == 72  # every head in the page, not the ten a grid shows
-
-
-def test_real_page_chinese_and_long_input():
-    at = open_app(REAL, text="她正在吃一个绿色的苹果", lang="zh")
-    assert "用英文训练" in all_text(at)
-    long = open_app(REAL, text="word " * 300)
-    assert "were cut" in all_text(long)
-
-
-def test_walkthrough_with_pretrained_weights(model):
-    at = open_app(walk="pretrained", layer="2", head="4", step="2", text="the cat sat on the mat")
-    header, values = payload(at)
-    assert header["note"].startswith("Real weights of all-MiniLM-L6-v2, layer 2") and header["heads"] == 12
-    assert header["view"]["head"] == 4 and header["walks"]["layer"] == 2
-    trace = model.run("the cat sat on the mat")
-    np.testing.assert_allclose(matrix(header, values, "weights.4"), trace.attentions[1][3], atol=1e-12)
-    assert matrix(header, values, "raw.4").shape == (8, 8) and matrix(header, values, "tokens-x").shape == (8, 385)
-    assert len(payload(at)[0]) and len(at.get("bidi_component")[0].proto.bytes) < 400_000  # 12 heads, no 385 × 32 W
-
-
 def test_the_batched_forward_pass_is_the_head_by_head_one(model):
     """``forward`` (every head at once, a batch of sentences) against ``attention_layer`` (each head through the core's
     ``attend``), layer by layer."""
@@ -106,3 +57,18 @@ def test_the_batched_forward_pass_is_the_head_by_head_one(model):
     for layer in range(6):
         heads = model.attention_layer(layer, trace.inputs[layer])
         np.testing.assert_allclose(trace.attentions[layer], np.stack([h.weights for h in heads.heads]), atol=1e-12)
+
+
+def test_hiding_the_specials_says_how_much_each_row_kept_before_renormalising():
+    """kept_share against an explicit loop: the weight each kept row had on the kept columns, whose reciprocal is how
+    much the renormalisation enlarges it."""
+    from attention_core.pretrained import kept_share, without_specials
+
+    tokens = ("[CLS]", "a", "b", "[SEP]")
+    weights = np.array([[0.7, 0.1, 0.1, 0.1], [0.5, 0.2, 0.1, 0.2], [0.01, 0.01, 0.01, 0.97], [0.25, 0.25, 0.25, 0.25]])
+    kept, share = kept_share(weights, tokens)
+    assert kept == [1, 2]
+    np.testing.assert_allclose(share, [sum(weights[i, j] for j in (1, 2)) for i in (1, 2)])
+    renormalised = without_specials(weights, tokens)[1]
+    np.testing.assert_allclose(renormalised * share[:, None], weights[np.ix_(kept, kept)])
+    assert renormalised[1, 1] == pytest.approx(0.5)  # 0.01 of 0.02 left: a row that kept 2 % shows a 50 % weight
