@@ -40,14 +40,20 @@ def figure_titles(at) -> list[str]:
     return [spec["layout"]["title"]["text"] for spec in figures(at)]
 
 
+def plotly_array(value: list | dict) -> np.ndarray:
+    """One of a trace's data arrays (x, y, z, text...) as the browser receives it: a JSON list, or Plotly's typed-array
+    encoding ``{dtype, bdata, shape}`` (what Plotly 6 sends for a NumPy array that went through ``go.Figure``)."""
+    if isinstance(value, dict):
+        data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        return data.reshape([int(n) for n in str(shape).split(",")]) if shape else data
+    return np.array(value)
+
+
 def z_values(spec: dict) -> np.ndarray:
     """The heatmap's z matrix, decoding Plotly's typed-array encoding when used."""
     z = spec["data"][0]["z"]
-    if isinstance(z, dict):
-        data = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
-        shape = z.get("shape")
-        return data.reshape([int(n) for n in str(shape).split(",")]) if shape else data
-    return np.array(z, dtype=float)
+    return plotly_array(z) if isinstance(z, dict) else np.array(z, dtype=float)
 
 
 def payload(at, key: str = "walk-steps") -> tuple[dict, np.ndarray]:
@@ -148,6 +154,40 @@ def tables(at) -> dict:
 @pytest.fixture
 def app():
     return open_app
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What a page's download button gives the student who clicks it: ``downloads(button)`` -> its data (str or bytes).
+
+    AppTest's runtime keeps a run's files only while the run lasts, so the files are kept here as the page registers
+    them (Streamlit's media file manager, not public API): data given at once, by its URL; data made on the click (a
+    callable, a deferred download), by the button's file id, made here as the click would make it."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    made: dict[str, object] = {}
+    add, add_deferred = MediaFileManager.add, MediaFileManager.add_deferred
+
+    def keep(self, path_or_data, *args, **kwargs):
+        url = add(self, path_or_data, *args, **kwargs)
+        made[url] = path_or_data
+        return url
+
+    def keep_deferred(self, data_callable, *args, **kwargs):
+        file_id = add_deferred(self, data_callable, *args, **kwargs)
+        made[file_id] = data_callable
+        return file_id
+
+    monkeypatch.setattr(MediaFileManager, "add", keep)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", keep_deferred)
+
+    def data(button) -> str | bytes:
+        proto = button.proto
+        if proto.HasField("deferred_file_id"):
+            return made[proto.deferred_file_id]()
+        return made[proto.url]
+
+    return data
 
 
 @pytest.fixture(scope="session")

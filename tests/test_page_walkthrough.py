@@ -260,17 +260,19 @@ def test_presenter_mode_compact_steps():
     assert next(s for s in header["steps"] if s["id"] == "qkv")["blocks"][0]["t"] == "row"
 
 
-def test_json_export_round_trip():
+def test_json_export_round_trip(downloads):
+    """The file the page's own "download JSON" button gives is this view (the sentence, two heads) and reads back."""
     at = open_app(text=SENTENCE, heads="2")
     button = at.get("download_button")
     keys = [b.proto.id for b in button]
     assert any("download-json" in key for key in keys)
+    exported = downloads(next(b for b in button if "download-json" in b.proto.id))
     e = explain(SENTENCE, heads=2, max_tokens=48)
     from attention_core import to_json
 
-    again = from_json(to_json(e))
+    again = from_json(exported)
     np.testing.assert_array_equal(again.trace.output, e.trace.output)
-    assert json.loads(to_json(e))["options"]["heads"] == 2
+    assert json.loads(exported)["options"]["heads"] == 2 and to_json(again) == exported
 
 
 def test_every_matrix_has_a_description_and_the_page_has_no_second_csv():
