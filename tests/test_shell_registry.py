@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import ROOT, SENTENCE, open_app
 
-from attention_plot.text import LANGUAGES, catalogue
+from attention_plot.text import LANGUAGES, Texts, catalogue
 from views.shell import state
 from views.shell.params import Choice, Choices, Flag, Float, Int, Param, Text
 from views.shell.registry import ALWAYS, OLD_LINK_NAMES, PAGES, SHARED, SHARED_BY_NAME
@@ -37,6 +37,26 @@ def test_every_page_is_declared_once_with_its_file_and_texts():
             for values in value_sets(page):
                 for fixed in page.fixed_quantities(values):
                     assert f"{page.id}.fixed.{fixed.name}" in texts, (lang, page.id, fixed.name)
+
+
+WIDGETS = ("slider", "select_slider", "selectbox", "toggle", "number_input", "text_input", "text_area", "radio", "checkbox",
+           "segmented_control", "multiselect")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
+@pytest.mark.parametrize("opened", [{}, {"present": "1"}, {"lang": "zh"}], ids=["screen", "presenter", "zh"])
+def test_every_page_opens_with_its_title_and_its_shared_settings(page, opened):
+    """The smoke test, from the registry: each page opened once on a screen, once in presenter mode and once in Chinese,
+    with no exception (open_app), its title in the student's language, and a widget for every shared setting the
+    registry says the page uses, the language and presenter mode too (the sentence of the walkthrough is its step
+    component's box)."""
+    at = open_app(page.id, **opened)
+    assert Texts(opened.get("lang", "en"))(f"{page.id}.title") in [str(title.value) for title in at.title], page.id
+    keys = {widget.key for kind in WIDGETS for widget in at.get(kind)}
+    keys |= {state.key("shared", "text") for element in at.get("bidi_component") if b'"sentence":{' in element.proto.bytes}
+    values = {p.name: p.default for p in SHARED + ALWAYS + page.params} | {"present": "present" in opened}
+    missing = [name for name in (*page.shared_names(values), "lang", "present") if state.key("shared", name) not in keys]
+    assert not missing, (page.id, opened, missing)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
