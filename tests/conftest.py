@@ -1,4 +1,6 @@
-"""Shared helpers for AppTest: open the app with URL parameters, read its figures."""
+"""What the tests share: AppTest helpers (open the app with URL parameters, read its figures, payloads, tables and
+downloads), the sample sentences, the real model loaded once per worker, and for the browser tests the server, chromium,
+the named screens (``VIEWPORTS``) and ``open_page``."""
 
 from __future__ import annotations
 
@@ -16,6 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 # Live classes made by the tests go to a database of this test process, never to the project's var/.
 os.environ.setdefault("ATTENTION_CLASS_FILE", f"{tempfile.mkdtemp(prefix='attention-tests-')}/live-class.sqlite3")
+from tests.fuzz.driver import VIEWPORTS as FUZZED  # noqa: E402 - the project's root is importable from here on
+
+# The screens a browser test opens the app on (Playwright's new_context options), by name: the fuzzer's (a projector,
+# 1280 x 720; a phone, 390 x 844, touch, 2 device pixels a pixel; a phone on its side) and a laptop's, 1280 x 900.
+VIEWPORTS = {"laptop": {"viewport": {"width": 1280, "height": 900}}, **FUZZED}
 
 SENTENCE = "the cat sat on the mat"  # the sample sentence: six tokens, "the" twice
 REAL_SENTENCE = "The animal didn't cross the street because it was too tired."  # the real model's (the ``trace`` fixture)
@@ -222,6 +229,29 @@ def chromium():
 
     with browser() as instance:
         yield instance
+
+
+@pytest.fixture
+def open_page(request, chromium):
+    """``open_page(path, layout="projector", **options)``: a page of the app in a browser of its own (a new context: no
+    cookie, cache or sidebar of another test) on the screen ``VIEWPORTS[layout]`` (laptop, projector, phone,
+    landscape), ``options`` added to or replacing its Playwright context options (locale, reduced_motion, a viewport of
+    its own...). ``path`` is the app's ("/", "/types?section=modes"; the module's server, ``app_url``), a whole address
+    (another server, or a link copied from another page), or None to open nothing yet. Every context opened is closed
+    after the test."""
+    contexts = []
+
+    def open_(path: str | None = "/", layout: str = "projector", **options):
+        context = chromium.new_context(**(VIEWPORTS[layout] | options))
+        contexts.append(context)
+        page = context.new_page()
+        if path is not None:
+            page.goto(path if path.startswith(("http://", "https://")) else request.getfixturevalue("app_url") + path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

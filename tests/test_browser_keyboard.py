@@ -15,9 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import VIEWPORTS
 
 from scripts.browser import wait_for_step
-from tests.fuzz.driver import SETTLED_JS, VIEWPORTS
+from tests.fuzz.driver import SETTLED_JS
 from views.shell.registry import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
@@ -41,7 +42,7 @@ STOP_JS = """() => {
           onScreen: box.width > 0 && box.height > 0 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight};
 }"""
 
-LAYOUTS = {"laptop": ({"viewport": {"width": 1280, "height": 720}}, {}),
+LAYOUTS = {"laptop": (VIEWPORTS["projector"], {}),  # a laptop's screen at the projector's size, the sidebar open
            "projector": (VIEWPORTS["projector"], {"present": 1}),
            "phone": (VIEWPORTS["phone"], {})}
 
@@ -90,13 +91,12 @@ def counts(request):
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(chromium, app_url, counts, layout):
+def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(open_page, app_url, counts, layout):
     """Each page opened fresh; Tab walks to its first control. With the sidebar closed (presenter mode, a phone) no
     stop is in the sidebar and the first control is a few Tabs away; with it open, the menu comes first, every link
     scrolled into view as it is reached."""
     options, params = LAYOUTS[layout]
-    context = chromium.new_context(**options)
-    page = context.new_page()
+    page = open_page(None, **options)
     for entry in PAGES:
         query = "&".join(f"{k}={v}" for k, v in ({"lang": "en"} | params).items())
         page.goto(f"{app_url}/{entry.path}?{query}")
@@ -107,7 +107,6 @@ def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(chrom
             assert not any(stop["sidebar"] for stop in stops), (where, [s for s in stops if s["sidebar"]][:3])
             assert tabs <= 6, (where, stops)
         counts[entry.id] = f"{tabs}" + (f" (Next {to_next})" if to_next else "")
-    context.close()
 
 
 FOCUS_JS = """() => { let el = document.activeElement;
@@ -120,12 +119,10 @@ def focus_is(page, text: str, timeout: int = 5000) -> None:
     page.wait_for_function(f"() => ({FOCUS_JS})()?.includes({text!r})", timeout=timeout)
 
 
-def test_a_pop_over_takes_the_focus_in_and_gives_it_back(chromium, app_url):
+def test_a_pop_over_takes_the_focus_in_and_gives_it_back(open_page):
     """The lesson's "Clear the class's guesses": Enter on its button puts the focus on the button inside, which has a
     name; Escape closes it and the focus is on its button again, and the next Tab goes on from there."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/lesson?lang=en")
+    page = open_page("/lesson?lang=en")
     settle(page)
     opener = page.locator("[data-testid=stPopover] button").first
     opener.focus()
@@ -153,15 +150,12 @@ def test_a_pop_over_takes_the_focus_in_and_gives_it_back(chromium, app_url):
     page.wait_for_timeout(300)
     after = page.evaluate(FOCUS_JS)
     assert after and "Clear" not in after, after  # on the next control of the page, not the body
-    context.close()
 
 
-def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_their_button(chromium, app_url):
+def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_their_button(open_page):
     """Presenter mode's ⚙: a named dialog, the focus inside it at once; Escape closes it onto ⚙. On the last step the
     skip link still leads to Next (which says it is the last step), not to Previous, so Enter never goes back."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/?lang=en&present=1&walk=textbook&step=6")
+    page = open_page("/?lang=en&present=1&walk=textbook&step=6")
     wait_for_step(page, "Step 6 of 6")
     settle(page)
     page.keyboard.press("Tab")
@@ -184,15 +178,12 @@ def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_the
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden", timeout=10000)
     focus_is(page, "Choices")
-    context.close()
 
 
-def test_full_screen_keeps_the_focus_on_its_button_both_ways(chromium, app_url):
+def test_full_screen_keeps_the_focus_on_its_button_both_ways(open_page):
     """A chart's full screen (in Plotly's toolbar): after Enter the focus is on "Close fullscreen"; after Escape it is
     on the same chart's "Fullscreen" again, never on the page's body."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/cosine?lang=en")
+    page = open_page("/cosine?lang=en")
     settle(page)
     button = page.locator("[data-testid=stMain] .modebar-btn[data-title=Fullscreen]").first
     button.wait_for(state="attached", timeout=30000)
@@ -202,17 +193,14 @@ def test_full_screen_keeps_the_focus_on_its_button_both_ways(chromium, app_url):
     page.keyboard.press("Escape")
     page.locator(".modebar-btn[data-title='Close fullscreen']").wait_for(state="detached", timeout=10000)
     focus_is(page, "Fullscreen")
-    context.close()
 
 
-def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keeps_it(chromium, app_url):
+def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keeps_it(open_page):
     """Enter on a menu link: the new page's title has the focus (a screen reader reads where it arrived). The sidebar
     collapsed by its button: its links are gone from the Tab order and the focus is on the button that opens it;
     opened by that (Enter), the focus is on the menu's first link, and Shift+Tab reaches the button that closes it
     (which Streamlit shows only under the mouse): the keyboard alone opens and closes the sidebar."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/?lang=en")
+    page = open_page("/?lang=en")
     settle(page)
     link = page.locator("[data-testid=stSidebarNavLink]", has_text="Cosine similarity")
     link.focus()
@@ -233,4 +221,3 @@ def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keep
     page.keyboard.press("Enter")
     focus_is(page, "Expand sidebar")
     assert page.evaluate("() => document.querySelector('[data-testid=stSidebar]').inert")
-    context.close()
