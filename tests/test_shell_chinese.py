@@ -21,7 +21,7 @@ from views.shell.registry import PAGES
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
-COMMAND = re.compile(r"\\[A-Za-z]+|[_^]\{[^}]*\}")  # LaTeX's own names (\operatorname, \mathbb): a formula's words are tested in test_texts
+COMMAND = re.compile(r"\\[A-Za-z]+|[_^]\{[^}]*\}")  # LaTeX's own names (\operatorname, \mathbb): a formula's words are tested in test_shell_texts
 VIEWS = [(page.id, section) for page in PAGES
          for section in (next((p.options for p in page.params if p.name == "section"), ()) or (None,))]
 

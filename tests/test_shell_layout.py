@@ -26,7 +26,7 @@ HEAVY = ("numpy", "pandas", "plotly")  # a page's numbers are computed in views/
 # The one import from the widgets into a page's views, on purpose and inside functions only: asking the room loads the
 # live class's modules only while the session teaches a class (views/widgets/ask.py).
 LATE_ON_PURPOSE = {("views.widgets.ask", "views.live.teacher")}
-# Every test file is named by what it tests (README, "Tests"): a module or part of the core (attention_core, and the
+# Every test file is named by what it tests (README, "Layout"): a module or part of the core (attention_core, and the
 # classroom's pure modules), one page by its registry id (AppTest), the frame or what crosses pages, or a real browser.
 TEST_SCHEMES = ("test_core_", "test_page_", "test_shell_", "test_browser_")
 
