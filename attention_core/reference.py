@@ -2,7 +2,7 @@
 
 Imports only NumPy: nothing from attention.py, scores.py or multihead.py. Row-vector
 convention (Q = X W_Q); rows = queries, columns = keys; masks are True where allowed.
-tests/test_reference.py checks that attend() and multi_head() give these numbers.
+tests/test_core_reference.py checks that attend() and multi_head() give these numbers.
 """
 
 import numpy as np

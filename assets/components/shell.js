@@ -1,6 +1,6 @@
 // The page's script, on every page: a components-v2 component (views/shell/script.py) mounted first in every run, in the page
 // itself (no iframe, no shadow root); a chart Streamlit drew before it loaded is drawn again through it. The one script
-// that reads Streamlit's private DOM (tests/test_private_parts.py fails on an upgrade that renames a part). Streamlit behaves as a
+// that reads Streamlit's private DOM (tests/test_shell_private_parts.py fails on an upgrade that renames a part). Streamlit behaves as a
 // class and a screen reader need (shell), Plotly charts are drawn near the screen with their numbers as a table (charts),
 // and the step component's values stay in the link after the server writes it (keep).
 
