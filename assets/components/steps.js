@@ -784,14 +784,14 @@ class Steps {
   destroy() { this.onResize.disconnect(); live.delete(this); document.removeEventListener("pointerdown", this.outside, true); }
 }
 
-// ← and → step the component on screen (not while typing, on a slider or in a list).
+// ← and → step the component on screen (not while typing, on a slider, in a list or in a chart's toolbar).
 if (!window.__attentionStepKeys) {
   window.__attentionStepKeys = true;
   document.addEventListener("keydown", (event) => {
     const by = {ArrowLeft: -1, ArrowRight: 1}[event.key];
     if (!by || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const target = event.composedPath()[0];
-    if (target && target.closest && target.closest("input:not([type=checkbox]), textarea, select, [contenteditable=true], [role=slider], [role=radiogroup], td, [role=dialog]")) return;
+    if (target && target.closest && target.closest("input:not([type=checkbox]), textarea, select, [contenteditable=true], [role=slider], [role=radiogroup], [role=toolbar], td, [role=dialog]")) return;
     const steps = [...live].find((s) => s.root.isConnected && s.d && !(s.view.all && s.d.layout !== "projector"));
     if (!steps) return;
     event.preventDefault();
