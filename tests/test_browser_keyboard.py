@@ -12,6 +12,7 @@ goes where a keyboard user and a screen reader expect it when something opens, c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,107 @@ def test_full_screen_keeps_the_focus_on_its_button_both_ways(open_page):
     page.keyboard.press("Escape")
     page.locator(".modebar-btn[data-title='Close fullscreen']").wait_for(state="detached", timeout=10000)
     focus_is(page, "Fullscreen")
+
+
+# Whether the focus is in the chart shown full screen (the element whose toolbar has "Close fullscreen").
+IN_FULL_SCREEN_JS = """() => { const place = document.activeElement && document.activeElement.closest('[data-testid=stElementContainer]');
+  return !!place && !!place.querySelector(".modebar-btn[data-title='Close fullscreen']"); }"""
+
+
+def test_full_screen_keeps_tab_and_shift_tab_inside_the_chart(chromium, app_url):
+    """A chart full screen covers the page: Tab and Shift+Tab go round its own stops (its toolbar), never to the page
+    under it; the arrow keys move along its toolbar; Escape, from any of its buttons, closes it onto "Fullscreen"."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/cosine?lang=en")
+    settle(page)
+    button = page.locator("[data-testid=stMain] .modebar-btn[data-title=Fullscreen]").first
+    button.wait_for(state="attached", timeout=30000)
+    button.focus()
+    page.keyboard.press("Enter")
+    focus_is(page, "Close fullscreen")
+    for key in ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]:
+        page.keyboard.press(key)
+        assert page.evaluate(IN_FULL_SCREEN_JS), (key, page.evaluate(STOP_JS))
+    page.keyboard.press("ArrowLeft")
+    focus_is(page, "Reset axes")
+    page.keyboard.press("Tab")
+    assert page.evaluate(IN_FULL_SCREEN_JS), page.evaluate(STOP_JS)
+    page.keyboard.press("Escape")
+    page.locator(".modebar-btn[data-title='Close fullscreen']").wait_for(state="detached", timeout=10000)
+    focus_is(page, "Fullscreen")
+    context.close()
+
+
+TOOLBARS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].map(gd => ({
+  bars: [...gd.querySelectorAll('.modebar')].map(bar => ({role: bar.getAttribute('role'), name: bar.getAttribute('aria-label'),
+    stops: [...bar.querySelectorAll('.modebar-btn')].filter(b => b.tabIndex >= 0).map(b => b.getAttribute('data-title')),
+    buttons: bar.querySelectorAll('.modebar-btn').length, shown: bar.checkVisibility()})),
+  layers: [...gd.querySelectorAll('svg.main-svg')].map(svg => svg.getAttribute('aria-hidden'))}))"""
+
+
+def test_a_charts_toolbar_is_one_tab_stop_and_its_drawing_is_no_image_of_numbers(chromium, app_url):
+    """The scaling lab's charts, every one drawn: each toolbar is a named ARIA toolbar and one Tab stop (not five), ←, →,
+    Home and End move along its buttons (the step keys stay off), the Tab stop stays where the arrows left it after a
+    button redraws the chart. A screen reader meets each chart as a named figure holding its table of numbers and its
+    toolbar: Plotly's SVG (the axes' numbers, the titles) is no unnamed image any more. In Chinese the toolbar is named in
+    Chinese."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/scaling-lab?lang=en")
+    settle(page)
+    if page.evaluate("() => window.__attentionCharts.drawAll()"):
+        settle(page)
+    charts = page.evaluate(TOOLBARS_JS)
+    bars = [bar for chart in charts for bar in chart["bars"]]
+    assert len(bars) >= 3, charts
+    for bar in bars:
+        assert bar["role"] == "toolbar" and bar["name"] == "Chart tools" and bar["buttons"] >= 4, bar
+        assert len(bar["stops"]) == 1, bar
+    assert all(chart["layers"] and set(chart["layers"]) == {"true"} for chart in charts), charts
+    for figure in page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").all():
+        if not figure.is_visible():  # in a closed expander: out of the accessibility tree
+            continue
+        tree = figure.aria_snapshot()
+        assert re.match(r"- '?figure \"", tree) and "- table " in tree and '- toolbar "Chart tools"' in tree, tree[:400]
+        assert not re.search(r"^\s*- img\b", tree, re.MULTILINE), [line for line in tree.splitlines() if "img" in line]
+    # A whole lap of the Tab key: one stop for each toolbar.
+    stops, first = [], None
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(STOP_JS)
+        if stop is None:
+            continue
+        if first is not None and stop == first:
+            break
+        first = first or stop
+        stops.append(stop)
+    assert sum("modebar-btn" in stop["cls"] for stop in stops) == sum(bar["shown"] for bar in bars), [s["name"] for s in stops]
+    toolbar = page.locator("[data-testid=stMain] .modebar").first
+    address = page.url
+    toolbar.locator(".modebar-btn").first.focus()
+    page.keyboard.press("ArrowRight")
+    focus_is(page, "Zoom in")
+    page.keyboard.press("End")
+    focus_is(page, "Fullscreen")
+    page.keyboard.press("ArrowRight")  # round to the first
+    focus_is(page, "Download plot")
+    page.keyboard.press("ArrowLeft")
+    focus_is(page, "Fullscreen")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    focus_is(page, "Zoom in")
+    assert page.url == address  # the arrows moved along the toolbar, nothing else
+    page.keyboard.press("Enter")  # zooms in: Plotly draws the chart (and its toolbar) again
+    page.wait_for_timeout(800)
+    assert toolbar.evaluate("bar => [...bar.querySelectorAll('.modebar-btn')].filter(b => b.tabIndex >= 0).map(b => b.dataset.title)") == ["Zoom in"]
+    page.keyboard.press("Tab")  # and Tab leaves the toolbar
+    assert "modebar-btn" not in page.evaluate(STOP_JS)["cls"]
+    page.goto(f"{app_url}/cosine?lang=zh")
+    settle(page)
+    names = {bar["name"] for chart in page.evaluate(TOOLBARS_JS) for bar in chart["bars"]}
+    assert names == {"图表工具"}, names
+    context.close()
 
 
 def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keeps_it(open_page):

@@ -209,7 +209,10 @@ def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothi
         except PlaywrightTimeout:
             teacher.keyboard.press("Escape")
     option.click()
+    # enabled once the pick reached the server (under load a moment later): a disabled button takes no focus
+    teacher.locator(".st-key-live-open button:not([disabled])").wait_for(timeout=30000)
     teacher.locator(".st-key-live-open button").focus()
+    focused(teacher, "BUTTON", "")
     teacher.keyboard.press("Enter")
     focused(teacher, "H2", "Cosine similarity between two vectors")
     # The phone: the question is a heading; arrows move, Space sends, Enter sends.

@@ -8,7 +8,7 @@ import pytest
 from conftest import ROOT
 
 from attention_core import vision
-from attention_core.tiny import Params
+from attention_core.tiny import TinyParameters
 
 SNAPSHOT = ROOT / "assets" / "snapshots" / "vision-2.npz"
 
@@ -78,13 +78,13 @@ def test_the_gradients_match_finite_differences():
             up, down = {k: v.copy() for k, v in params.items()}, {k: v.copy() for k, v in params.items()}
             up[name][index] += h
             down[name][index] -= h
-            numeric = (vision.vit_loss(Params(config, up), batch, targets) - vision.vit_loss(Params(config, down), batch, targets)) / (2 * h)
+            numeric = (vision.vit_loss(TinyParameters(config, up), batch, targets) - vision.vit_loss(TinyParameters(config, down), batch, targets)) / (2 * h)
             assert grads[name][index] == pytest.approx(numeric, rel=1e-5, abs=1e-8), (name, index)
 
 
 def test_rollout_against_a_loop_over_layers():
     with np.load(SNAPSHOT) as data:
-        params = Params(vision.vit_config(2), {k.removeprefix("param."): data[k] for k in data.files if k.startswith("param.")})
+        params = TinyParameters(vision.vit_config(2), {k.removeprefix("param."): data[k] for k in data.files if k.startswith("param.")})
     images, _ = vision.load_digits()
     trace = vision.vit_forward(params, images[:3])
     n = 17

@@ -38,9 +38,9 @@ def test_every_section_in_both_languages_draws_the_cores_numbers():
     table = glimpse.table[0].value
     _, held = vision.split(len(images))
     with np.load(SNAPSHOT) as data:
-        from attention_core.tiny import Params
+        from attention_core.tiny import TinyParameters
 
-        params = Params(vision.vit_config(2), {k.removeprefix("param."): data[k] for k in data.files if k.startswith("param.")})
+        params = TinyParameters(vision.vit_config(2), {k.removeprefix("param."): data[k] for k in data.files if k.startswith("param.")})
     assert table.iloc[3, 1] == f"{vision.glimpse_accuracy(params, images[held], labels[held], 4):.1%}"
     assert "chance" in all_text(glimpse)
     assert "the 8 patches the soft model's rollout ranks first already give 90.8%, where 8 random patches give 30.9%" in all_text(glimpse)
