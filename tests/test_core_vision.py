@@ -78,7 +78,8 @@ def test_the_gradients_match_finite_differences():
             up, down = {k: v.copy() for k, v in params.items()}, {k: v.copy() for k, v in params.items()}
             up[name][index] += h
             down[name][index] -= h
-            numeric = (vision.vit_loss(TinyParameters(config, up), batch, targets) - vision.vit_loss(TinyParameters(config, down), batch, targets)) / (2 * h)
+            numeric = (vision.vit_loss(TinyParameters(config, up), batch, targets)
+                       - vision.vit_loss(TinyParameters(config, down), batch, targets)) / (2 * h)
             assert grads[name][index] == pytest.approx(numeric, rel=1e-5, abs=1e-8), (name, index)
 
 
