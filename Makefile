@@ -76,6 +76,11 @@ profile: $(VENV)/.dev
 snapshots: $(VENV)/.run
 	$(PY) scripts/make_snapshots.py
 
+# The built-in corpus's head scores (assets/corpus/scores.npz), computed again from assets/corpus/sentences.txt.
+.PHONY: corpus
+corpus: $(VENV)/.run
+	$(PY) scripts/make_corpus_scores.py
+
 # The browser fuzzer for FUZZ_MINUTES (make test runs it for half a minute); a failing sequence is saved in tests/fuzz/regressions/.
 FUZZ_MINUTES ?= 30
 fuzz: system-packages $(VENV)/.dev

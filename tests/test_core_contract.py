@@ -18,8 +18,10 @@ import dataclasses
 import importlib
 import inspect
 import pkgutil
+import tempfile
 from collections.abc import Callable, Mapping
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,6 +30,7 @@ import attention_core
 from attention_core import (
     arrangements,
     attention,
+    corpus,
     embedding,
     fast,
     inside,
@@ -128,6 +131,10 @@ class Inputs:
     def real(self) -> pretrained.RealTrace:
         return self.model.run(SENTENCE)
 
+    @cached_property
+    def corpus(self) -> corpus.CorpusScores:
+        return corpus.corpus_scores(self.model, (SENTENCE, "the dog, the cat."))
+
 
 def minilm(i: Inputs) -> tuple:
     """Every method of the model that returns numbers, and the arrays it holds."""
@@ -174,6 +181,25 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     "attention.hard_weights": lambda i: attention.hard_weights(i.head.masked_scores, i.head.mask, sample=False, rng=rng()),
     "attention.attend": lambda i: [attention.attend(i.q, i.k, i.v, score=score, mode=mode, mask=attention.causal_mask(3, 5))
                                    for score in scores.SCORES for mode in attention.MODES],
+    # corpus
+    "corpus.same_word_mask": lambda i: corpus.same_word_mask(4, ("a", "b", "a"), ([0], [1], [2, 3])),
+    "corpus.sentence_scores": lambda i: corpus.sentence_scores(i.real.attentions, i.real.tokens, corpus.sentence_units(i.model, SENTENCE)[3]),
+    "corpus.CorpusScores": lambda i: (c := i.corpus, c.score("previous"), c.means(), c.mean("offset"), c.counted("same_word")),
+    "corpus.sentence_units": lambda i: corpus.sentence_units(i.model, SENTENCE),
+    "corpus.corpus_scores": lambda i: corpus.corpus_scores(i.model, (SENTENCE, "a b c"), progress=lambda done, total: None),
+    "corpus.verdicts": lambda i: corpus.verdicts(np.full((5, 2, 3), 0.2)),
+    "corpus.Agreement": lambda i: corpus.agreement(i.corpus),
+    "corpus.agreement": lambda i: corpus.agreement(i.corpus),
+    "corpus.percentile": lambda i: corpus.percentile(np.arange(5.0), 2.0),
+    "corpus.top_sentences": lambda i: corpus.top_sentences(np.arange(5.0), 2),
+    "corpus.corpus_sentences": lambda i: corpus.corpus_sentences()[:3],
+    "corpus.corpus_hash": lambda i: corpus.corpus_hash(),
+    "corpus.save_scores": lambda i: corpus.save_scores(i.corpus, Path(tempfile.mkdtemp()) / "scores.npz"),
+    "corpus.StaleScores": lambda i: corpus.StaleScores("stale"),
+    "corpus.load_scores": lambda i: corpus.load_scores(),
+    "corpus.PastedCorpus": lambda i: corpus.split_corpus("One. Two!"),
+    "corpus.cut_at_word": lambda i: corpus.cut_at_word("a few words", 5),
+    "corpus.split_corpus": lambda i: corpus.split_corpus("One. Two!\nThree"),
     # embedding
     "embedding.tokenize": lambda i: embedding.tokenize(SENTENCE),
     "embedding.token_vector_table": lambda i: embedding.token_vector_table(["a", "b", "a"], 4),

@@ -1,0 +1,344 @@
+"""A head over a corpus: what each of the real model's 72 heads does over many sentences, not on one.
+
+A head that looks at the previous word on one sentence may do something else on the next: a head's behaviour over the
+whole distribution rarely matches what one example suggests (Anthropic's HeadVis). Here every head gets nine scores per
+sentence; the corpus keeps them all (S, L, H), so a page can show their means, their spread and the sentences where a
+score is largest.
+
+The scores of one head on one sentence, from its weights α (n, n) (rows = queries, columns = keys), the word pieces
+``tokens`` (n,) with [CLS] first and [SEP] last as the tokenizer puts them:
+
+- ``previous``: mean over the queries i = 1 … n−1 of α[i, i−1], the weight on the key one position before;
+- ``next``: mean over the queries i = 0 … n−2 of α[i, i+1], the key one position after;
+- ``self``: mean over the queries of α[i, i];
+- ``cls``, ``sep``: mean over the queries of Σ_{j: token j is [CLS]} α[i, j] (and [SEP]);
+- ``punctuation``: mean over the queries of Σ_{j: token j is punctuation} α[i, j] (``inside.is_punctuation``: a piece
+  made only of punctuation); NaN for a sentence without punctuation;
+- ``same_word``: mean, over the queries whose word occurs again in the sentence, of Σ_j α[i, j] over every piece j of
+  every *other* occurrence of that word; NaN for a sentence without a repeated word. A word is a whole word, not a word
+  piece: the tokenizer's pre-token with a contraction kept whole (``inside.word_groups``: "running" = run + ##ning, and
+  "didn't" is one word), compared as the uncased tokenizer writes it (lower case), so "The" and "the" are the same word.
+  Punctuation, [CLS] and [SEP] are no words here (their weight is ``punctuation``, ``cls``, ``sep``);
+- ``entropy``: mean over the queries of H_i = −Σ_j α_ij log₂ α_ij, in bits; a uniform row has log₂ n bits;
+- ``evenness``: ``entropy`` / log₂ n, the share of the uniform row's entropy (1: every row spread evenly; 0: every row on
+  one key); NaN when n = 1;
+- ``offset``: mean over the queries of |argmax_j α_ij − i|, how far (in positions) the largest weight sits from the
+  query (the first key on a tie).
+
+Every query row counts, [CLS] and [SEP] included, as ``pretrained.head_summary`` counts them: ``previous``, ``next``,
+``self``, ``cls`` and ``sep`` are the page's one-sentence summary's numbers, exactly. Over a corpus each sentence counts
+once (a mean over sentences of per-sentence means, NaN sentences left out).
+
+A head's *verdict* is the page's summary's rule (views/real: a head is named for a position when more than half of its
+weight goes there): the one of ``VERDICT_SHARES`` with the largest share when that share is above ``VERDICT_THRESHOLD``,
+else none. The one-sentence verdict applies it to a sentence's shares, the corpus verdict to the corpus means.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attention_core._checks import check_choice, check_int, frozen
+from attention_core.inside import is_punctuation, word_groups
+from attention_core.measures import entropy_bits
+from attention_core.pretrained import MiniLM
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "corpus"
+CORPUS_FILE = ASSETS / "sentences.txt"  # the built-in corpus, one sentence a line (assets/corpus/README.md)
+SCORES_FILE = ASSETS / "scores.npz"  # its scores, precomputed by scripts/make_snapshots.py corpus (make corpus)
+SCORES = ("previous", "next", "same_word", "self", "cls", "sep", "punctuation", "entropy", "evenness", "offset")
+SHARE_SCORES = ("previous", "next", "same_word", "self", "cls", "sep", "punctuation", "evenness")  # in [0, 1]
+VERDICT_SHARES = ("previous", "next", "self", "cls", "sep")  # the page's one-sentence summary's columns, in its order
+VERDICT_THRESHOLD = 0.5  # more than half of the weight: the summary names the head
+NO_VERDICT = -1
+MAX_SENTENCES = 200  # a pasted corpus: sentences scored (the rest are left out, and the page says how many)
+MAX_SENTENCE_CHARS = 300  # a pasted sentence longer than this is cut at a word
+MAX_PASTE_CHARS = 100_000  # pasted text beyond this is not read at all
+BATCH_CELLS = 40_000  # sentences of one length are run together, b * n * n at most this (memory: L * H * 8 bytes each)
+MAX_BATCH = 64  # and at most this many (the layers' inputs are kept too: (L + 1, b, n, 384))
+
+
+# --- One sentence ---
+
+
+def same_word_mask(n: int, words: Sequence[str], pieces: Sequence[Sequence[int]]) -> NDArray[np.bool_]:  # -> (n, n)
+    """M (n, n): M[i, j] is True when piece j belongs to another occurrence of the word that piece i belongs to.
+
+    ``words`` (w,) and ``pieces`` (w lists of positions) as ``inside.word_groups`` gives them; positions outside every
+    word ([CLS], [SEP]) and punctuation words have no True in their row or column."""
+    n = check_int("n", n, 1, 10**6)
+    occurrence = np.full(n, -1)  # (n,): which word each piece is part of, -1 for none
+    for index, (word, positions) in enumerate(zip(words, pieces)):
+        if not is_punctuation(word):
+            occurrence[list(positions)] = index
+    name = np.array([words[o] if o >= 0 else "" for o in occurrence], dtype=object)  # (n,)
+    counted = occurrence >= 0
+    mask = (name[:, None] == name[None, :]) & (occurrence[:, None] != occurrence[None, :])  # (n, n)
+    return frozen(mask & counted[:, None] & counted[None, :])
+
+
+def _mean_where(values: NDArray, rows: NDArray) -> NDArray:  # (..., n), (n,) bool -> (...)
+    """The mean of ``values`` over the rows where ``rows`` is True (NaN where there is none)."""
+    if not rows.any():
+        return np.full(values.shape[:-1], np.nan)
+    return values[..., rows].mean(axis=-1)
+
+
+def sentence_scores(weights: NDArray, tokens: Sequence[str], same_word: NDArray) -> dict[str, NDArray]:
+    """Every score of ``SCORES`` for each head: weights (..., n, n) (e.g. (L, H, n, n)), the n ``tokens``, and the
+    ``same_word_mask`` (n, n) -> {score: (...)}. The formulas are in this module's docstring."""
+    weights = np.asarray(weights, dtype=np.float64)  # (..., n, n)
+    n = weights.shape[-1]
+    if weights.shape[-2] != n or len(tokens) != n or np.shape(same_word) != (n, n):
+        raise ValueError(f"weights must be (..., n, n) with n = {len(tokens)} tokens and a same-word mask (n, n); got "
+                         f"{weights.shape} and {np.shape(same_word)}")
+    rows = np.arange(n)
+    is_cls = np.array([t == "[CLS]" for t in tokens])  # (n,)
+    is_sep = np.array([t == "[SEP]" for t in tokens])
+    is_punct = np.array([is_punctuation(t) for t in tokens])
+    entropy = entropy_bits(weights)  # (..., n): H_i per query
+    on_word = (weights * same_word).sum(axis=-1)  # (..., n): each query's weight on its word's other occurrences
+    top = np.argmax(weights, axis=-1)  # (..., n): the key of each query's largest weight
+    return frozen({
+        "previous": _mean_where(weights[..., rows[1:], rows[1:] - 1], np.ones(n - 1, bool)),
+        "next": _mean_where(weights[..., rows[:-1], rows[:-1] + 1], np.ones(n - 1, bool)),
+        "same_word": _mean_where(on_word, same_word.any(axis=-1)),
+        "self": weights[..., rows, rows].mean(axis=-1),
+        "cls": weights[..., is_cls].sum(axis=-1).mean(axis=-1),
+        "sep": weights[..., is_sep].sum(axis=-1).mean(axis=-1),
+        "punctuation": weights[..., is_punct].sum(axis=-1).mean(axis=-1) if is_punct.any() else np.full(weights.shape[:-2], np.nan),
+        "entropy": entropy.mean(axis=-1),
+        "evenness": entropy.mean(axis=-1) / np.log2(n) if n > 1 else np.full(weights.shape[:-2], np.nan),
+        "offset": np.abs(top - rows).mean(axis=-1),
+    })
+
+
+# --- A corpus ---
+
+
+@dataclass(frozen=True)
+class CorpusScores:
+    """Every score of every head on every sentence of a corpus.
+
+    values (S, K, L, H): score ``names[k]`` of layer l, head h on sentence s (NaN where the sentence has no such key);
+    lengths (S,): word pieces n of each sentence, [CLS] and [SEP] included; unknown (S,): its [UNK] pieces (emoji and
+    characters outside the vocabulary); dropped (S,): pieces cut by the model's 128 limit.
+    """
+
+    sentences: tuple[str, ...]
+    values: NDArray[np.float64]
+    lengths: NDArray[np.int64]
+    unknown: NDArray[np.int64]
+    dropped: NDArray[np.int64]
+    names: tuple[str, ...] = SCORES
+
+    def __post_init__(self) -> None:
+        frozen(self)
+
+    def score(self, name: str) -> NDArray[np.float64]:
+        """(S, L, H): one score on every sentence."""
+        return self.values[:, self.names.index(check_choice("score", name, self.names))]
+
+    def means(self) -> NDArray[np.float64]:
+        """(K, L, H): each score's mean over the sentences that have it (NaN where none has)."""
+        finite = np.isfinite(self.values)
+        counts = finite.sum(axis=0)
+        totals = np.where(finite, self.values, 0.0).sum(axis=0)
+        return frozen(np.where(counts > 0, totals / np.maximum(counts, 1), np.nan))
+
+    def mean(self, name: str) -> NDArray[np.float64]:
+        """(L, H): one score's corpus mean."""
+        return self.means()[self.names.index(check_choice("score", name, self.names))]
+
+    def counted(self, name: str) -> int:
+        """How many sentences have the score ``name`` (all but those without such a key: a repeated word, punctuation)."""
+        return int(np.isfinite(self.score(name)[:, 0, 0]).sum())
+
+
+def sentence_units(model: MiniLM, sentence: str) -> tuple[list[int], tuple[str, ...], int, NDArray]:
+    """What the forward pass and the scores need of one sentence: its piece ids and tokens (cut to 128 as the model
+    cuts), the pieces dropped, and its ``same_word_mask`` (n, n)."""
+    ids, tokens, dropped = model.encode(sentence)
+    _, words, pieces = word_groups(model, sentence)
+    return ids, tuple(tokens), dropped, same_word_mask(len(ids), words, pieces)
+
+
+def corpus_scores(model: MiniLM, sentences: Sequence[str], progress: Callable[[int, int], None] | None = None) -> CorpusScores:
+    """Every score of every head on each of ``sentences`` (S of them) -> CorpusScores with values (S, K, L, H).
+
+    Sentences of one length run through the model together (``MiniLM.forward``, no padding: a batch of b sentences of n
+    pieces at most ``BATCH_CELLS`` / n² of them); ``progress(done, S)`` is called after each batch."""
+    sentences = tuple(sentences)
+    if not sentences or not all(isinstance(s, str) for s in sentences):
+        raise ValueError("sentences must be one or more strings")
+    units = [sentence_units(model, s) for s in sentences]
+    values = np.full((len(sentences), len(SCORES), model.layers_count, model.heads), np.nan)  # (S, K, L, H)
+    by_length: dict[int, list[int]] = {}
+    for index, (ids, *_) in enumerate(units):
+        by_length.setdefault(len(ids), []).append(index)
+    done = 0
+    for n, members in sorted(by_length.items()):
+        size = min(MAX_BATCH, max(1, BATCH_CELLS // (n * n)))
+        for start in range(0, len(members), size):
+            batch = members[start: start + size]
+            _, _, attentions = model.forward(np.array([units[i][0] for i in batch]))  # (L, b, H, n, n)
+            for column, index in enumerate(batch):
+                found = sentence_scores(attentions[:, column], units[index][1], units[index][3])  # {score: (L, H)}
+                values[index] = np.stack([found[name] for name in SCORES])
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(sentences))
+    return CorpusScores(sentences=sentences, values=values, lengths=np.array([len(u[0]) for u in units]),
+                        unknown=np.array([u[1].count("[UNK]") for u in units]), dropped=np.array([u[2] for u in units]))
+
+
+# --- Verdicts: one sentence against the corpus ---
+
+
+def verdicts(shares: NDArray, threshold: float = VERDICT_THRESHOLD) -> NDArray[np.int64]:
+    """shares (5, ...) in the order of ``VERDICT_SHARES`` -> (...): the index of the largest share where it is above
+    ``threshold`` (the first on a tie), else ``NO_VERDICT`` (-1)."""
+    shares = np.asarray(shares, dtype=np.float64)
+    if shares.shape[:1] != (len(VERDICT_SHARES),):
+        raise ValueError(f"shares must hold the {len(VERDICT_SHARES)} shares {', '.join(VERDICT_SHARES)} on its first axis, got {shares.shape}")
+    largest = np.argmax(shares, axis=0)
+    return frozen(np.where(np.take_along_axis(shares, largest[None], axis=0)[0] > threshold, largest, NO_VERDICT))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How often a head's verdict on one sentence is its verdict over the corpus.
+
+    corpus (L, H): the corpus verdict (index into ``VERDICT_SHARES``, -1 none); per_sentence (S, L, H): each sentence's
+    verdict; agrees (S, L, H): the two are the same (both none counts as agreeing); rate: the share of the S x L x H
+    (sentence, head) pairs that agree; per_head (L, H): that share per head; named_rate: among the pairs whose
+    one-sentence verdict names a pattern, the share where the corpus names the same one (NaN when none does).
+    """
+
+    corpus: NDArray[np.int64]
+    per_sentence: NDArray[np.int64]
+    agrees: NDArray[np.bool_]
+    rate: float
+    per_head: NDArray[np.float64]
+    named_rate: float
+
+    def __post_init__(self) -> None:
+        frozen(self)
+
+
+def agreement(scores: CorpusScores) -> Agreement:
+    """The one-sentence verdicts (per sentence) against the corpus verdict (the same rule on the corpus means)."""
+    shares = np.stack([scores.values[:, scores.names.index(name)] for name in VERDICT_SHARES], axis=0)  # (5, S, L, H)
+    means = np.stack([scores.mean(name) for name in VERDICT_SHARES])  # (5, L, H)
+    corpus, per_sentence = verdicts(means), verdicts(shares)
+    agrees = per_sentence == corpus[None]  # (S, L, H)
+    named = per_sentence != NO_VERDICT
+    return Agreement(corpus=corpus, per_sentence=per_sentence, agrees=agrees, rate=float(agrees.mean()), per_head=agrees.mean(axis=0),
+                     named_rate=float(agrees[named].mean()) if named.any() else float("nan"))
+
+
+def percentile(values: NDArray, value: float) -> float:
+    """The percentile rank of ``value`` among ``values`` (S,) (NaN left out): 100 x (the count below + half the count
+    equal) / the count; NaN when ``value`` is NaN or no value is finite."""
+    values = np.asarray(values, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    if not values.size or not np.isfinite(value):
+        return float("nan")
+    return float(100.0 * ((values < value).sum() + 0.5 * (values == value).sum()) / values.size)
+
+
+def top_sentences(values: NDArray, count: int) -> NDArray[np.int64]:
+    """values (S,) -> (min(count, finite),): the indices of the largest finite values, largest first (the earlier
+    sentence first on a tie)."""
+    values = np.asarray(values, dtype=np.float64)
+    count = check_int("count", count, 1, 1000)
+    order = np.lexsort((np.arange(values.size), -np.where(np.isfinite(values), values, -np.inf)))  # by value, then index
+    return frozen(order[: min(count, int(np.isfinite(values).sum()))])
+
+
+# --- The built-in corpus and a pasted one ---
+
+
+def corpus_sentences(path: Path = CORPUS_FILE) -> tuple[str, ...]:
+    """The built-in corpus (assets/corpus/sentences.txt): one sentence a line, blank lines skipped."""
+    return tuple(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+def corpus_hash(path: Path = CORPUS_FILE) -> str:
+    """The SHA-256 of the corpus file's bytes: a scores file made from another text is stale."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def save_scores(scores: CorpusScores, path: Path = SCORES_FILE, source: Path = CORPUS_FILE) -> None:
+    """Write ``scores`` compactly (float32 values, the score names and the corpus file's hash) to ``path`` (.npz)."""
+    np.savez_compressed(path, values=scores.values.astype(np.float32), names=np.array(scores.names), lengths=scores.lengths.astype(np.int16),
+                        unknown=scores.unknown.astype(np.int16), dropped=scores.dropped.astype(np.int16),
+                        source_sha256=np.array(corpus_hash(source)))
+
+
+class StaleScores(ValueError):
+    """The shipped scores were made from another corpus text (or with other scores): run ``make corpus`` again."""
+
+
+def load_scores(path: Path = SCORES_FILE, source: Path = CORPUS_FILE) -> CorpusScores:
+    """The shipped scores of the built-in corpus (float64 again); ``StaleScores`` when the file does not match the
+    corpus file (its hash, its number of sentences) or ``SCORES``."""
+    sentences = corpus_sentences(source)
+    with np.load(path) as data:
+        stored = {name: data[name] for name in data.files}
+    if str(stored["source_sha256"]) != corpus_hash(source) or tuple(stored["names"].tolist()) != SCORES or len(stored["values"]) != len(sentences):
+        raise StaleScores(f"{path.name} was made from another {source.name}: run 'make corpus' to compute it again")
+    return CorpusScores(sentences=sentences, values=stored["values"].astype(np.float64), lengths=stored["lengths"].astype(np.int64),
+                        unknown=stored["unknown"].astype(np.int64), dropped=stored["dropped"].astype(np.int64))
+
+
+@dataclass(frozen=True)
+class PastedCorpus:
+    """Pasted text as sentences to score, and what was changed on the way.
+
+    sentences: at most ``MAX_SENTENCES``, each at most ``MAX_SENTENCE_CHARS`` characters; found: the sentences the text
+    held; left_out: found beyond the limit; cut: how many sentences were cut at a word; wordless: pieces dropped for
+    holding no letter or digit (a line of emoji or punctuation); text_cut: characters beyond ``MAX_PASTE_CHARS`` not read.
+    """
+
+    sentences: tuple[str, ...]
+    found: int
+    left_out: int
+    cut: int
+    wordless: int
+    text_cut: int
+
+
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")  # after a mark and a space ("2.5" stays whole)
+
+
+def cut_at_word(sentence: str, most: int) -> str:
+    """``sentence`` if it has at most ``most`` characters, else its longest start of at most ``most`` ending at a space
+    (or exactly ``most`` characters when there is no space)."""
+    if len(sentence) <= most:
+        return sentence
+    start = sentence[:most]
+    space = start.rfind(" ")
+    return (start[:space] if space > 0 else start).rstrip()
+
+
+def split_corpus(text: str, most: int = MAX_SENTENCES, longest: int = MAX_SENTENCE_CHARS) -> PastedCorpus:
+    """Pasted text -> sentences: each line on its own, split after . ! ? followed by a space (and after 。！？); a piece
+    without a letter or digit is dropped (``wordless``); long sentences are cut at a word; the first ``most`` are kept.
+    HTML and scripts are text like any other (a page shows them as text)."""
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    most, longest = check_int("most", most, 1, 10_000), check_int("longest", longest, 10, 10_000)
+    pieces = [piece.strip() for line in text[:MAX_PASTE_CHARS].splitlines() for piece in SENTENCE_BREAK.split(line)]
+    pieces = [piece for piece in pieces if piece]
+    sentences = [piece for piece in pieces if any(ch.isalnum() for ch in piece)]
+    return PastedCorpus(sentences=tuple(cut_at_word(s, longest) for s in sentences[:most]), found=len(sentences),
+                        left_out=max(0, len(sentences) - most), cut=sum(1 for s in sentences[:most] if len(s) > longest),
+                        wordless=len(pieces) - len(sentences), text_cut=max(0, len(text) - MAX_PASTE_CHARS))
