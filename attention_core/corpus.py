@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from attention_core._checks import check_choice, check_int, frozen
 from attention_core.inside import is_punctuation, word_groups
 from attention_core.measures import entropy_bits
-from attention_core.pretrained import MiniLM
+from attention_core.pretrained import MAX_WORD_PIECES, MiniLM
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "corpus"
 CORPUS_FILE = ASSETS / "sentences.txt"  # the built-in corpus, one sentence a line (assets/corpus/README.md)
@@ -61,6 +61,7 @@ NO_VERDICT = -1
 MAX_SENTENCES = 200  # a pasted corpus: sentences scored (the rest are left out, and the page says how many)
 MAX_SENTENCE_CHARS = 300  # a pasted sentence longer than this is cut at a word
 MAX_PASTE_CHARS = 100_000  # pasted text beyond this is not read at all
+MAX_PASTED_PIECES = 64  # and each pasted sentence is cut to this many word pieces (200 of them scored in about 10 s)
 BATCH_CELLS = 40_000  # sentences of one length are run together, b * n * n at most this (memory: L * H * 8 bytes each)
 MAX_BATCH = 64  # and at most this many (the layers' inputs are kept too: (L + 1, b, n, 384))
 
@@ -120,6 +121,32 @@ def sentence_scores(weights: NDArray, tokens: Sequence[str], same_word: NDArray)
     })
 
 
+def score_cells(name: str, weights: NDArray, tokens: Sequence[str], same_word: NDArray) -> NDArray[np.bool_]:  # -> (n, n)
+    """The cells (query i, key j) of one head's weights (n, n) whose weight the score ``name`` adds up: (i, i−1) for
+    ``previous``, (i, i+1) for ``next``, the diagonal for ``self``, the [CLS], [SEP] or punctuation columns, the
+    ``same_word`` mask, each row's largest weight for ``offset``; none for ``entropy`` and ``evenness`` (every weight
+    counts)."""
+    name = check_choice("score", name, SCORES)
+    weights = np.asarray(weights, dtype=np.float64)
+    n = weights.shape[0]
+    cells = np.zeros((n, n), dtype=bool)
+    rows = np.arange(n)
+    columns = {"cls": [t == "[CLS]" for t in tokens], "sep": [t == "[SEP]" for t in tokens], "punctuation": [is_punctuation(t) for t in tokens]}
+    if name == "previous":
+        cells[rows[1:], rows[1:] - 1] = True
+    elif name == "next":
+        cells[rows[:-1], rows[:-1] + 1] = True
+    elif name == "self":
+        cells[rows, rows] = True
+    elif name in columns:
+        cells[:, np.array(columns[name], dtype=bool)] = True
+    elif name == "same_word":
+        cells = np.array(same_word, dtype=bool)
+    elif name == "offset":
+        cells[rows, np.argmax(weights, axis=-1)] = True
+    return frozen(cells)
+
+
 # --- A corpus ---
 
 
@@ -162,23 +189,31 @@ class CorpusScores:
         return int(np.isfinite(self.score(name)[:, 0, 0]).sum())
 
 
-def sentence_units(model: MiniLM, sentence: str) -> tuple[list[int], tuple[str, ...], int, NDArray]:
-    """What the forward pass and the scores need of one sentence: its piece ids and tokens (cut to 128 as the model
-    cuts), the pieces dropped, and its ``same_word_mask`` (n, n)."""
+def sentence_units(model: MiniLM, sentence: str, most: int = MAX_WORD_PIECES) -> tuple[list[int], tuple[str, ...], int, NDArray]:
+    """What the forward pass and the scores need of one sentence: its piece ids and tokens, cut to ``most`` pieces as
+    the model cuts to 128 (the first most − 1, then [SEP]), the pieces dropped, and its ``same_word_mask`` (n, n)."""
+    most = check_int("most", most, 2, MAX_WORD_PIECES)
     ids, tokens, dropped = model.encode(sentence)
     _, words, pieces = word_groups(model, sentence)
+    if len(ids) > most:
+        dropped += len(ids) - most
+        ids, tokens = ids[: most - 1] + ids[-1:], tokens[: most - 1] + tokens[-1:]
+        kept = [[p for p in positions if p < most - 1] for positions in pieces]
+        words, pieces = tuple(w for w, k in zip(words, kept) if k), [k for k in kept if k]
     return ids, tuple(tokens), dropped, same_word_mask(len(ids), words, pieces)
 
 
-def corpus_scores(model: MiniLM, sentences: Sequence[str], progress: Callable[[int, int], None] | None = None) -> CorpusScores:
-    """Every score of every head on each of ``sentences`` (S of them) -> CorpusScores with values (S, K, L, H).
+def corpus_scores(model: MiniLM, sentences: Sequence[str], progress: Callable[[int, int], None] | None = None,
+                  most: int = MAX_WORD_PIECES) -> CorpusScores:
+    """Every score of every head on each of ``sentences`` (S of them), each cut to ``most`` word pieces
+    (``sentence_units``) -> CorpusScores with values (S, K, L, H).
 
     Sentences of one length run through the model together (``MiniLM.forward``, no padding: a batch of b sentences of n
     pieces at most ``BATCH_CELLS`` / n² of them); ``progress(done, S)`` is called after each batch."""
     sentences = tuple(sentences)
     if not sentences or not all(isinstance(s, str) for s in sentences):
         raise ValueError("sentences must be one or more strings")
-    units = [sentence_units(model, s) for s in sentences]
+    units = [sentence_units(model, s, most) for s in sentences]
     values = np.full((len(sentences), len(SCORES), model.layers_count, model.heads), np.nan)  # (S, K, L, H)
     by_length: dict[int, list[int]] = {}
     for index, (ids, *_) in enumerate(units):

@@ -108,6 +108,7 @@ def english_allowed() -> frozenset[str]:
 
     words = {w for text in catalogue("zh").values() for w in LATIN.findall(str(text))}
     words |= set(LATIN.findall((ROOT / "assets" / "corpus" / "attention.txt").read_text()))
+    words |= set(LATIN.findall((ROOT / "assets" / "corpus" / "sentences.txt").read_text()))  # the corpus a head is scored over
     words |= {"KiB", "MiB", "GiB"}  # binary units, as Chinese texts write them too
     return frozenset(w.lower() for w in words)
 

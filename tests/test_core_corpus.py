@@ -50,6 +50,19 @@ def test_every_score_on_a_tiny_attention_worked_out_by_hand():
     assert BY_HAND["entropy"] == pytest.approx(1.074190118890934)  # the mean written out once
 
 
+def test_the_cells_each_score_adds_up():
+    """Summing the weights in a score's cells, per query, and averaging as the score does gives the score back."""
+    mask = corpus.same_word_mask(5, WORDS, PIECES)
+    cells = {name: corpus.score_cells(name, WEIGHTS, TOKENS, mask) for name in corpus.SCORES}
+    assert np.argwhere(cells["previous"]).tolist() == [[1, 0], [2, 1], [3, 2], [4, 3]]
+    assert np.argwhere(cells["offset"]).tolist() == [[0, 0], [1, 0], [2, 1], [3, 2], [4, 0]]
+    assert cells["punctuation"][:, 3].all() and cells["punctuation"].sum() == 5 and not cells["entropy"].any()
+    for name in ("self", "cls", "sep", "punctuation"):
+        assert (WEIGHTS * cells[name]).sum() / 5 == pytest.approx(BY_HAND[name]), name
+    assert (WEIGHTS * cells["next"]).sum() / 4 == pytest.approx(BY_HAND["next"])
+    assert (cells["same_word"] == mask).all()
+
+
 def test_a_sentence_without_a_repeated_word_or_punctuation_has_no_such_score():
     tokens = ("[CLS]", "cats", "purr", "[SEP]")
     weights = np.full((2, 3, 4, 4), 0.25)  # (L, H, n, n)
@@ -190,6 +203,20 @@ def test_a_corpus_run_in_batches_is_each_sentence_run_alone(model):
     with pytest.raises(ValueError):
         corpus.corpus_scores(model, [])
     assert corpus.corpus_scores(model, ["I ❤ 😀 tea"]).unknown.tolist() == [2]
+
+
+def test_a_sentence_cut_to_fewer_pieces_keeps_its_words_before_the_cut(model):
+    """Cut to 6 pieces as the model cuts to 128: [CLS], the first four, [SEP]; a word's pieces beyond the cut are gone."""
+    sentence = "the cat and the cat and the dog"
+    ids, tokens, dropped, mask = corpus.sentence_units(model, sentence, most=6)
+    assert tokens == ("[CLS]", "the", "cat", "and", "the", "[SEP]") and dropped == 4 and len(ids) == 6
+    assert np.argwhere(mask).tolist() == [[1, 4], [4, 1]]
+    whole = corpus.corpus_scores(model, [sentence])
+    cut = corpus.corpus_scores(model, [sentence], most=6)
+    assert cut.lengths.tolist() == [6] and cut.dropped.tolist() == [4] and whole.dropped.tolist() == [0]
+    trace = model.forward(np.array([ids]))[2][:, 0]
+    alone = corpus.sentence_scores(trace, tokens, mask)
+    np.testing.assert_allclose(cut.values[0, corpus.SCORES.index("same_word")], alone["same_word"], atol=1e-12)
 
 
 def test_verdicts_by_hand():

@@ -190,3 +190,147 @@ def test_hiding_cls_and_sep_keeps_the_same_query_word():
     at.toggle(key="real.hide").set_value(False).run()
     query = at.selectbox(key="real.query")
     assert query.value == 3 and query.format_func(query.value).endswith("cat")
+
+
+# --- A head over a corpus ---
+
+
+def corpus_view(at) -> dict:
+    """The section's numbers as the browser receives them: the grid, the scatter's points, the distribution."""
+    found = figures(at)
+    return {"grid": z_values(found[0]), "scatter": found[1], "distribution": found[2], "titles": [f["layout"]["title"]["text"] for f in found]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_corpus_section_shows_the_shipped_scores_in_both_languages(model, trace, lang):
+    """The grid is the shipped corpus means; the scatter has 72 points and their table; the chosen head's percentile,
+    verdicts and agreement are the core's; the top sentences are the core's top sentences, their weights the model's."""
+    from conftest import all_text, open_app, plotly_array, tables
+
+    from attention_core import corpus
+
+    shipped = corpus.load_scores()
+    agreed = corpus.agreement(shipped)
+    at = open_app("real", section="corpus", text=REAL_SENTENCE, lang=lang, measure="same_word", versus="evenness", layer=3, head=10)
+    assert {k: at.query_params[k] for k in ("corpus", "measure", "versus", "layer", "head")} == dict(
+        corpus="built_in", measure="same_word", versus="evenness", layer="3", head="10")
+    shown = corpus_view(at)
+    np.testing.assert_allclose(shown["grid"], shipped.mean("same_word"), atol=1e-9)
+    points = shown["scatter"]["data"]
+    assert sum(len(plotly_array(t["x"])) for t in points[:6]) == 72 and points[2]["customdata"][9] == [3, 10]
+    assert plotly_array(points[2]["x"])[9] == pytest.approx(shipped.mean("same_word")[2, 9])
+    assert plotly_array(points[2]["y"])[9] == pytest.approx(shipped.mean("evenness")[2, 9])
+    assert len(shown["scatter"]["layout"]["meta"]["numbers"]) == 73  # a header and 72 heads, for a screen reader
+    table = next(iter(tables(at).values()))
+    assert len(table) == 72 and float(table.iloc[2 * 12 + 9, 2]) == pytest.approx(shipped.mean("same_word")[2, 9], abs=0.005)
+    text = all_text(at)
+    assert f"{agreed.rate:.1%}" in text and f"{agreed.agrees.size:,}" in text and f"{agreed.per_head[2, 9]:.0%}" in text
+    *_, mask = corpus.sentence_units(model, REAL_SENTENCE)
+    here = corpus.sentence_scores(trace.attentions, trace.tokens, mask)["same_word"][2, 9]
+    percentile = corpus.percentile(shipped.score("same_word")[:, 2, 9], here)
+    assert f"{here:.2f}" in text and (f"percentile {percentile:.0f}" if lang == "en" else f"第 {percentile:.0f} 百分位") in text
+    top = corpus.top_sentences(shipped.score("same_word")[:, 2, 9], 3)
+    for rank, index in enumerate(top):
+        sentence = model.run(shipped.sentences[index])
+        np.testing.assert_allclose(z_values(figures(at)[3 + rank]), sentence.attentions[2, 9], atol=1e-9)
+    assert ("Layer 3, head 10" if lang == "en" else "第 3 层第 10 个头") in shown["titles"][3]
+
+
+def test_the_corpus_sections_controls_travel_in_the_link():
+    from conftest import open_app
+
+    at = open_app("real", section="corpus", text=REAL_SENTENCE)
+    at.selectbox(key="real.measure").set_value("offset").run()
+    at.selectbox(key="real.versus").set_value("entropy").run()
+    at.segmented_control(key="real.layer").set_value(2).run()
+    at.select_slider(key="real.head").set_value(9).run()
+    link = dict(at.query_params)
+    assert {k: link[k] for k in ("measure", "versus", "layer", "head")} == dict(measure="offset", versus="entropy", layer="2", head="9")
+    again = open_app("real", **link)
+    assert corpus_view(again)["titles"][:3] == corpus_view(at)["titles"][:3]
+    np.testing.assert_allclose(corpus_view(again)["grid"], corpus_view(at)["grid"])
+    clamped = open_app("real", section="corpus", text=REAL_SENTENCE, measure="nonsense", head="40")
+    assert clamped.query_params["measure"] == "previous" and clamped.query_params["head"] == "12" and clamped.warning
+
+
+def test_a_click_on_a_point_of_the_scatter_opens_that_head():
+    import streamlit as st
+
+    from views.real import corpus as section
+
+    class FakeView:
+        def key(self, name: str) -> str:
+            return f"real.{name}"
+
+    st.session_state.clear()
+    st.session_state["corpus-scatter-pick"] = {"selection": {"points": [{"customdata": [4, 11]}]}}
+    section.open_point(FakeView())
+    assert st.session_state["real.layer"] == 4 and st.session_state["real.head"] == 11
+
+
+def paste(at, text: str):
+    """Paste ``text`` into the section's box and press its button (a form: both in one run)."""
+    at.text_area[0].input(text)
+    next(b for b in at.button if "FormSubmitter:real-corpus-paste" in str(b.key)).click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pasted_corpus_is_scored_and_bad_input_is_said(model, lang):
+    """Empty, wordless, HTML and a script, emoji, too many and too long sentences, and text beyond the limit: each gets
+    its message, nothing runs, and what can be scored is (200 sentences at most, with its own numbers)."""
+    from conftest import all_text, open_app, tables
+
+    from attention_core import corpus
+
+    said = {"en": ("Nothing to score", "were left out", "cut at a word", "each read as [UNK]", "only its first", "Pieces skipped"),
+            "zh": ("没有可以打分的内容", "省略了", "截断", "[UNK]", "文本太长", "跳过了")}[lang]
+    at = open_app("real", section="corpus", corpus="pasted", text=REAL_SENTENCE, lang=lang)
+    assert at.query_params["corpus"] == "pasted" and len(tables(at)) == 1  # the built-in corpus until something is scored
+    paste(at, "   \n\n😀 😀\n!!!")
+    warnings = " ".join(w.value for w in at.warning)
+    assert said[0] in warnings and str(len(corpus.corpus_sentences())) in next(iter(tables(at)))
+    script = "<script>alert('x')</script> is **not** run."
+    paste(at, f"{script}\nI love tea 😀.\nThe cat sat on the mat, and the cat slept.\n" + "word " * 80 + "\n🙂🙂")
+    text = all_text(at) + " ".join(w.value for w in at.warning) + " ".join(i.value for i in at.info)
+    assert said[2] in text and said[3] in text and said[5] in text
+    assert "your 4 sentences" in next(iter(tables(at))) or "你的 4 句话" in next(iter(tables(at)))
+    scores = corpus.corpus_scores(model, corpus.split_corpus(at.text_area[0].value).sentences, most=corpus.MAX_PASTED_PIECES)
+    np.testing.assert_allclose(z_values(figures(at)[0]), scores.mean("previous"), atol=1e-9)
+    at.selectbox(key="real.measure").set_value("offset").run()  # the script's sentence: its weights drawn, its text as text
+    html = [m.value for m in at.markdown if "script" in m.value]
+    assert all("<script>" not in m for m in html) and any(r"\<script\>" in m for m in html)
+    assert not any("<script>" in str(h.proto.body).replace("&lt;script&gt;", "") for h in at.get("html"))
+    many = "\n".join(f"Sentence number {i} is here." for i in range(230))
+    paste(at, many + "\n" + "x" * corpus.MAX_PASTE_CHARS)
+    warnings = " ".join(w.value for w in at.warning)
+    assert said[1] in warnings and said[4] in warnings and ("200" in next(iter(tables(at))))
+
+
+def test_a_link_asking_for_pasted_sentences_opens_the_built_in_corpus():
+    from conftest import all_text, open_app
+
+    at = open_app("real", section="corpus", corpus="pasted", text=REAL_SENTENCE)
+    assert "stay in the browser tab that pasted them" in all_text(at) and "417 built-in sentences" in all_text(at)
+
+
+def test_the_one_sentence_summary_says_how_its_heads_behave_over_the_corpus(model, trace):
+    """Beside each head the summary names (and the chosen one): its mean over the corpus, the corpus verdict and how
+    often one sentence's verdict is it, as the core measures them; and the figure over every head."""
+    from conftest import all_text, open_app
+
+    from attention_core import corpus
+
+    shipped = corpus.load_scores()
+    agreed = corpus.agreement(shipped)
+    at = open_app("real", text=REAL_SENTENCE, layer=2, head=4)
+    text = all_text(at)
+    assert "of layer 5 head 6's weight goes to [CLS]" in text  # the one-sentence summary's verdict
+    mean = shipped.mean("cls")[4, 5]
+    assert (f"layer 5 head 6: {trace.attentions[4, 5][:, 0].mean():.0%} on [CLS] here (verdict: [CLS]); {mean:.0%} on average over the corpus "
+            f"(corpus verdict: [CLS]); one sentence's verdict is the corpus verdict on {agreed.per_head[4, 5]:.0%} of the sentences") in text
+    assert "layer 2 head 4:" in text  # the chosen head, named or not
+    assert f"for {agreed.rate:.1%} of the 30,024 (sentence, head) pairs" in text
+    zh = all_text(open_app("real", text=REAL_SENTENCE, lang="zh"))
+    assert f"{agreed.rate:.1%}" in zh and "第 5 层第 6 个头：在这里有" in zh

@@ -33,6 +33,7 @@ def english_only() -> frozenset[str]:
                           for w in LATIN.findall(COMMAND.sub(" ", PLACEHOLDER.sub(" ", str(text))))}
     data = (ROOT / "assets" / "corpus" / "attention.txt").read_text()  # the English the real model reads, its sentences
     data += " ".join(json.loads((ROOT / "assets" / "snapshots" / "importance.json").read_text(encoding="utf-8"))["sentences"])
+    data += (ROOT / "assets" / "corpus" / "sentences.txt").read_text(encoding="utf-8")  # the corpus a head is scored over
     allowed = words("zh") | {w.lower() for w in LATIN.findall(data)}
     return frozenset(words("en") - allowed)
 

@@ -15,7 +15,7 @@ from attention_core.pretrained import MAX_WORD_PIECES, SPECIAL_TOKENS, MiniLM, R
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from attention_plot.text import Texts
-from views.real import inside
+from views.real import corpus, inside
 from views.real.inside import hide_note
 from views.shell.page import View
 from views.widgets import ask
@@ -199,6 +199,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     st.subheader(T("real.summary_title"))
     st.markdown(T("real.summary_intro"))
     st.markdown(findings(trace, T))
+    corpus.beside_findings(view, model, trace, layer - 1, head - 1)  # the same heads over a corpus
     # All 72 heads in the page, in layer and head order (a screen reader reads every row), shares as the screen shows them.
     frame = summary_frame(trace, T)
     shares = [T(f"real.columns_{n}") for n in SUMMARY]
@@ -244,4 +245,5 @@ def section(view: View, name: str, model: MiniLM, trace: RealTrace) -> None:
      "sinks": lambda: inside.sinks_section(view, trace),
      "importance": lambda: inside.importance_section(view, model, text),
      "random": lambda: inside.random_section(view, model, trace, text),
-     "scaling": lambda: inside.scaling_section(view, model, trace)}[name]()
+     "scaling": lambda: inside.scaling_section(view, model, trace),
+     "corpus": lambda: corpus.corpus_section(view, model, trace)}[name]()

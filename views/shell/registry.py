@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import MODES, SCORES, SWEEP_D_K
+from attention_core.corpus import SCORES as CORPUS_SCORES
 from attention_core.positions import SHUFFLES
 from attention_core.pretrained import MAX_WORD_PIECES
 from views.shell.params import (
@@ -180,7 +181,8 @@ LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 POSITION_SECTIONS = ("positions", "sharing", "fast")
 VISION_SECTIONS = ("sentence", "steps", "looks", "glimpse", "draw")
 VISION_STEPS = tuple(range(0, 601, 20))  # the shipped runs' watched training steps (a link says the step itself)
-REAL_SECTIONS = ("heads", "layer", "moved", "sinks", "importance", "random", "scaling")
+REAL_SECTIONS = ("heads", "layer", "moved", "sinks", "importance", "random", "scaling", "corpus")
+CORPORA = ("built_in", "pasted")  # the real page's corpus: the shipped one, or the sentences pasted in this session
 LAYER_STAGES = 5  # the input, attention's addition, + residual and LayerNorm, the feed-forward part's addition, the output
 
 
@@ -308,12 +310,15 @@ PAGES: tuple[Page, ...] = (
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
          params=(
         Choice("section", "heads", options=REAL_SECTIONS),
-        Int("layer", 1, lo=1, hi=6, when=sections("heads", "layer", "moved", "random")),
-        Int("head", 1, lo=1, hi=12, when=sections("heads", "moved", "random")),
+        Int("layer", 1, lo=1, hi=6, when=sections("heads", "layer", "moved", "random", "corpus")),
+        Int("head", 1, lo=1, hi=12, when=sections("heads", "moved", "random", "corpus")),
         Int("stage", 1, lo=1, hi=LAYER_STAGES, when=section("layer")),
         Flag("hide", False, when=sections("heads", "moved", "random")),
         Int("query", 2, lo=1, hi=MAX_WORD_PIECES, when=section("heads")),
         Flag("predict", False, when=section("heads")),
+        Choice("corpus", "built_in", options=CORPORA, when=section("corpus")),  # a pasted corpus stays in its session
+        Choice("measure", "previous", options=CORPUS_SCORES, when=section("corpus")),  # the heads coloured by it
+        Choice("versus", "cls", options=CORPUS_SCORES, when=section("corpus")),  # the scatter's second score
     )),
     Page("vision", "vision", ":material/image:", browser=("step", "head"), params=(
         Choice("section", "sentence", options=VISION_SECTIONS),

@@ -1,0 +1,369 @@
+"""A head over a corpus (the real-model page's section "corpus"): each of the 72 heads scored on every sentence of a
+corpus, the built-in one (assets/corpus/, its scores shipped) or up to 200 sentences the student pastes; the heads as a
+6 x 12 grid and as points of a scatter, one head's top sentences and the typed sentence against its distribution; and,
+beside the heads section's one-sentence summary, how those heads behave over the corpus. Every number comes from
+attention_core.corpus."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core import corpus
+from attention_core.pretrained import MiniLM, RealTrace
+from attention_plot import figures, plot
+from attention_plot.figures import label
+from views.real.inside import pick_head, pick_layer
+from views.shell import state
+from views.shell.page import FONT, View, shown_matrices
+from views.shell.registry import CORPORA
+from views.widgets import model as loaded
+from views.widgets.charts import chart, show, show_selectable
+from views.widgets.tables import named_table
+
+PASTED = "real.corpus-pasted"  # this session's pasted corpus: {"text", "split", "scores", "seconds"} (never in the link)
+BOX = "real.corpus-text"  # the box it is pasted into
+TOP = 3  # top sentences drawn for the chosen head
+BINS = 20
+LAYER_COLOURS = figures.LINE_COLOURS  # six colour-blind-safe colours, one per layer, and a marker shape each as well
+LAYER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
+CHOSEN = "#E69F00"  # the chosen head's ring and frame, as the overview's frame
+TYPED = "#D55E00"  # the typed sentence's line on a distribution
+TITLE_CHARS = 48  # a sentence in a chart's title is cut to this many characters (the chart's text alternative keeps it whole)
+
+
+# --- The corpus in use ---
+
+
+@st.cache_resource(show_spinner=False)
+def built_in(_model: MiniLM, folder: str) -> tuple[corpus.CorpusScores, float | None]:
+    """The built-in corpus's scores: the shipped file, or, when it is stale or missing, computed again once per server
+    process (with the seconds it took)."""
+    try:
+        return corpus.load_scores(), None
+    except (corpus.StaleScores, FileNotFoundError, KeyError):
+        began = time.perf_counter()
+        return corpus.corpus_scores(_model, corpus.corpus_sentences()), time.perf_counter() - began
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def agreement_of(_scores: corpus.CorpusScores, name: str) -> corpus.Agreement:
+    """The verdicts' agreement over a corpus (``name`` keys the cache: the built-in corpus, or a pasted text's hash)."""
+    return corpus.agreement(_scores)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def typed_scores(_model: MiniLM, folder: str, text: str) -> dict[str, np.ndarray]:
+    """The typed sentence's scores {score: (L, H)}, from the page's own run of it."""
+    trace = loaded.run(_model, folder, text)
+    return corpus.sentence_scores(trace.attentions, trace.tokens, corpus.sentence_units(_model, text)[3])
+
+
+def pasted() -> dict | None:
+    """This session's pasted corpus, once scored."""
+    found = st.session_state.get(PASTED)
+    return found if found and found.get("scores") is not None else None
+
+
+def in_use(view: View, model: MiniLM) -> tuple[corpus.CorpusScores, str, str]:
+    """(scores, cache name, the corpus's name in a sentence): the pasted sentences when chosen and scored in this
+    session, else the built-in corpus."""
+    T = view.T
+    mine = pasted() if st.session_state.get(view.key("corpus")) == "pasted" else None
+    if mine is not None:
+        scores = mine["scores"]
+        return scores, f"pasted-{hash(scores.sentences)}", T("corpus.names.pasted", count=len(scores.sentences))
+    scores, _ = built_in(model, str(model.folder))
+    return scores, "built-in", T("corpus.names.built_in", count=len(scores.sentences))
+
+
+def score_name(T, name: str) -> str:
+    return T(f"corpus.scores.{name}")
+
+
+def number(value: float) -> str:
+    """A score as the page prints it, to two decimals (a dash where a sentence has no such key)."""
+    if not np.isfinite(value):
+        return "–"
+    return f"{value:.2f}"
+
+
+def verdict_name(T, verdict: int) -> str:
+    return T("corpus.verdict_none") if verdict == corpus.NO_VERDICT else T(f"real.targets_{corpus.VERDICT_SHARES[verdict]}").strip()
+
+
+# --- A pasted corpus ---
+
+
+def paste_box(view: View, model: MiniLM) -> None:
+    """The box for the student's own sentences, scored when the button is pressed (a progress bar meanwhile), and what
+    was changed on the way said; the result is kept in this session."""
+    T = view.T
+    kept = st.session_state.get(PASTED) or {}
+    if BOX not in st.session_state:  # the box comes back with the text last scored (Streamlit forgets a widget not drawn)
+        st.session_state[BOX] = kept.get("text", "")
+    with st.form("real-corpus-paste", border=True):
+        text = st.text_area(T("corpus.paste.label", most=corpus.MAX_SENTENCES, longest=corpus.MAX_SENTENCE_CHARS), key=BOX,
+                            height=160, placeholder=T("corpus.paste.placeholder"), help=T("corpus.paste.help"))
+        pressed = st.form_submit_button(T("corpus.paste.score"), icon=":material/play_arrow:", type="primary")
+    if pressed:
+        split = corpus.split_corpus(text)
+        kept = {"text": text, "split": split, "scores": None, "seconds": 0.0}
+        same = st.session_state.get(PASTED) or {}
+        if same.get("scores") is not None and same["split"].sentences == split.sentences:
+            kept = same | {"text": text}  # the same sentences again: scored already in this session
+        elif split.sentences:
+            bar = st.progress(0.0, text=T("corpus.paste.progress", done=0, total=len(split.sentences)))
+            began = time.perf_counter()
+            kept["scores"] = corpus.corpus_scores(model, split.sentences, most=corpus.MAX_PASTED_PIECES, progress=lambda done, total: bar.progress(
+                done / total, text=T("corpus.paste.progress", done=done, total=total)))
+            kept["seconds"] = time.perf_counter() - began
+            bar.empty()
+        st.session_state[PASTED] = kept
+    if kept:
+        paste_notices(T, kept)
+    if pasted() is None:  # a link that asked for pasted sentences opens in a session that has none
+        st.info(T("corpus.sources.linked_pasted" if state.was_linked("corpus") else "corpus.paste.waiting"), icon=":material/edit_note:")
+
+
+def paste_notices(T, kept: dict) -> None:
+    """What the pasted text became: nothing to score, sentences left out or cut, pieces skipped, unknown characters."""
+    split: corpus.PastedCorpus = kept["split"]
+    if not split.sentences:
+        st.warning(T("corpus.paste.empty"), icon=":material/edit:")
+        return
+    if split.text_cut:
+        st.warning(T("corpus.paste.text_cut", most=f"{corpus.MAX_PASTE_CHARS:,}", cut=f"{split.text_cut:,}"), icon=":material/content_cut:")
+    if split.left_out:
+        st.warning(T("corpus.paste.left_out", most=corpus.MAX_SENTENCES, found=split.found, left_out=split.left_out), icon=":material/content_cut:")
+    if split.cut:
+        st.warning(T("corpus.paste.cut", count=split.cut, longest=corpus.MAX_SENTENCE_CHARS), icon=":material/content_cut:")
+    if split.wordless:
+        st.info(T("corpus.paste.wordless", count=split.wordless), icon=":material/info:")
+    scores: corpus.CorpusScores | None = kept.get("scores")
+    if scores is None:
+        return
+    if (scores.unknown > 0).any():
+        st.info(T("corpus.paste.unknown", count=int((scores.unknown > 0).sum())), icon=":material/help:")
+    if (scores.dropped > 0).any():
+        st.warning(T("corpus.paste.dropped", count=int((scores.dropped > 0).sum()), limit=corpus.MAX_PASTED_PIECES), icon=":material/content_cut:")
+
+
+# --- Figures ---
+
+
+def scatter_figure(x: np.ndarray, y: np.ndarray, layer: int, head: int, *, T, x_name: str, y_name: str, title: str) -> figures.Figure:
+    """Each head a point at (x, y) (both (L, H)), coloured and shaped by its layer; the chosen head ringed and named."""
+    layers, heads = x.shape
+    traces = []
+    for row in range(layers):
+        traces.append(dict(type="scatter", mode="markers", name=T("corpus.layer_name", layer=row + 1), x=x[row], y=y[row],
+                           customdata=[[row + 1, h + 1] for h in range(heads)],
+                           marker=dict(color=LAYER_COLOURS[row], symbol=LAYER_SYMBOLS[row], size=10, line=dict(width=1, color="#ffffff")),
+                           hovertemplate=T("corpus.point_hover", layer="%{customdata[0]}", head="%{customdata[1]}", x_name=label(x_name),
+                                           y_name=label(y_name), x="%{x:.2f}", y="%{y:.2f}") + "<extra></extra>"))
+    traces.append(dict(type="scatter", mode="markers+text", x=[x[layer, head]], y=[y[layer, head]], showlegend=False, hoverinfo="skip",
+                       text=[T("corpus.point_chosen", layer=layer + 1, head=head + 1)], textposition="top center",
+                       textfont=dict(color="#333333"), marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(width=3, color=CHOSEN))))
+    numbers = [[T("corpus.head_column"), x_name, y_name],
+               *([T("corpus.point_chosen", layer=row + 1, head=h + 1), number(x[row, h]), number(y[row, h])]
+                 for row in range(layers) for h in range(heads))]
+    layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=440, margin=dict(l=10, r=10, t=50, b=10),
+                  xaxis=dict(title=dict(text=x_name), zeroline=False), yaxis=dict(title=dict(text=y_name), zeroline=False),
+                  legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), meta=dict(numbers=numbers))
+    return {"data": traces, "layout": layout}
+
+
+def distribution_figure(values: np.ndarray, typed: float, *, name: str, title: str, x_title: str, y_title: str, typed_label: str) -> figures.Figure:
+    """A histogram of one head's per-sentence scores (NaN left out), with the typed sentence's value as a line."""
+    finite = values[np.isfinite(values)]
+    top = 1.0 if name in corpus.SHARE_SCORES else max(float(finite.max()) if finite.size else 1.0, typed if np.isfinite(typed) else 0.0, 1e-9)
+    edges = np.linspace(0.0, top, BINS + 1)
+    counts, _ = np.histogram(np.clip(finite, 0.0, top), bins=edges)
+    figure = figures.histogram(edges, counts, title=title, x_title=x_title, y_title=y_title, colour="#0072B2", x_range=(0.0, top))
+    if np.isfinite(typed):
+        figure["layout"]["shapes"] = [dict(type="line", x0=typed, x1=typed, y0=0, y1=1, yref="paper", line=dict(color=TYPED, width=3, dash="dash"))]
+        figure["layout"]["annotations"] = [dict(x=typed, y=1, yref="paper", text=typed_label, showarrow=False, yanchor="bottom",
+                                                xanchor="left" if typed < top / 2 else "right", font=dict(color=TYPED))]
+    return figure
+
+
+def sentence_heatmap(weights: np.ndarray, tokens: tuple[str, ...], cells: np.ndarray, *, T, title: str, key: str) -> None:
+    """One head's weights on one sentence, the cells its score adds up framed."""
+    text = plot.labels(T, title, weights.shape, "query", "key", weights, tokens, tokens, "weights")
+    figure = figures.heatmap(weights, tokens, tokens, kind="weights", title=title, x_title=text.x_title, y_title=text.y_title,
+                             show_values=figures.readable(weights.shape), hover_rows=text.hover_rows, hover_cols=text.hover_cols,
+                             font=st.session_state.get(FONT, 13), hidden_note=text.hidden_note)
+    figure["layout"]["shapes"] = [dict(type="rect", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=CHOSEN, width=2))
+                                  for i, j in np.argwhere(cells)]
+    show(figure, key=key, alt=text.alt)
+    shown_matrices().append((title, weights, tokens, tokens))
+
+
+def short(sentence: str, most: int = TITLE_CHARS) -> str:
+    return sentence if len(sentence) <= most else sentence[: most - 1].rstrip() + "…"
+
+
+# --- The section ---
+
+
+def open_point(view: View) -> None:
+    """A point of the scatter clicked: its layer and head become the page's (a callback: before the pickers are drawn)."""
+    points = (st.session_state.get("corpus-scatter-pick") or {}).get("selection", {}).get("points", [])
+    if points and points[0].get("customdata"):
+        layer, head = (int(v) for v in points[0]["customdata"][:2])
+        st.session_state[view.key("layer")], st.session_state[view.key("head")] = layer, head
+
+
+def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
+    """The corpus (built-in or pasted), the heads coloured by a score and plotted by two, the chosen head's top sentences
+    and the typed sentence against its distribution, and how often one sentence's verdict is the corpus's."""
+    T = view.T
+    if view.layout.explains:
+        st.markdown(T("corpus.intro"))
+    source = st.segmented_control(T("corpus.source"), CORPORA, key=view.key("corpus"), required=True,
+                                  format_func=lambda s: T(f"corpus.sources.{s}"))
+    if source == "pasted":
+        paste_box(view, model)
+    scores, name, corpus_name = in_use(view, model)
+    about_corpus(view, model, scores)
+    agreed = agreement_of(scores, name)
+    st.markdown(T("corpus.agreement", corpus=corpus_name, rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}",
+                  named=f"{agreed.named_rate:.1%}"))
+    pickers = st.columns(2)
+    measure = pickers[0].selectbox(T("corpus.measure"), corpus.SCORES, key=view.key("measure"), format_func=lambda s: score_name(T, s))
+    versus = pickers[1].selectbox(T("corpus.versus"), corpus.SCORES, key=view.key("versus"), format_func=lambda s: score_name(T, s))
+    if view.layout.explains:
+        st.caption(f"**{score_name(T, measure)}**: {T(f'corpus.about.{measure}')} **{score_name(T, versus)}**: {T(f'corpus.about.{versus}')}")
+    heads_layout = st.columns([3, 2]) if view.layout.side_by_side else (st.container(), st.container())
+    layer_box, head_box = st.columns([3, 3])
+    layer, head = pick_layer(view, layer_box), pick_head(view, head_box)
+    means = scores.means()
+    by, against = means[corpus.SCORES.index(measure)], means[corpus.SCORES.index(versus)]
+    with heads_layout[0]:
+        zmax = 1.0 if measure in corpus.SHARE_SCORES else max(float(np.nanmax(by)), 1e-9)
+        frame = np.zeros(by.shape, dtype=bool)
+        frame[layer, head] = True
+        chart(by, tuple(str(i + 1) for i in range(by.shape[0])), tuple(str(i + 1) for i in range(by.shape[1])), kind="weights",
+              title=T("corpus.grid_title", score=score_name(T, measure), corpus=corpus_name), key="corpus-grid", T=T, values=True,
+              rows_are="layer", cols_are="head", outline=frame, zmax=zmax)
+    with heads_layout[1]:
+        figure = scatter_figure(by, against, layer, head, T=T, x_name=score_name(T, measure), y_name=score_name(T, versus),
+                                title=T("corpus.scatter_title", x=score_name(T, measure), y=score_name(T, versus)))
+        show_selectable(figure, key="corpus-scatter-pick", on_select=lambda: open_point(view),
+                        alt=T("corpus.scatter_alt", x=score_name(T, measure), y=score_name(T, versus), layer=layer + 1, head=head + 1,
+                              at_x=number(by[layer, head]), at_y=number(against[layer, head])))
+    if view.layout.explains:
+        st.caption(T("corpus.heads_note"))
+    chosen_head(view, model, trace, scores, agreed, measure, layer, head, corpus_name)
+    heads_table(T, scores, agreed, measure, versus, corpus_name)
+
+
+def about_corpus(view: View, model: MiniLM, scores: corpus.CorpusScores) -> None:
+    """One line on the corpus in use: its size and lengths, where it comes from, how long it took."""
+    T = view.T
+    lengths = dict(count=len(scores.sentences), shortest=int(scores.lengths.min()), longest=int(scores.lengths.max()))
+    mine = pasted()
+    if mine is not None and scores is mine["scores"]:
+        st.caption(T("corpus.sources.pasted_note", seconds=f"{mine['seconds']:.1f}", **lengths))
+        return
+    _, seconds = built_in(model, str(model.folder))
+    st.caption(T("corpus.sources.built_in_note", **lengths))
+    if seconds is not None:
+        st.warning(T("corpus.sources.stale", seconds=f"{seconds:.1f}"), icon=":material/update:")
+
+
+def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str,
+                layer: int, head: int, corpus_name: str) -> None:
+    """The chosen head: the typed sentence's score against its corpus distribution (percentile), its verdicts, and the
+    sentences where the score is largest, their weights drawn."""
+    T = view.T
+    folder = str(model.folder)
+    st.subheader(T("corpus.head_title", layer=layer + 1, head=head + 1, corpus=corpus_name))
+    values = scores.score(measure)[:, layer, head]  # (S,)
+    mine = typed_scores(model, folder, view.settings.text)
+    here = float(mine[measure][layer, head])
+    finite = values[np.isfinite(values)]
+    if np.isfinite(here) and finite.size:
+        st.markdown(T("corpus.typed", layer=layer + 1, head=head + 1, score=score_name(T, measure), value=number(here),
+                      percentile=f"{corpus.percentile(values, here):.0f}", count=finite.size, mean=number(float(finite.mean())),
+                      median=number(float(np.median(finite)))))
+    else:
+        st.markdown(T("corpus.typed_none", score=score_name(T, measure)))
+    shares_here = np.array([mine[name][layer, head] for name in corpus.VERDICT_SHARES])
+    verdict_here = int(corpus.verdicts(shares_here))
+    corpus_verdict = int(agreed.corpus[layer, head])
+    st.markdown(T("corpus.verdicts", here=verdict_name(T, verdict_here), share_here=f"{shares_here.max():.0%}",
+                  corpus_verdict=verdict_name(T, corpus_verdict), agree=f"{agreed.per_head[layer, head]:.0%}", count=len(scores.sentences)))
+    show(distribution_figure(values, here, name=measure, title=T("corpus.distribution_title", layer=layer + 1, head=head + 1,
+                                                                 score=score_name(T, measure)),
+                             x_title=score_name(T, measure), y_title=T("corpus.sentences_axis"), typed_label=T("corpus.typed_label")),
+         key="corpus-distribution", alt=T("corpus.distribution_alt", count=finite.size, score=score_name(T, measure), layer=layer + 1,
+                                          head=head + 1, value=number(here)))
+    top = corpus.top_sentences(values, TOP)
+    st.subheader(T("corpus.top_title", score=score_name(T, measure), count=len(top)))
+    if not len(top):
+        st.info(T("corpus.top_none", score=score_name(T, measure)), icon=":material/info:")
+        return
+    if view.layout.explains:
+        st.caption(T("corpus.top_note"))
+    tabs = st.tabs([f"{rank + 1} · {number(values[index])}" for rank, index in enumerate(top)])
+    for rank, (tab, index) in enumerate(zip(tabs, top)):
+        sentence = scores.sentences[index]
+        sentence_trace = loaded.run(model, folder, sentence)
+        weights = sentence_trace.attentions[layer, head]
+        cells = corpus.score_cells(measure, weights, sentence_trace.tokens, corpus.sentence_units(model, sentence)[3])
+        with tab:
+            st.markdown(T("corpus.top_sentence", rank=rank + 1, sentence=figures.plain(sentence), score=score_name(T, measure),
+                          value=number(values[index])))
+            sentence_heatmap(weights, sentence_trace.tokens, cells, T=T, key=f"corpus-top-{rank}",
+                             title=T("corpus.top_heatmap", layer=layer + 1, head=head + 1, sentence=label(short(sentence))))
+
+
+def heads_table(T, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str, versus: str, corpus_name: str) -> None:
+    """All 72 heads in the page: the chosen scores' corpus means, the corpus verdict and how often one sentence's verdict
+    is it."""
+    layers, heads = agreed.corpus.shape
+    means = scores.means()
+    chosen = list(dict.fromkeys((measure, versus)))  # a score chosen twice is one column
+    frame = pd.DataFrame({T("real.columns_layer"): np.repeat(np.arange(1, layers + 1), heads).astype(str),
+                          T("real.columns_head"): np.tile(np.arange(1, heads + 1), layers).astype(str),
+                          **{score_name(T, name): [number(v) for v in means[corpus.SCORES.index(name)].ravel()] for name in chosen},
+                          T("corpus.verdict_column"): [verdict_name(T, int(v)) for v in agreed.corpus.ravel()],
+                          T("corpus.agree_column"): [f"{v:.2f}" for v in agreed.per_head.ravel()]})
+    shares = [score_name(T, name) for name in chosen if name in corpus.SHARE_SCORES] + [T("corpus.agree_column")]
+    named_table(frame, T("corpus.table_title", corpus=corpus_name), row_headers=2, shares=shares, height=320,
+                numbers=[score_name(T, name) for name in chosen if name not in corpus.SHARE_SCORES])
+
+
+# --- Beside the heads section's summary ---
+
+
+def beside_findings(view: View, model: MiniLM, trace: RealTrace, layer: int, head: int, threshold: float = corpus.VERDICT_THRESHOLD,
+                    most: int = 6) -> None:
+    """Under the one-sentence summary ("On this sentence: 83% of layer 5 head 6's weight goes to [CLS]"): each head it
+    names, and the chosen one, over the corpus: its mean share, its corpus verdict, and on how many of the corpus's
+    sentences its one-sentence verdict is that; then the figure over every head."""
+    T = view.T
+    scores, name, corpus_name = in_use(view, model)
+    agreed = agreement_of(scores, name)
+    mine = typed_scores(model, str(model.folder), view.settings.text)
+    here = np.stack([mine[n] for n in corpus.VERDICT_SHARES])  # (5, L, H)
+    verdicts = corpus.verdicts(here)
+    named = sorted(((float(here[:, lay, hd].max()), lay, hd) for lay, hd in zip(*np.nonzero(here.max(axis=0) > threshold))), reverse=True)
+    shown = [(lay, hd) for _, lay, hd in named[:most]]
+    if (layer, head) not in shown:
+        shown.append((layer, head))
+    means = np.stack([scores.mean(n) for n in corpus.VERDICT_SHARES])  # (5, L, H)
+    lines = []
+    for lay, hd in shown:
+        verdict = int(verdicts[lay, hd])
+        target = int(np.argmax(here[:, lay, hd])) if verdict == corpus.NO_VERDICT else verdict
+        lines.append("- " + T("corpus.beside", layer=lay + 1, head=hd + 1, here=verdict_name(T, verdict),
+                              target=verdict_name(T, target), share=f"{here[target, lay, hd]:.0%}", mean=f"{means[target, lay, hd]:.0%}",
+                              corpus_verdict=verdict_name(T, int(agreed.corpus[lay, hd])), agree=f"{agreed.per_head[lay, hd]:.0%}"))
+    st.markdown(T("corpus.beside_intro", corpus=corpus_name) + "\n\n" + "\n".join(lines) + "\n\n"
+                + T("corpus.beside_overall", rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}"))
