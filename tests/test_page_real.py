@@ -328,9 +328,21 @@ def test_the_one_sentence_summary_says_how_its_heads_behave_over_the_corpus(mode
     text = all_text(at)
     assert "of layer 5 head 6's weight goes to [CLS]" in text  # the one-sentence summary's verdict
     mean = shipped.mean("cls")[4, 5]
-    assert (f"layer 5 head 6: {trace.attentions[4, 5][:, 0].mean():.0%} on [CLS] here (verdict: [CLS]); {mean:.0%} on average over the corpus "
-            f"(corpus verdict: [CLS]); one sentence's verdict is the corpus verdict on {agreed.per_head[4, 5]:.0%} of the sentences") in text
+    assert (f"layer 5 head 6: {trace.attentions[4, 5][:, 0].mean():.0%} on [CLS] here (verdict: [CLS]); {mean:.0%} on average over the corpus, "
+            f"and the same verdict there; one sentence's verdict matches it on {agreed.per_head[4, 5]:.0%} of the sentences") in text
     assert "layer 2 head 4:" in text  # the chosen head, named or not
     assert f"for {agreed.rate:.1%} of the 30,024 (sentence, head) pairs" in text
     zh = all_text(open_app("real", text=REAL_SENTENCE, lang="zh"))
     assert f"{agreed.rate:.1%}" in zh and "第 5 层第 6 个头：在这里有" in zh
+    *_, mask = corpus.sentence_units(model, REAL_SENTENCE)
+    here = corpus.sentence_scores(trace.attentions, trace.tokens, mask)
+    verdicts = corpus.verdicts(np.stack([here[name] for name in corpus.VERDICT_SHARES]))
+    layer, head = np.argwhere(verdicts != agreed.corpus)[0]  # a head whose verdict here is not its corpus verdict
+    other = all_text(open_app("real", text=REAL_SENTENCE, layer=layer + 1, head=head + 1))
+    assert f"layer {layer + 1} head {head + 1}: " in other and "on average over the corpus, where its verdict is **" in other
+
+
+def test_the_grids_colour_scale_reaches_just_past_its_largest_mean():
+    from views.real.corpus import colour_top
+
+    assert [colour_top(np.array([v, 0.0])) for v in (0.29, 0.3, 0.051, 6.7, 1.0, 0.0)] == [pytest.approx(v) for v in (0.3, 0.3, 0.06, 7, 1, 1)]

@@ -155,6 +155,12 @@ def paste_notices(T, kept: dict) -> None:
 # --- Figures ---
 
 
+def where(values: np.ndarray, value: float) -> float:
+    """Where ``value`` sits between the smallest and the largest of ``values``, from 0 to 1 (0.5 when they are all equal)."""
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    return 0.5 if not high > low or not np.isfinite(value) else (value - low) / (high - low)
+
+
 def scatter_figure(x: np.ndarray, y: np.ndarray, layer: int, head: int, *, T, x_name: str, y_name: str, title: str) -> figures.Figure:
     """Each head a point at (x, y) (both (L, H)), coloured and shaped by its layer; the chosen head ringed and named."""
     layers, heads = x.shape
@@ -165,8 +171,10 @@ def scatter_figure(x: np.ndarray, y: np.ndarray, layer: int, head: int, *, T, x_
                            marker=dict(color=LAYER_COLOURS[row], symbol=LAYER_SYMBOLS[row], size=10, line=dict(width=1, color="#ffffff")),
                            hovertemplate=T("corpus.point_hover", layer="%{customdata[0]}", head="%{customdata[1]}", x_name=label(x_name),
                                            y_name=label(y_name), x="%{x:.2f}", y="%{y:.2f}") + "<extra></extra>"))
+    across, up = where(x, x[layer, head]), where(y, y[layer, head])  # the name goes inside the chart, never past its edge
+    position = f"{'bottom' if up > 0.85 else 'top'} {'left' if across > 0.85 else 'right' if across < 0.15 else 'center'}"
     traces.append(dict(type="scatter", mode="markers+text", x=[x[layer, head]], y=[y[layer, head]], showlegend=False, hoverinfo="skip",
-                       text=[T("corpus.point_chosen", layer=layer + 1, head=head + 1)], textposition="top center",
+                       text=[T("corpus.point_chosen", layer=layer + 1, head=head + 1)], textposition=position, cliponaxis=False,
                        textfont=dict(color="#333333"), marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(width=3, color=CHOSEN))))
     numbers = [[T("corpus.head_column"), x_name, y_name],
                *([T("corpus.point_chosen", layer=row + 1, head=h + 1), number(x[row, h]), number(y[row, h])]
@@ -218,46 +226,57 @@ def open_point(view: View) -> None:
         st.session_state[view.key("layer")], st.session_state[view.key("head")] = layer, head
 
 
+def colour_top(values: np.ndarray) -> float:
+    """The top of the grid's colour scale: the largest mean, rounded up to one significant digit (0.29 -> 0.3, 6.7 -> 7):
+    a score whose heads all stay below 0.3 still shows which stand out; the colour bar and the cells say the numbers."""
+    largest = float(np.nanmax(values)) if np.isfinite(values).any() else 1.0
+    if largest <= 0:
+        return 1.0
+    unit = 10.0 ** np.floor(np.log10(largest))
+    return float(np.ceil(round(largest / unit, 9)) * unit)
+
+
 def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     """The corpus (built-in or pasted), the heads coloured by a score and plotted by two, the chosen head's top sentences
     and the typed sentence against its distribution, and how often one sentence's verdict is the corpus's."""
     T = view.T
     if view.layout.explains:
         st.markdown(T("corpus.intro"))
-    source = st.segmented_control(T("corpus.source"), CORPORA, key=view.key("corpus"), required=True,
-                                  format_func=lambda s: T(f"corpus.sources.{s}"))
+    controls = st.columns([2, 2, 2], vertical_alignment="bottom")
+    source = controls[0].segmented_control(T("corpus.source"), CORPORA, key=view.key("corpus"), required=True,
+                                           format_func=lambda s: T(f"corpus.sources.{s}"))
+    measure = controls[1].selectbox(T("corpus.measure"), corpus.SCORES, key=view.key("measure"), format_func=lambda s: score_name(T, s))
+    versus = controls[2].selectbox(T("corpus.versus"), corpus.SCORES, key=view.key("versus"), format_func=lambda s: score_name(T, s))
     if source == "pasted":
         paste_box(view, model)
     scores, name, corpus_name = in_use(view, model)
     about_corpus(view, model, scores)
     agreed = agreement_of(scores, name)
-    st.markdown(T("corpus.agreement", corpus=corpus_name, rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}",
-                  named=f"{agreed.named_rate:.1%}"))
-    pickers = st.columns(2)
-    measure = pickers[0].selectbox(T("corpus.measure"), corpus.SCORES, key=view.key("measure"), format_func=lambda s: score_name(T, s))
-    versus = pickers[1].selectbox(T("corpus.versus"), corpus.SCORES, key=view.key("versus"), format_func=lambda s: score_name(T, s))
+    numbers = dict(corpus=corpus_name, rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}")
+    st.markdown(T("corpus.agreement" if view.layout.explains else "corpus.agreement_short", **numbers))
     if view.layout.explains:
         st.caption(f"**{score_name(T, measure)}**: {T(f'corpus.about.{measure}')} **{score_name(T, versus)}**: {T(f'corpus.about.{versus}')}")
-    heads_layout = st.columns([3, 2]) if view.layout.side_by_side else (st.container(), st.container())
+    charts = st.container()
+    if view.layout.explains:
+        st.caption(T("corpus.heads_note"))
     layer_box, head_box = st.columns([3, 3])
     layer, head = pick_layer(view, layer_box), pick_head(view, head_box)
     means = scores.means()
     by, against = means[corpus.SCORES.index(measure)], means[corpus.SCORES.index(versus)]
-    with heads_layout[0]:
-        zmax = 1.0 if measure in corpus.SHARE_SCORES else max(float(np.nanmax(by)), 1e-9)
-        frame = np.zeros(by.shape, dtype=bool)
-        frame[layer, head] = True
-        chart(by, tuple(str(i + 1) for i in range(by.shape[0])), tuple(str(i + 1) for i in range(by.shape[1])), kind="weights",
-              title=T("corpus.grid_title", score=score_name(T, measure), corpus=corpus_name), key="corpus-grid", T=T, values=True,
-              rows_are="layer", cols_are="head", outline=frame, zmax=zmax)
-    with heads_layout[1]:
-        figure = scatter_figure(by, against, layer, head, T=T, x_name=score_name(T, measure), y_name=score_name(T, versus),
-                                title=T("corpus.scatter_title", x=score_name(T, measure), y=score_name(T, versus)))
-        show_selectable(figure, key="corpus-scatter-pick", on_select=lambda: open_point(view),
-                        alt=T("corpus.scatter_alt", x=score_name(T, measure), y=score_name(T, versus), layer=layer + 1, head=head + 1,
-                              at_x=number(by[layer, head]), at_y=number(against[layer, head])))
-    if view.layout.explains:
-        st.caption(T("corpus.heads_note"))
+    with charts:
+        heads_layout = st.columns([3, 2]) if view.layout.side_by_side else (st.container(), st.container())
+        with heads_layout[0]:
+            frame = np.zeros(by.shape, dtype=bool)
+            frame[layer, head] = True
+            chart(by, tuple(str(i + 1) for i in range(by.shape[0])), tuple(str(i + 1) for i in range(by.shape[1])), kind="weights",
+                  title=T("corpus.grid_title", score=score_name(T, measure), corpus=corpus_name), key="corpus-grid", T=T, values=True,
+                  rows_are="layer", cols_are="head", outline=frame, zmax=colour_top(by))
+        with heads_layout[1]:
+            figure = scatter_figure(by, against, layer, head, T=T, x_name=score_name(T, measure), y_name=score_name(T, versus),
+                                    title=T("corpus.scatter_title", x=score_name(T, measure), y=score_name(T, versus)))
+            show_selectable(figure, key="corpus-scatter-pick", on_select=lambda: open_point(view),
+                            alt=T("corpus.scatter_alt", x=score_name(T, measure), y=score_name(T, versus), layer=layer + 1, head=head + 1,
+                                  at_x=number(by[layer, head]), at_y=number(against[layer, head])))
     chosen_head(view, model, trace, scores, agreed, measure, layer, head, corpus_name)
     heads_table(T, scores, agreed, measure, versus, corpus_name)
 
@@ -271,7 +290,8 @@ def about_corpus(view: View, model: MiniLM, scores: corpus.CorpusScores) -> None
         st.caption(T("corpus.sources.pasted_note", seconds=f"{mine['seconds']:.1f}", **lengths))
         return
     _, seconds = built_in(model, str(model.folder))
-    st.caption(T("corpus.sources.built_in_note", **lengths))
+    if view.layout.explains:
+        st.caption(T("corpus.sources.built_in_note", **lengths))
     if seconds is not None:
         st.warning(T("corpus.sources.stale", seconds=f"{seconds:.1f}"), icon=":material/update:")
 
@@ -362,7 +382,8 @@ def beside_findings(view: View, model: MiniLM, trace: RealTrace, layer: int, hea
     for lay, hd in shown:
         verdict = int(verdicts[lay, hd])
         target = int(np.argmax(here[:, lay, hd])) if verdict == corpus.NO_VERDICT else verdict
-        lines.append("- " + T("corpus.beside", layer=lay + 1, head=hd + 1, here=verdict_name(T, verdict),
+        same = verdict == int(agreed.corpus[lay, hd])
+        lines.append("- " + T("corpus.beside_same" if same else "corpus.beside_other", layer=lay + 1, head=hd + 1, here=verdict_name(T, verdict),
                               target=verdict_name(T, target), share=f"{here[target, lay, hd]:.0%}", mean=f"{means[target, lay, hd]:.0%}",
                               corpus_verdict=verdict_name(T, int(agreed.corpus[lay, hd])), agree=f"{agreed.per_head[lay, hd]:.0%}"))
     st.markdown(T("corpus.beside_intro", corpus=corpus_name) + "\n\n" + "\n".join(lines) + "\n\n"
