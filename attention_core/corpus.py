@@ -254,7 +254,8 @@ class Agreement:
     corpus (L, H): the corpus verdict (index into ``VERDICT_SHARES``, -1 none); per_sentence (S, L, H): each sentence's
     verdict; agrees (S, L, H): the two are the same (both none counts as agreeing); rate: the share of the S x L x H
     (sentence, head) pairs that agree; per_head (L, H): that share per head; named_rate: among the pairs whose
-    one-sentence verdict names a pattern, the share where the corpus names the same one (NaN when none does).
+    one-sentence verdict names a pattern, the share where the corpus names the same one (NaN when none does);
+    named_heads: the heads some sentence names a pattern for; corpus_named_heads: the heads the corpus names one for.
     """
 
     corpus: NDArray[np.int64]
@@ -263,6 +264,8 @@ class Agreement:
     rate: float
     per_head: NDArray[np.float64]
     named_rate: float
+    named_heads: int
+    corpus_named_heads: int
 
     def __post_init__(self) -> None:
         frozen(self)
@@ -276,7 +279,8 @@ def agreement(scores: CorpusScores) -> Agreement:
     agrees = per_sentence == corpus[None]  # (S, L, H)
     named = per_sentence != NO_VERDICT
     return Agreement(corpus=corpus, per_sentence=per_sentence, agrees=agrees, rate=float(agrees.mean()), per_head=agrees.mean(axis=0),
-                     named_rate=float(agrees[named].mean()) if named.any() else float("nan"))
+                     named_rate=float(agrees[named].mean()) if named.any() else float("nan"),
+                     named_heads=int(named.any(axis=0).sum()), corpus_named_heads=int((corpus != NO_VERDICT).sum()))
 
 
 def percentile(values: NDArray, value: float) -> float:

@@ -251,6 +251,7 @@ def test_agreement_by_hand():
     assert found.corpus.tolist() == [[0, -1]] and found.per_sentence[:, 0].tolist() == [[0, 3], [0, -1], [-1, -1]]
     assert found.per_head.tolist() == [[pytest.approx(2 / 3), pytest.approx(2 / 3)]]
     assert found.rate == pytest.approx(4 / 6) and found.named_rate == pytest.approx(2 / 3)  # named: (s0, h1), (s1, h1), (s0, h2)
+    assert (found.named_heads, found.corpus_named_heads) == (2, 1)  # one sentence names both heads; the corpus only the first
     assert scores.mean("same_word")[0, 0] == 0 and scores.counted("same_word") == 2 and scores.mean("previous")[0, 0] == pytest.approx(0.6)
     with pytest.raises(ValueError, match="score must be one of"):
         scores.score("nonsense")

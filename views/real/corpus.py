@@ -255,6 +255,9 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     numbers = dict(corpus=corpus_name, rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}")
     st.markdown(T("corpus.agreement" if view.layout.explains else "corpus.agreement_short", **numbers))
     if view.layout.explains:
+        heads = agreed.corpus.size
+        st.markdown(T("corpus.agreement_heads", named=agreed.named_heads, unnamed=heads - agreed.named_heads, corpus_named=agreed.corpus_named_heads))
+    if view.layout.explains:
         st.caption(f"**{score_name(T, measure)}**: {T(f'corpus.about.{measure}')} **{score_name(T, versus)}**: {T(f'corpus.about.{versus}')}")
     charts = st.container()
     if view.layout.explains:
@@ -383,8 +386,9 @@ def beside_findings(view: View, model: MiniLM, trace: RealTrace, layer: int, hea
         verdict = int(verdicts[lay, hd])
         target = int(np.argmax(here[:, lay, hd])) if verdict == corpus.NO_VERDICT else verdict
         same = verdict == int(agreed.corpus[lay, hd])
-        lines.append("- " + T("corpus.beside_same" if same else "corpus.beside_other", layer=lay + 1, head=hd + 1, here=verdict_name(T, verdict),
-                              target=verdict_name(T, target), share=f"{here[target, lay, hd]:.0%}", mean=f"{means[target, lay, hd]:.0%}",
-                              corpus_verdict=verdict_name(T, int(agreed.corpus[lay, hd])), agree=f"{agreed.per_head[lay, hd]:.0%}"))
+        said = dict(layer=lay + 1, head=hd + 1, here=verdict_name(T, verdict), target=T(f"real.targets_{corpus.VERDICT_SHARES[target]}"),
+                    share=f"{here[target, lay, hd]:.0%}", mean=f"{means[target, lay, hd]:.0%}",
+                    corpus_verdict=verdict_name(T, int(agreed.corpus[lay, hd])), agree=f"{agreed.per_head[lay, hd]:.0%}")
+        lines.append("- " + T("corpus.beside_same" if same else "corpus.beside_other", **said))
     st.markdown(T("corpus.beside_intro", corpus=corpus_name) + "\n\n" + "\n".join(lines) + "\n\n"
                 + T("corpus.beside_overall", rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}"))
