@@ -30,6 +30,32 @@ SHOTS = {  # name: (URL parameters, width, height or None for the whole page)
 }
 
 
+PASTE = ("<script>alert('x')</script> is shown as text.\nThe cat sat on the mat, and the cat slept.\nI love tea 😀.\n"
+         + "A very long line of words " * 14 + "\n🙂🙂\n" + "\n".join(f"Sentence number {i} is here." for i in range(210)))
+PASTED = {  # name: (language, width): the section after pasting PASTE (too many sentences, one too long, emoji, a script)
+    "corpus-pasted-1280-full-en": ("en", 1280),
+    "corpus-pasted-390-full-zh": ("zh", 390),
+}
+
+
+def pasted(chromium, url: str, lang: str, width: int, path: Path) -> None:
+    """Open the section with "Your sentences", paste PASTE, score it, and save the whole page."""
+    context = chromium.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+    page = context.new_page()
+    page.goto(f"{url}/real-model?{urlencode(CORPUS | {'corpus': 'pasted', 'lang': lang})}")
+    box = page.locator(".st-key-real-corpus-text textarea")
+    box.wait_for(timeout=60000)
+    box.fill(PASTE)
+    page.locator("[data-testid=stFormSubmitButton] button").click()
+    page.wait_for_function("() => [...document.querySelectorAll('caption')].some(c => /200/.test(c.textContent))", timeout=60000)
+    page.wait_for_timeout(2000)
+    full = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": min(int(full) + 40, 8000)})
+    page.wait_for_timeout(2500)
+    page.screenshot(path=str(path))
+    context.close()
+
+
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with serve() as url, browser() as chromium:
@@ -37,6 +63,11 @@ def main(names: list[str]) -> None:
             if names and name not in names:
                 continue
             capture(chromium, f"{url}/real-model?{urlencode(params)}", OUT / f"{name}.png", width, height)
+            print(OUT / f"{name}.png")
+        for name, (lang, width) in PASTED.items():
+            if names and name not in names:
+                continue
+            pasted(chromium, url, lang, width, OUT / f"{name}.png")
             print(OUT / f"{name}.png")
 
 

@@ -32,6 +32,7 @@ LAYER_COLOURS = figures.LINE_COLOURS  # six colour-blind-safe colours, one per l
 LAYER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
 CHOSEN = "#E69F00"  # the chosen head's ring and frame, as the overview's frame
 TYPED = "#D55E00"  # the typed sentence's line on a distribution
+MAX_FRAMED = 32  # the cells a score adds up are framed on a sentence of at most this many pieces (beyond, the frames hide the cells)
 TITLE_CHARS = 48  # a sentence in a chart's title is cut to this many characters (the chart's text alternative keeps it whole)
 
 
@@ -192,6 +193,8 @@ def distribution_figure(values: np.ndarray, typed: float, *, name: str, title: s
     edges = np.linspace(0.0, top, BINS + 1)
     counts, _ = np.histogram(np.clip(finite, 0.0, top), bins=edges)
     figure = figures.histogram(edges, counts, title=title, x_title=x_title, y_title=y_title, colour="#0072B2", x_range=(0.0, top))
+    if counts.max(initial=0) <= 5:  # a few sentences: whole counts on the axis, never 0.5
+        figure["layout"]["yaxis"]["dtick"] = 1
     if np.isfinite(typed):
         figure["layout"]["shapes"] = [dict(type="line", x0=typed, x1=typed, y0=0, y1=1, yref="paper", line=dict(color=TYPED, width=3, dash="dash"))]
         figure["layout"]["annotations"] = [dict(x=typed, y=1, yref="paper", text=typed_label, showarrow=False, yanchor="bottom",
@@ -205,8 +208,9 @@ def sentence_heatmap(weights: np.ndarray, tokens: tuple[str, ...], cells: np.nda
     figure = figures.heatmap(weights, tokens, tokens, kind="weights", title=title, x_title=text.x_title, y_title=text.y_title,
                              show_values=figures.readable(weights.shape), hover_rows=text.hover_rows, hover_cols=text.hover_cols,
                              font=st.session_state.get(FONT, 13), hidden_note=text.hidden_note)
-    figure["layout"]["shapes"] = [dict(type="rect", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=CHOSEN, width=2))
-                                  for i, j in np.argwhere(cells)]
+    if len(tokens) <= MAX_FRAMED:
+        figure["layout"]["shapes"] = [dict(type="rect", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=CHOSEN, width=2))
+                                      for i, j in np.argwhere(cells)]
     show(figure, key=key, alt=text.alt)
     shown_matrices().append((title, weights, tokens, tokens))
 
@@ -255,8 +259,7 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     numbers = dict(corpus=corpus_name, rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}")
     st.markdown(T("corpus.agreement" if view.layout.explains else "corpus.agreement_short", **numbers))
     if view.layout.explains:
-        heads = agreed.corpus.size
-        st.markdown(T("corpus.agreement_heads", named=agreed.named_heads, unnamed=heads - agreed.named_heads, corpus_named=agreed.corpus_named_heads))
+        st.markdown(T("corpus.agreement_heads", named=agreed.named_heads, heads=agreed.corpus.size, corpus_named=agreed.corpus_named_heads))
     if view.layout.explains:
         st.caption(f"**{score_name(T, measure)}**: {T(f'corpus.about.{measure}')} **{score_name(T, versus)}**: {T(f'corpus.about.{versus}')}")
     charts = st.container()
@@ -332,7 +335,7 @@ def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.Corp
         st.info(T("corpus.top_none", score=score_name(T, measure)), icon=":material/info:")
         return
     if view.layout.explains:
-        st.caption(T("corpus.top_note"))
+        st.caption(T("corpus.top_note", framed=MAX_FRAMED))
     tabs = st.tabs([f"{rank + 1} · {number(values[index])}" for rank, index in enumerate(top)])
     for rank, (tab, index) in enumerate(zip(tabs, top)):
         sentence = scores.sentences[index]
@@ -340,8 +343,7 @@ def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.Corp
         weights = sentence_trace.attentions[layer, head]
         cells = corpus.score_cells(measure, weights, sentence_trace.tokens, corpus.sentence_units(model, sentence)[3])
         with tab:
-            st.markdown(T("corpus.top_sentence", rank=rank + 1, sentence=figures.plain(sentence), score=score_name(T, measure),
-                          value=number(values[index])))
+            st.markdown(T("corpus.top_sentence", sentence=figures.plain(sentence), score=score_name(T, measure), value=number(values[index])))
             sentence_heatmap(weights, sentence_trace.tokens, cells, T=T, key=f"corpus-top-{rank}",
                              title=T("corpus.top_heatmap", layer=layer + 1, head=head + 1, sentence=label(short(sentence))))
 
