@@ -1,6 +1,6 @@
 """A real model: all-MiniLM-L6-v2's 72 heads on the sidebar's sentence, computed by this app's NumPy core, and the
 model opened up: one layer end to end, weights beside the vectors they move, sinks, what explains a word's importance,
-trained beside untrained, and the √d_k argument on real heads."""
+trained beside untrained, the √d_k argument on real heads, and each head over a corpus."""
 
 import streamlit as st
 

@@ -1,6 +1,7 @@
 """A real model: all-MiniLM-L6-v2's 72 heads on the sidebar's sentence, computed by this app's NumPy core, and the model
 opened up. This module draws the sentence's run and the heads (one head, the class's question about it, all 72 as tiles,
-what each does); ``inside`` draws the sections after them. The model itself is ``views.widgets.model``."""
+what each does); ``inside`` draws the sections after them, ``corpus`` each head over a corpus. The model itself is
+``views.widgets.model``."""
 
 from __future__ import annotations
 
