@@ -550,3 +550,29 @@ def dot_arithmetic(q: NDArray, k: NDArray, scores: NDArray | None = None, decima
     head = "<br>q<sub>" + i + "</sub>·k<sub>" + j + "</sub> = Σ q<sub>" + i + "t</sub> k<sub>" + j + "t</sub>:<br>"
     total = numbers_text(products.sum(axis=-1), places) + " ≈ " + numbers_text(units(scores, decimals), decimals)
     return head + lines + "<br>Σ = " + total
+
+
+def roofline(peak: float, bandwidth: float, points: tuple[tuple[str, float], ...], *, title: str, x_title: str, y_title: str,
+             roof_name: str, ridge_name: str, span: tuple[float, float] = (1.0, 1e4)) -> Figure:
+    """A roofline, log-log: the attainable throughput min(peak, I x bandwidth) in TFLOP/s against the arithmetic intensity I
+    (FLOP/byte) over ``span``, the ridge I = peak / bandwidth dotted, and each kernel (name, intensity) as a point on the
+    roof. Its numbers as a table (``layout.meta.numbers``): each point, then the ridge."""
+    ridge = peak / bandwidth
+    x = np.unique(np.append(np.geomspace(span[0], span[1], 41), ridge))
+    traces = [dict(type="scatter", mode="lines", x=x, y=np.minimum(peak, x * bandwidth) / 1e12, name=label(roof_name),
+                   line=dict(color="#000000", width=2), hovertemplate="%{x:.3g} FLOP/B: %{y:.4g}<extra></extra>")]
+    symbols = ("circle", "diamond", "square", "triangle-up")
+    for i, (name, intensity) in enumerate(points):
+        colour, _ = line_style(i)
+        traces.append(dict(type="scatter", mode="markers", x=[intensity], y=[min(peak, intensity * bandwidth) / 1e12], name=label(name),
+                           marker=dict(size=14, color=colour, symbol=symbols[i % len(symbols)], line=dict(color="#ffffff", width=1)),
+                           hovertemplate=f"{label(name)}: %{{x:.3g}} FLOP/B, %{{y:.4g}}<extra></extra>"))
+    numbers = [["", x_title, y_title], *([name, intensity, min(peak, intensity * bandwidth) / 1e12] for name, intensity in points),
+               [ridge_name, ridge, peak / 1e12]]
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=420, margin=dict(l=10, r=10, t=84, b=10),
+        xaxis=dict(title=dict(text=x_title), **DECADES), yaxis=dict(title=dict(text=y_title), **DECADES),
+        shapes=[dict(type="line", x0=ridge, x1=ridge, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot"))],
+        legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), meta=dict(numbers=numbers),
+    )
+    return {"data": traces, "layout": layout}

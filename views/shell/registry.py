@@ -177,7 +177,7 @@ TRAIN_STEPS = (100, 200, 500, 1000, 1500, 2000)
 LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 
 
-POSITION_SECTIONS = ("positions", "sharing", "fast")
+POSITION_SECTIONS = ("positions", "sharing", "fast", "latent", "sparse", "traffic")
 VISION_SECTIONS = ("sentence", "steps", "looks", "glimpse", "draw")
 VISION_STEPS = tuple(range(0, 601, 20))  # the shipped runs' watched training steps (a link says the step itself)
 REAL_SECTIONS = ("heads", "layer", "moved", "sinks", "importance", "random", "scaling")
@@ -192,7 +192,22 @@ CACHE_TOKENS = (1024, 4096, 8192, 32768, 131072)
 
 
 def positions_shared(values: Values) -> tuple[str, ...]:
-    return ("text", "d_model", "d_k", "seed") if values.get("section") != "fast" else ("seed",)
+    return {"fast": ("seed",), "traffic": ()}.get(values.get("section"), ("text", "d_model", "d_k", "seed"))
+
+
+LATENT_HEADS = 2  # the latent attention's heads on the typed sentence (enough to see k_R shared by every head)
+TRAFFIC_TOKENS = tuple(2**p for p in range(9, 18))  # N = 512 ... 131,072
+TRAFFIC_HEAD_DIMS = (64, 128, 256)
+SRAM_KIB = (48, 64, 100, 164, 228)  # FlashAttention's M: 100 KB in the paper; A100 up to 164 KB of shared memory per SM, H100 228
+BLOCKS_C = (0, 16, 32, 64, 128, 256, 512)  # 0: the paper's rule, B_c = ceil(M / 4d)
+BLOCKS_R = (0, 16, 32, 64, 128)  # 0: the paper's rule, B_r = min(ceil(M / 4d), d)
+TRAFFIC_GPUS = ("a100", "h100", "h200", "b200")
+
+
+def positions_fixed(values: Values) -> tuple[Fixed, ...]:
+    """What each section of "Positions and scale" sets itself (the sidebar shows it with its value)."""
+    return {"latent": (Fixed("latent_fixed", LATENT_HEADS),), "sparse": (Fixed("score", "scaled_dot"), Fixed("sparse_fixed", None)),
+            "traffic": (Fixed("traffic_fixed", None),)}.get(values.get("section"), (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)))
 
 
 def learn_shared(values: Values) -> tuple[str, ...]:
@@ -289,8 +304,7 @@ PAGES: tuple[Page, ...] = (
         Choice("lr", 0.01, options=TRAIN_LR, when=section("train")),
         Choice("steps", 1500, options=TRAIN_STEPS, when=section("train")),  # induction forms by then (tests/test_page_learn.py)
     )),
-    Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4,
-         fixed=lambda values: (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)), params=(
+    Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4, fixed=positions_fixed, params=(
         Choice("section", "positions", options=POSITION_SECTIONS),
         Choice("shuffle", "reverse", options=SHUFFLES, when=section("positions")),
         Flag("causal", False, when=section("positions")),
@@ -303,6 +317,17 @@ PAGES: tuple[Page, ...] = (
         Int("fold", 1, lo=1, hi=48, when=section("fast")),
         Int("window", 64, lo=1, hi=4096, when=section("fast")),
         Int("global_tokens", 4, lo=0, hi=64, when=section("fast")),
+        Int("d_c", 4, lo=1, hi=16, when=section("latent")),
+        Choice("d_rope", 2, options=(2, 4, 6, 8), when=section("latent")),
+        Int("latent_head", 1, lo=1, hi=LATENT_HEADS, when=section("latent")),
+        Choice("context", 131072, options=CACHE_TOKENS, when=section("latent")),
+        Int("top_k", 2, lo=1, hi=MAX_TOKENS, when=section("sparse")),
+        Choice("seq", 4096, options=TRAFFIC_TOKENS, when=section("traffic")),
+        Choice("head_dim", 64, options=TRAFFIC_HEAD_DIMS, when=section("traffic")),
+        Choice("sram", 100, options=SRAM_KIB, when=section("traffic")),
+        Choice("block_c", 0, options=BLOCKS_C, when=section("traffic")),
+        Choice("block_r", 0, options=BLOCKS_R, when=section("traffic")),
+        Choice("gpu", "h100", options=TRAFFIC_GPUS, when=section("traffic")),
     )),
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
