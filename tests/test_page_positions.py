@@ -10,6 +10,7 @@ from attention_core import explain
 from attention_core.fast import MODEL_SHAPES, kv_cache_bytes
 from attention_core.positions import alibi_slopes
 from attention_core.scale import GPUS, init_indexer, init_latent, latent_attention, lightning_indexer, sparse_attention
+from views.positions.today import INDEXER_DIM, INDEXER_HEADS
 from views.shell.registry import CACHE_MODELS, LATENT_HEADS, POSITION_SECTIONS, TRAFFIC_GPUS
 
 PAGE = "positions"
@@ -196,7 +197,7 @@ def test_latent_controls_move_the_view_and_the_link():
 def test_top_k_attention_keeps_k_keys_per_query_and_equals_dense_attention_at_k_equal_n():
     at = open_app(PAGE, section="sparse", text=SENTENCE, top_k="2")
     e = explain(SENTENCE, d_model=8, d_k=4, heads=1, positions=False, seed=0)
-    index = lightning_indexer(e.token_vectors, init_indexer(8, 2, 2, seed=0)).scores
+    index = lightning_indexer(e.token_vectors, init_indexer(8, INDEXER_HEADS, INDEXER_DIM, seed=0)).scores
     head = e.trace.heads[0]
     t = sparse_attention(head.q, head.k, head.v, index, 2)
     shown = heatmaps(at)

@@ -46,7 +46,7 @@ from views.widgets.charts import chart, dims, show
 from views.widgets.inputs import explanation_or_stop
 from views.widgets.tables import named_table
 
-INDEXER_HEADS, INDEXER_DIM = 2, 2  # the sentence's lightning indexer: 2 heads of 2 (DeepSeek-V3.2: 64 of 128)
+INDEXER_HEADS, INDEXER_DIM = 4, 4  # the sentence's lightning indexer: 4 heads of 4 (DeepSeek-V3.2: 64 of 128)
 COST_TOKENS = (1024, 4096, 16384, 65536, 131072)
 BYTES = 2  # 16-bit numbers (BF16) everywhere in this section's sizes
 SIMULATED = (64, 8, 16, 8)  # the tiled loop run on the page: N, d, B_c, B_r
@@ -186,7 +186,7 @@ def published_caches(view: View) -> None:
             row[T("positions.latent.total", model=name, tokens=f"{tokens:,}")] = readable_bytes(latent_cache_bytes(shape, layout, tokens))
         rows.append(row)
     frame = pd.DataFrame(rows)
-    named_table(frame, T("positions.latent.table", tokens=f"{tokens:,}"), row_headers=1, numbers=list(frame.columns[1:]))
+    named_table(frame, T("positions.latent.table", tokens=f"{tokens:,}"), numbers=list(frame.columns[1:]))
     mla, mha = latent_cache_bytes(v2, "mla", tokens), latent_cache_bytes(v2, "mha", tokens)
     st.markdown(T("positions.latent.models_check", mla=f"{cache_numbers(v2, 'mla'):,}", mha=f"{cache_numbers(v2, 'mha'):,}",
                   share=f"{mla / mha:.2%}", groups=f"{equivalent_groups(v2):g}"))
@@ -205,7 +205,7 @@ def sparse_section(view: View) -> None:
     head = e.trace.heads[0]
     n = len(tokens)
     if view.layout.explains:
-        st.markdown(T("positions.sparse.intro"))
+        st.markdown(T("positions.sparse.intro", heads=INDEXER_HEADS, dim=INDEXER_DIM))
     low = declared(view, "top_k").lo
     view.clamp("top_k", low, n)
     top_k = st.slider(T("positions.sparse.top_k"), low, max(n, low + 1), key=view.key("top_k"), help=T("positions.sparse.top_k_help"),
@@ -268,11 +268,11 @@ def sparse_costs(view: View) -> None:
         tokens_name: [f"{size:,}" for size in sizes],
         T("positions.sparse.pairs_dense"): [f"{size * (size + 1) // 2:,}" for size in sizes],
         T("positions.sparse.pairs_top_k", k=f"{shape.top_k:,}"): [f"{top_k_pairs(int(size), shape.top_k):,}" for size in sizes],
-        names[0]: [f"{c:.3g}" for c in cost.dense],
-        names[3]: [f"{c:.3g}" for c in cost.attention + cost.indexer],
+        names[0]: [f"{c:.2e}" for c in cost.dense],
+        names[3]: [f"{c:.2e}" for c in cost.attention + cost.indexer],
         T("positions.sparse.ratio"): [f"{r:.2f}" for r in (cost.attention + cost.indexer) / cost.dense],
     })
-    named_table(frame, T("positions.sparse.cost_table"), row_headers=1, numbers=list(frame.columns[1:]))
+    named_table(frame, T("positions.sparse.cost_table"), numbers=list(frame.columns[1:]))
     st.caption(T("positions.sparse.sources"))
 
 
@@ -320,7 +320,7 @@ def traffic_section(view: View) -> None:
         T("positions.traffic.compute_time"): f"{point.compute_time * 1e6:,.2f}",
         T("positions.traffic.bound"): T(f"positions.traffic.bounds.{point.bound}"),
     } for (kind, point), traffic in zip(points.items(), (standard, flash))])
-    named_table(frame, T("positions.traffic.table", n=f"{n:,}", d=d, gpu=T(f"positions.traffic.gpus.{gpu_name}")), row_headers=1,
+    named_table(frame, T("positions.traffic.table", n=f"{n:,}", d=d, gpu=T(f"positions.traffic.gpus.{gpu_name}")),
                 numbers=list(frame.columns[1:-1]))
     st.markdown(T("positions.traffic.check", ratio=f"{standard.elements / flash.elements:.1f}", ridge=f"{gpu.ridge:.0f}",
                   gpu=T(f"positions.traffic.gpus.{gpu_name}"), standard=f"{points['standard'].intensity:.1f}",
