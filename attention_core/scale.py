@@ -436,6 +436,11 @@ def flash_sram_need(d: int, block_c: int, block_r: int) -> int:
     return 2 * block_c * d + 2 * block_r * d + block_r * block_c + 4 * block_r
 
 
+def key_blocks(n: int, block_c: int) -> int:
+    """T_c = ceil(N / B_c): the blocks of keys FlashAttention's outer loop runs over, each a pass over all the queries."""
+    return math.ceil(check_int("N", n, 0, 10**7) / check_int("B_c", block_c, 1, 10**7))
+
+
 def flash_traffic(n: int, d: int, block_c: int, block_r: int) -> Traffic:
     """FlashAttention's Algorithm 1, counted from its lines: O, l, m initialised in HBM (writes Nd + 2N); for each of the
     T_c = ceil(N / B_c) blocks of keys: K_j, V_j read once (2Nd over all blocks), then every block of queries reads Q_i, O_i,
@@ -443,7 +448,7 @@ def flash_traffic(n: int, d: int, block_c: int, block_r: int) -> Traffic:
     Nd + 2N + T_c (Nd + 2N): Theta(N^2 d^2 / M) with B_c = M / 4d. B_r changes what is held on chip, not the traffic."""
     n, d = check_int("N", n, 1, 10**7), check_int("d", d, 1, 4096)
     block_c, block_r = check_int("B_c", block_c, 1, 10**7), check_int("B_r", block_r, 1, 10**7)
-    passes = math.ceil(n / block_c)  # T_c
+    passes = key_blocks(n, block_c)  # T_c
     return Traffic(reads=2 * n * d + passes * (2 * n * d + 2 * n), writes=n * d + 2 * n + passes * (n * d + 2 * n),
                    flops=attention_flops(n, d))
 

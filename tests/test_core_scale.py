@@ -30,6 +30,7 @@ from attention_core.scale import (
     flash_traffic,
     init_indexer,
     init_latent,
+    key_blocks,
     latent_attention,
     latent_cache_bytes,
     lightning_indexer,
@@ -244,6 +245,7 @@ def test_flashattentions_blocks_and_traffic_by_hand():
     t = flash_traffic(4096, 64, 200, 64)  # T_c = ceil(4096 / 200) = 21
     assert t.reads == 2 * 4096 * 64 + 21 * (2 * 4096 * 64 + 2 * 4096) == 11_706_368
     assert t.writes == 4096 * 64 + 2 * 4096 + 21 * (4096 * 64 + 2 * 4096) == 5_947_392
+    assert (key_blocks(4096, 200), key_blocks(4096, 4096), key_blocks(4097, 4096), key_blocks(0, 8)) == (21, 1, 2, 0)
     small = flash_traffic(4, 2, 2, 2)  # T_c = 2: reads 2*8 + 2*(16 + 8), writes 8 + 8 + 2*(8 + 8)
     assert (small.reads, small.writes) == (64, 48)
     assert flash_sram_need(64, 200, 64) == 2 * 200 * 64 + 2 * 64 * 64 + 64 * 200 + 4 * 64 == 46_848 <= 51_200

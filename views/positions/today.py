@@ -12,7 +12,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from attention_core import tokenize
-from attention_core.fast import full_attention
+from attention_core.fast import allowed_pairs, full_attention
 from attention_core.scale import (
     CACHE_LAYOUTS,
     GPUS,
@@ -26,6 +26,7 @@ from attention_core.scale import (
     flash_traffic,
     init_indexer,
     init_latent,
+    key_blocks,
     latent_attention,
     latent_cache_bytes,
     lightning_indexer,
@@ -266,7 +267,7 @@ def sparse_costs(view: View) -> None:
     tokens_name = T("positions.sparse.n_axis")
     frame = pd.DataFrame({
         tokens_name: [f"{size:,}" for size in sizes],
-        T("positions.sparse.pairs_dense"): [f"{size * (size + 1) // 2:,}" for size in sizes],
+        T("positions.sparse.pairs_dense"): [f"{allowed_pairs('full', int(size)):,}" for size in sizes],
         T("positions.sparse.pairs_top_k", k=f"{shape.top_k:,}"): [f"{top_k_pairs(int(size), shape.top_k):,}" for size in sizes],
         names[0]: [f"{c:.2e}" for c in cost.dense],
         names[3]: [f"{c:.2e}" for c in cost.attention + cost.indexer],
@@ -305,7 +306,7 @@ def traffic_section(view: View) -> None:
     need = flash_sram_need(d, block_c, block_r)
     if need > sram:
         st.warning(T("positions.traffic.too_big", need=f"{need:,}", sram=f"{sram:,}", kib=sram_kib), icon=":material/memory:")
-    st.markdown(T("positions.traffic.blocks", block_c=block_c, block_r=block_r, passes=-(-n // block_c), need=f"{need:,}", sram=f"{sram:,}"))
+    st.markdown(T("positions.traffic.blocks", block_c=block_c, block_r=block_r, passes=key_blocks(n, block_c), need=f"{need:,}", sram=f"{sram:,}"))
 
     points = {"standard": roofline(gpu, standard, BYTES), "flash": roofline(gpu, flash, BYTES)}
     names = {kind: T(f"positions.traffic.kinds.{kind}") for kind in points}
