@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 from attention_core import Explanation, tokenize
+from attention_core.pretrained import MiniLM
 from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell import messages, state
@@ -27,8 +28,8 @@ from views.widgets import model as real
 from views.widgets.hands_on import edit_numbers
 from views.widgets.walk import Walk, pack_steps, steps_for
 
-WALKS = ("random", "textbook", "pretrained")
-LAYERS = tuple(range(1, 7))  # all-MiniLM-L6-v2's layers
+WALKS = next(p.options for p in BY_ID["walkthrough"].params if p.name == "walk")  # random, textbook, pretrained: the registry's
+LAYERS = tuple(range(1, MiniLM.layers_count + 1))  # all-MiniLM-L6-v2's layers
 TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 
