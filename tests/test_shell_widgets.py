@@ -4,6 +4,7 @@ step and options live only in views/shell/registry.py, never again in a page; Mi
 Read from the source (``ast``): no page draws a registry value's widget itself, passes a literal bound to ``widget``, or
 gives a slider or number box literal bounds (but the few widgets of values no link holds). Then in the app (AppTest):
 every value a view uses has its widget, with the registry's bounds, or narrower ones only where the run knows them.
+And one mechanism keeps values across pages (``state.keep_values``, with ``state.keep`` for the lesson's guesses).
 """
 
 from __future__ import annotations
@@ -138,6 +139,47 @@ def test_minilm_s_size_is_said_once():
     fixed = {f.name: f.value for f in BY_ID["real"].fixed_quantities({})}
     assert (fixed["layers"], fixed["heads"], fixed["d_model"], fixed["d_k"]) == (MiniLM.layers_count, MiniLM.heads, MiniLM.d_model,
                                                                                 MiniLM.d_k)
+    # The walks and layers the walkthrough's step component offers (it draws their choice) are the registry's.
+    from views import walkthrough
+
+    walks, layers = walkthrough.WALKS, walkthrough.LAYERS
+    assert walks == BY_ID["walkthrough"].param("walk").options
+    assert layers == tuple(range(1, MiniLM.layers_count + 1))
+
+
+# --- One mechanism keeps values across pages ---
+
+
+def self_assignments(path: Path) -> list[ast.Assign]:
+    """``st.session_state[k] = st.session_state[k]``: how Streamlit is told to keep a value whose widget is not drawn."""
+    return [node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.value, ast.Subscript) and ast.unparse(node.targets[0]) == ast.unparse(node.value)]
+
+
+def test_only_the_state_keeps_values_across_pages():
+    """``state.keep_values`` keeps every value across pages (``state.keep`` adds those no link holds, the lesson's
+    guesses); no page keeps its own copies (the lesson's ``kept.<key>`` was a second mechanism) or re-sets a value."""
+    found = [f"{where(path, node)}: keeps a value itself; use state.keep" for path in sources() if path != ROOT / "views/shell/state.py"
+             for node in self_assignments(path)]
+    found += [f"{where(path, node)}: a copy under kept.*" for path in sources() for node in ast.walk(ast.parse(path.read_text()))
+              if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("kept.")]
+    assert not found, "\n".join(found)
+    assert self_assignments(ROOT / "views/shell/state.py")  # the one place, still there
+
+
+def test_the_lessons_guesses_outlive_presenter_mode_and_another_page():
+    """In presenter mode the lesson draws no radio or toggle (its step component shows the stops): the guess and the
+    reveal are kept by ``state.keep``, as a parameter is while its widget is not drawn, then on another page."""
+    at = open_app("lesson")
+    at.radio(key="lesson.four_steps.guess").set_value(1).run()
+    at.toggle(key="lesson.four_steps.reveal").set_value(True).run()
+    at.toggle(key=state.key("shared", "present")).set_value(True).run()
+    assert not [radio for radio in at.radio if radio.key.startswith("lesson.")] and at.session_state["lesson.four_steps.guess"] == 1
+    at.run()  # a second run without the widgets: Streamlit would forget a value it was not told to keep
+    at.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
+    at.switch_page(str(ROOT / "pages" / "lesson.py")).run()
+    at.toggle(key=state.key("shared", "present")).set_value(False).run()
+    assert at.radio(key="lesson.four_steps.guess").value == 1 and at.toggle(key="lesson.four_steps.reveal").value
 
 
 # --- The kinds draw their widgets ---

@@ -76,7 +76,7 @@ class View:
         """Draw the widget of the value ``name`` in ``into`` and return its value: the page's own value of that name, else
         the shared setting. Its bounds, step and options are the registry's (``Param.widget``; ``lo``, ``hi`` or
         ``options`` narrow them where only this run knows them); ``label`` and ``display`` (help, format_func) the page's."""
-        own = next((param for param in self.page.params if param.name == name), None)
+        own = self.page.param(name)
         if own is not None:
             return own.widget(into, label, self.key(name), **display)
         return SHARED_BY_NAME[name].widget(into, label, state.key("shared", name), **display)

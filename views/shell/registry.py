@@ -123,6 +123,10 @@ class Page:
     def own_params(self, values: Values) -> tuple[Param, ...]:
         return tuple(p for p in self.params if p.when(values))
 
+    def param(self, name: str) -> Param | None:
+        """The page's own parameter ``name`` (None when it has none of that name)."""
+        return next((p for p in self.params if p.name == name), None)
+
 
 def join_code(given: str) -> str:
     """A join code as typed or linked, in the stored form (upper case; spaces and dashes dropped)."""
