@@ -7,7 +7,7 @@ import streamlit as st
 from attention_core import tokenize
 from views.shell import messages
 from views.shell.page import View
-from views.shell.registry import CROSS_PAIRS, MAX_TOKENS
+from views.shell.registry import MAX_TOKENS
 from views.widgets import cache
 from views.widgets.charts import chart
 
@@ -21,10 +21,10 @@ def use_pair(view: View) -> None:
 def texts(view: View) -> tuple[str, str]:
     """The pair (translation, question and passage) and its two texts, typed or the pair's own; stops while one is empty."""
     T = view.T
-    st.segmented_control(T("cross.pair"), CROSS_PAIRS, format_func=lambda name: T(f"cross.pairs.{name}"), required=True,
-                         key=view.key("pair"), on_change=use_pair, args=(view,))
-    source = st.text_input(T("cross.source"), key=view.key("source"))
-    target = st.text_input(T("cross.target"), key=view.key("target"))
+    view.widget("pair", T("cross.pair"), style="segmented_control", format_func=lambda name: T(f"cross.pairs.{name}"),
+                on_change=use_pair, args=(view,))
+    source = view.widget("source", T("cross.source"))
+    target = view.widget("target", T("cross.target"))
     if not tokenize(source) or not tokenize(target):
         st.info(T("cross.empty_source" if not tokenize(source) else "cross.empty_target"), icon=":material/edit:")
         st.stop()

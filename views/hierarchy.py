@@ -60,8 +60,8 @@ def document(view: View) -> HierarchicalTrace:
     stops while the box is empty."""
     settings, T = view.settings, view.T
     st.latex(T("hierarchy.formula"))
-    text = st.text_area(T("hierarchy.document"), key=view.key("doc"),
-                        help=T("hierarchy.document_help", max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS))
+    text = view.widget("doc", T("hierarchy.document"), style="text_area",
+                       help=T("hierarchy.document_help", max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS))
     if not split_sentences(text):
         st.info(T("hierarchy.empty"), icon=":material/edit:")
         st.stop()

@@ -27,8 +27,10 @@ from views.widgets import model as real
 from views.widgets.hands_on import edit_numbers
 from views.widgets.walk import Walk, pack_steps, steps_for
 
-WALKS = ("random", "textbook", "pretrained")
-LAYERS = tuple(range(1, 7))  # all-MiniLM-L6-v2's layers
+# The walks and layers the step component offers (it draws their choice), as the registry declares them.
+WALKS = BY_ID["walkthrough"].param("walk").options  # random, textbook, pretrained
+_LAYER = BY_ID["walkthrough"].param("layer")
+LAYERS = tuple(range(_LAYER.lo, _LAYER.hi + 1))  # all-MiniLM-L6-v2's layers
 TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 

@@ -12,7 +12,7 @@ import streamlit as st
 from attention_core import tokenize
 from attention_plot.text import Texts
 from views.shell import messages, private, state
-from views.shell.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
+from views.shell.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, SHARED_BY_NAME, Page, page
 
 # pages/ holds this app's st.navigation pages, not a legacy multipage app (a page Streamlit ran on its own anyway
 # reruns through app.py: ``start``).
@@ -71,6 +71,15 @@ class View:
     def key(self, name: str) -> str:
         """The session and widget key of one of the page's own values."""
         return state.key(self.page.id, name)
+
+    def widget(self, name: str, label: str, *, into: Any = st, **display: Any) -> Any:
+        """Draw the widget of the value ``name`` in ``into`` and return its value: the page's own value of that name, else
+        the shared setting. Its bounds, step and options are the registry's (``Param.widget``; ``lo``, ``hi`` or
+        ``options`` narrow them where only this run knows them); ``label`` and ``display`` (help, format_func) the page's."""
+        own = self.page.param(name)
+        if own is not None:
+            return own.widget(into, label, self.key(name), **display)
+        return SHARED_BY_NAME[name].widget(into, label, state.key("shared", name), **display)
 
     def __getitem__(self, name: str) -> Any:
         return st.session_state[self.key(name)]

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import MODES, SCORES, SWEEP_D_K
+from attention_core.fast import MODEL_SHAPES
 from attention_core.positions import SHUFFLES
-from attention_core.pretrained import MAX_WORD_PIECES
+from attention_core.pretrained import MAX_WORD_PIECES, MiniLM
+from attention_core.vision import PATCH_SIZES
 from views.shell.params import (
     Choice,
     Choices,
@@ -121,6 +123,10 @@ class Page:
     def own_params(self, values: Values) -> tuple[Param, ...]:
         return tuple(p for p in self.params if p.when(values))
 
+    def param(self, name: str) -> Param | None:
+        """The page's own parameter ``name`` (None when it has none of that name)."""
+        return next((p for p in self.params if p.name == name), None)
+
 
 def join_code(given: str) -> str:
     """A join code as typed or linked, in the stored form (upper case; spaces and dashes dropped)."""
@@ -135,8 +141,8 @@ def walk_fixed(values: Values) -> tuple[Fixed, ...]:
     if values.get("walk") == "textbook":
         return (Fixed("sentence", "Thinking Machines"), Fixed("d_k", 64), Fixed("textbook_scores", "112, 96"))
     if values.get("walk") == "pretrained":
-        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("model_d_k", 32), Fixed("heads", 12),
-                Fixed("score", "scaled_dot"))
+        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", MiniLM.d_model), Fixed("model_d_k", MiniLM.d_k),
+                Fixed("heads", MiniLM.heads), Fixed("score", "scaled_dot"))
     return ()
 
 
@@ -187,7 +193,7 @@ LAYER_STAGES = 5  # the input, attention's addition, + residual and LayerNorm, t
 def sections(*names: str) -> Callable[[Values], bool]:
     return lambda values: values.get("section") in names
 KV_HEADS = (1, 2, 4, 8)
-CACHE_MODELS = ("llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2")
+CACHE_MODELS = tuple(MODEL_SHAPES)  # "llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2"
 CACHE_TOKENS = (1024, 4096, 8192, 32768, 131072)
 
 
@@ -230,8 +236,8 @@ PAGES: tuple[Page, ...] = (
         Choice("walk", "random", options=("random", "textbook", "pretrained"),
                legacy={"example": flag_code("textbook"), "weights": flag_code("pretrained")}),
         Int("step", 1, lo=1, hi=7),
-        Int("head", 1, lo=1, hi=12, when=several_heads),
-        Int("layer", 1, lo=1, hi=6, when=pretrained),
+        Int("head", 1, lo=1, hi=MiniLM.heads, when=several_heads),  # the real model's heads (a random walk has at most 8)
+        Int("layer", 1, lo=1, hi=MiniLM.layers_count, when=pretrained),
         Flag("values", True),
         Flag("all", False),
         Int("focus", 1, lo=1, hi=MAX_WORD_PIECES),
@@ -330,11 +336,12 @@ PAGES: tuple[Page, ...] = (
         Choice("gpu", "h100", options=TRAFFIC_GPUS, when=section("traffic")),
     )),
     Page("real", "real-model", ":material/psychology:", ("text",),
-         fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
+         fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", MiniLM.d_model), Fixed("d_k", MiniLM.d_k), Fixed("heads", MiniLM.heads),
+                Fixed("layers", MiniLM.layers_count)),
          params=(
         Choice("section", "heads", options=REAL_SECTIONS),
-        Int("layer", 1, lo=1, hi=6, when=sections("heads", "layer", "moved", "random")),
-        Int("head", 1, lo=1, hi=12, when=sections("heads", "moved", "random")),
+        Int("layer", 1, lo=1, hi=MiniLM.layers_count, when=sections("heads", "layer", "moved", "random")),
+        Int("head", 1, lo=1, hi=MiniLM.heads, when=sections("heads", "moved", "random")),
         Int("stage", 1, lo=1, hi=LAYER_STAGES, when=section("layer")),
         Flag("hide", False, when=sections("heads", "moved", "random")),
         Int("query", 2, lo=1, hi=MAX_WORD_PIECES, when=section("heads")),
@@ -343,7 +350,7 @@ PAGES: tuple[Page, ...] = (
     Page("vision", "vision", ":material/image:", browser=("step", "head"), params=(
         Choice("section", "sentence", options=VISION_SECTIONS),
         Choice("digit", 7, options=tuple(range(10))),
-        Choice("patch", 2, options=(2, 4), when=sections("sentence", "steps", "glimpse")),
+        Choice("patch", 2, options=PATCH_SIZES, when=sections("sentence", "steps", "glimpse")),
         Int("head", 1, lo=1, hi=2, when=section("steps")),
         Int("step", 1, lo=1, hi=5, when=section("steps")),
         Choice("training", VISION_STEPS[-1], options=VISION_STEPS, when=section("looks")),

@@ -1,7 +1,8 @@
 """One mechanism for state, for shared settings and page parameters alike: URL <-> session <-> widget.
 
 - Every value lives in ``st.session_state`` under ``<scope>.<name>`` (scope: ``shared`` or a page id);
-  the widget that edits it uses that same key, so widget, session and value are one thing.
+  the widget that edits it uses that same key, so widget, session and value are one thing. ``keep_values``
+  keeps every one across pages, and the values a page keeps that no link holds (``keep``: the lesson's guesses).
 - ``arrive`` reads what the URL says that this session did not write itself (a link, opened once),
   with a ``Notice`` for every value that had to change (clamped, nearest choice, not understood, cut).
 - ``publish`` writes back the values the current page uses, and only those: a link holds values
@@ -36,6 +37,7 @@ FITTED = "url.fitted"  # the pages that opened with a fitted default once (never
 NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 NONCE = "url.nonce"  # this session's random name: a duplicated tab (a session of its own) never takes another's view
 SERIALS = "url.view_serials"  # per page: how many times a link set the values the browser keeps (Page.browser)
+KEPT = "state.kept"  # the session keys of values kept across pages that are no parameter (``keep``)
 
 
 def was_linked(name: str) -> bool:
@@ -53,12 +55,18 @@ def shared(name: str):
 
 
 def keep_values() -> None:
-    """Keep every value across reruns and pages, also while its widget is not drawn (Streamlit forgets those)."""
-    for scope, params in BY_SCOPE.items():
-        for param in params:
-            name = key(scope, param.name)
-            if name in st.session_state:
-                st.session_state[name] = st.session_state[name]
+    """Keep every value across reruns and pages, also while its widget is not drawn (Streamlit forgets those): every
+    parameter's, and those a page asked to ``keep``."""
+    names = [key(scope, param.name) for scope, params in BY_SCOPE.items() for param in params]
+    for name in (*names, *sorted(st.session_state.get(KEPT, ()))):
+        if name in st.session_state:
+            st.session_state[name] = st.session_state[name]
+
+
+def keep(*names: str) -> None:
+    """Keep the values under these session keys as ``keep_values`` keeps the parameters': across reruns and pages, also
+    while their widgets are not drawn. For a page's values that no link holds (the lesson's guesses and reveals)."""
+    st.session_state[KEPT] = frozenset(st.session_state.get(KEPT, ())) | set(names)
 
 
 def page_values(page: Page) -> dict[str, object]:
