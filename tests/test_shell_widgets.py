@@ -33,7 +33,7 @@ NOT_PARAMETERS = {
     ("views/live/teacher.py", "live.teacher.seats"),
 }
 # Values whose widget offers only what this run has (tokens of the sentence, the tiny model's heads, a run's steps).
-NARROWED = {("rnn", "step"), ("positions", "block"), ("positions", "fold"), ("learn", "top_k"), ("learn", "generate"),
+NARROWED = {("rnn", "step"), ("positions", "block"), ("positions", "fold"), ("learn", "top_k"), ("positions", "top_k"), ("learn", "generate"),
             ("learn", "head"), ("learn", "layer"), ("cosine", "query"), ("real", "query"), ("vision", "query"),
             ("vision", "training")}
 
@@ -226,7 +226,7 @@ def view_values(page: Page, **params: object) -> dict:
 VIEWS = [("walkthrough", {"walk": "random", "mode": "local"}), ("cosine", {}), ("scaling", {}), ("multihead", {}), ("cross", {}),
          ("hierarchy", {}), ("rnn", {})]
 VIEWS += [("types", {"section": s}) for s in BY_ID["types"].params[0].options]
-VIEWS += [("positions", {"section": s}) for s in ("positions", "sharing", "fast")]
+VIEWS += [("positions", {"section": s}) for s in BY_ID["positions"].params[0].options]
 VIEWS += [("learn", {"section": s}) for s in ("watch", "decode", "train")]
 VIEWS += [("real", {"section": s}) for s in ("heads", "layer")]
 VIEWS += [("vision", {"section": s}) for s in ("sentence", "looks")]

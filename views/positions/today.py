@@ -41,7 +41,6 @@ from attention_core.scale import (
 from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell.page import View
-from views.shell.params import Param
 from views.shell.registry import LATENT_HEADS
 from views.widgets.charts import chart, dims, show
 from views.widgets.inputs import explanation_or_stop
@@ -51,11 +50,6 @@ INDEXER_HEADS, INDEXER_DIM = 4, 4  # the sentence's lightning indexer: 4 heads o
 COST_TOKENS = (1024, 4096, 16384, 65536, 131072)
 BYTES = 2  # 16-bit numbers (BF16) everywhere in this section's sizes
 SIMULATED = (64, 8, 16, 8)  # the tiled loop run on the page: N, d, B_c, B_r
-
-
-def declared(view: View, name: str) -> Param:
-    """The registry's declaration of one of this page's values: its bounds and options live there, once."""
-    return next(p for p in view.page.params if p.name == name)
 
 
 def readable_bytes(count: float) -> str:
@@ -93,13 +87,10 @@ def latent_section(view: View) -> None:
     if view.layout.explains:
         st.markdown(T("positions.latent.intro"))
     columns = st.columns(3)
-    d_c_param = declared(view, "d_c")
-    d_c = columns[0].slider(T("positions.latent.d_c"), d_c_param.lo, d_c_param.hi, key=view.key("d_c"), help=T("positions.latent.d_c_help"))
-    d_r = columns[1].segmented_control(T("positions.latent.d_r"), declared(view, "d_rope").options, key=view.key("d_rope"), required=True,
-                                       help=T("positions.latent.d_r_help"))
-    head_param = declared(view, "latent_head")
-    head = columns[2].segmented_control(T("positions.latent.head"), tuple(range(head_param.lo, head_param.hi + 1)),
-                                        key=view.key("latent_head"), required=True)
+    d_c = view.widget("d_c", T("positions.latent.d_c"), into=columns[0], help=T("positions.latent.d_c_help"))
+    d_r = view.widget("d_rope", T("positions.latent.d_r"), into=columns[1], style="segmented_control",
+                      help=T("positions.latent.d_r_help"))
+    head = view.widget("latent_head", T("positions.latent.head"), into=columns[2], style="segmented_control")
     d_h, H = settings.d_k, LATENT_HEADS
     w = init_latent(d_model, H, d_h, d_c, d_r, 3 * d_c, seed=settings.seed)  # d_c' = 3 d_c, as DeepSeek-V2's 1536 = 3 x 512
     t = latent_attention(x, w, causal=True)
@@ -173,8 +164,7 @@ def published_caches(view: View) -> None:
     st.subheader(T("positions.latent.models_step"))
     if view.layout.explains:
         st.markdown(T("positions.latent.models_intro", groups=GQA_GROUPS))
-    tokens = st.select_slider(T("positions.latent.context"), declared(view, "context").options, key=view.key("context"),
-                              format_func=lambda count: f"{count:,}")
+    tokens = view.widget("context", T("positions.latent.context"), format_func=lambda count: f"{count:,}")
     layout_name = T("positions.latent.layout")
     rows = []
     v2 = LATENT_SHAPES["deepseek-v2"]
@@ -207,10 +197,9 @@ def sparse_section(view: View) -> None:
     n = len(tokens)
     if view.layout.explains:
         st.markdown(T("positions.sparse.intro", heads=INDEXER_HEADS, dim=INDEXER_DIM))
-    low = declared(view, "top_k").lo
+    low = view.page.param("top_k").lo
     view.clamp("top_k", low, n)
-    top_k = st.slider(T("positions.sparse.top_k"), low, max(n, low + 1), key=view.key("top_k"), help=T("positions.sparse.top_k_help"),
-                      disabled=n <= low)
+    top_k = view.widget("top_k", T("positions.sparse.top_k"), hi=max(n, low + 1), help=T("positions.sparse.top_k_help"), disabled=n <= low)
     top_k = min(top_k, n)
     index = lightning_indexer(x, init_indexer(x.shape[1], INDEXER_HEADS, INDEXER_DIM, seed=settings.seed))
     t = sparse_attention(head.q, head.k, head.v, index.scores, top_k, causal=True)
@@ -288,18 +277,18 @@ def traffic_section(view: View) -> None:
     if view.layout.explains:
         st.markdown(T("positions.traffic.intro"))
     first, second = st.columns(3), st.columns(3)
-    n = first[0].select_slider(T("positions.traffic.n"), declared(view, "seq").options, key=view.key("seq"), format_func=lambda v: f"{v:,}")
-    d = first[1].segmented_control(T("positions.traffic.d"), declared(view, "head_dim").options, key=view.key("head_dim"), required=True)
-    sram_kib = first[2].select_slider(T("positions.traffic.sram"), declared(view, "sram").options, key=view.key("sram"),
-                                      format_func=lambda kib: f"{kib} KiB", help=T("positions.traffic.sram_help"))
+    n = view.widget("seq", T("positions.traffic.n"), into=first[0], format_func=lambda v: f"{v:,}")
+    d = view.widget("head_dim", T("positions.traffic.d"), into=first[1], style="segmented_control")
+    sram_kib = view.widget("sram", T("positions.traffic.sram"), into=first[2], format_func=lambda kib: f"{kib} KiB",
+                           help=T("positions.traffic.sram_help"))
     sram = sram_kib * 1024 // BYTES  # M, in 16-bit numbers
     paper_c, paper_r = flash_blocks(sram, d)
-    block_c = second[0].selectbox(T("positions.traffic.block_c"), declared(view, "block_c").options, key=view.key("block_c"),
-                                  format_func=lambda b: T("positions.traffic.rule_c", b=paper_c) if b == 0 else str(b))
-    block_r = second[1].selectbox(T("positions.traffic.block_r"), declared(view, "block_r").options, key=view.key("block_r"),
-                                  format_func=lambda b: T("positions.traffic.rule_r", b=paper_r) if b == 0 else str(b))
-    gpu_name = second[2].selectbox(T("positions.traffic.gpu"), declared(view, "gpu").options, key=view.key("gpu"),
-                                   format_func=lambda g: T(f"positions.traffic.gpus.{g}"))
+    block_c = view.widget("block_c", T("positions.traffic.block_c"), into=second[0], style="selectbox",
+                          format_func=lambda b: T("positions.traffic.rule_c", b=paper_c) if b == 0 else str(b))
+    block_r = view.widget("block_r", T("positions.traffic.block_r"), into=second[1], style="selectbox",
+                          format_func=lambda b: T("positions.traffic.rule_r", b=paper_r) if b == 0 else str(b))
+    gpu_name = view.widget("gpu", T("positions.traffic.gpu"), into=second[2], style="selectbox",
+                           format_func=lambda g: T(f"positions.traffic.gpus.{g}"))
     block_c, block_r = block_c or paper_c, block_r or paper_r
     gpu = GPUS[gpu_name]
     standard, flash = standard_traffic(n, d), flash_traffic(n, d, block_c, block_r)
@@ -327,7 +316,7 @@ def traffic_section(view: View) -> None:
                   gpu=T(f"positions.traffic.gpus.{gpu_name}"), standard=f"{points['standard'].intensity:.1f}",
                   flash=f"{points['flash'].intensity:.1f}"))
 
-    sizes = np.array(declared(view, "seq").options)
+    sizes = np.array(view.page.param("seq").options)
     moved = np.array([[kind(int(size)).bytes(BYTES) / 1e6 for size in sizes]
                       for kind in (lambda s: standard_traffic(s, d), lambda s: flash_traffic(s, d, block_c, block_r))])
     left, right = st.columns(2)
@@ -347,7 +336,7 @@ def traffic_section(view: View) -> None:
     counted_run(T)
     st.caption(T(f"positions.traffic.sources.{gpu_name}") + " " + T("positions.traffic.paper"))
     with st.expander(T("positions.traffic.all_sources")):
-        st.markdown("\n".join(f"- {T(f'positions.traffic.sources.{g}')}" for g in declared(view, "gpu").options))
+        st.markdown("\n".join(f"- {T(f'positions.traffic.sources.{g}')}" for g in view.page.param("gpu").options))
 
 
 def counted_run(T: Texts) -> None:
