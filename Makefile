@@ -82,7 +82,7 @@ fuzz: system-packages $(VENV)/.dev
 	FUZZ_MINUTES=$(FUZZ_MINUTES) $(PY) -m pytest -s -p no:cacheprovider tests/fuzz/test_fuzz.py
 
 hostile: $(VENV)/.dev
-	HOSTILE=full $(PY) -m pytest -n 2 tests/test_hostile.py
+	HOSTILE=full $(PY) -m pytest -n 2 tests/test_shell_hostile.py
 
 screenshots: system-packages $(VENV)/.dev
 	$(PY) scripts/screenshots.py

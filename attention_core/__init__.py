@@ -1,7 +1,19 @@
 """Pure NumPy attention: every intermediate of the computation, named and read-only.
 
-Row-vector convention (Q = X W_Q); matrices have rows = queries and columns = keys;
-masks are True where a query may attend to a key. Never imports streamlit, plotly or pandas.
+The conventions every module of the core keeps (tests/test_core_contract.py checks the last three):
+
+- Row-vector convention (Q = X W_Q); matrices have rows = queries and columns = keys; masks are True where a query
+  may attend to a key. float64 throughout; bad arguments raise ValueError naming what is valid. Never imports
+  streamlit, plotly or pandas.
+- Shapes are written in parentheses, as NumPy prints them: ``(n_q, n_k)``, ``(n,)`` for one axis, ``(..., n_k)`` for
+  any leading axes, ``(B, H, n, n)`` for a batch of heads. Square brackets are for indexing only (``X[i]``, ``W_O[h]``).
+- DESIGN's words for each stage: raw scores (q . k), scaled scores (raw / divisor), masked scores (-inf where not
+  allowed), weights = softmax(masked scores), output = weights V. One name is never rebound to another quantity.
+  One softmax (``attention.softmax``, subtracting the row maximum) and one cross-entropy (``tiny.cross_entropy``).
+- Every result is a frozen dataclass of read-only arrays (or a tuple, list or dict of them): results are shared
+  across sessions. A dataclass's ``__post_init__`` calls ``_checks.frozen(self)`` (a dataclass built directly freezes
+  the arrays it is given); a function returning arrays returns ``frozen(...)`` and copies any caller's array it keeps.
+- Every public function and class has a docstring with its shapes and, where there is one, its formula.
 """
 
 from attention_core.arrangements import (
@@ -70,8 +82,8 @@ from attention_core.tasks import TASKS, Task, Trainer, closeness, scaling_runs
 from attention_core.tiny import (
     AdamState,
     Cache,
-    Params,
     TinyConfig,
+    TinyParameters,
     TinyTrace,
     adam,
     adam_state,
@@ -103,7 +115,6 @@ __all__ = [
     "FocusRow",
     "HierarchicalTrace",
     "MultiHeadTrace",
-    "Params",
     "Pooling",
     "Projections",
     "RNNParameters",
@@ -112,6 +123,7 @@ __all__ = [
     "Sweep",
     "Task",
     "TinyConfig",
+    "TinyParameters",
     "TinyTrace",
     "Trainer",
     "VectorPair",

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import is_dataclass
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
+
+T = TypeVar("T")
 
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
@@ -54,7 +58,32 @@ def check_matrix(name: str, value: object, *, cols: int | None = None, copy: boo
     return array
 
 
-def frozen(array: NDArray) -> NDArray:
-    """Mark ``array`` read-only and return it (arrays in a trace never change)."""
-    array.setflags(write=False)
-    return array
+def frozen(value: T) -> T:
+    """Mark every array in ``value`` read-only and return ``value``: an array, or a tuple, list or dict of them (nested),
+    or a dataclass instance (every array in its fields). Arrays in a trace never change: results are shared across
+    sessions.
+
+    A dataclass's ``__post_init__`` calls ``frozen(self)``; a function returning bare arrays returns ``frozen(result)``.
+    A dataclass found inside ``value`` is left as it is: the core's dataclasses freeze themselves when they are built.
+    """
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+    elif isinstance(value, _HOLDERS):
+        _freeze(value)
+    elif is_dataclass(value) and not isinstance(value, type):
+        for item in vars(value).values():  # its fields
+            if isinstance(item, _HOLDERS):
+                _freeze(item)
+    return value
+
+
+_HOLDERS = (np.ndarray, tuple, list, dict)  # what may hold an array (a str, a number or a dataclass is passed by)
+
+
+def _freeze(value: np.ndarray | tuple | list | dict) -> None:
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+        return
+    for item in value.values() if isinstance(value, dict) else value:
+        if isinstance(item, _HOLDERS):
+            _freeze(item)

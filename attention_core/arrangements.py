@@ -33,7 +33,7 @@ def multi_head_cost(n_q: int, n_k: int, d_model: int, d_k: int, d_v: int, heads:
     return parts | {"total": sum(parts.values())}
 
 
-def jensen_shannon_bits(p: NDArray, q: NDArray) -> NDArray:  # [..., n], [..., n] -> [...]
+def jensen_shannon_bits(p: NDArray, q: NDArray) -> NDArray:  # (..., n), (..., n) -> (...)
     """Jensen-Shannon divergence between distributions, in bits: 0 when equal, 1 when disjoint."""
     p, q = np.broadcast_arrays(np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64))
     m = (p + q) / 2
@@ -42,13 +42,13 @@ def jensen_shannon_bits(p: NDArray, q: NDArray) -> NDArray:  # [..., n], [..., n
         ratio = np.divide(a, m, out=np.ones_like(a), where=(a > 0) & (m > 0))
         return (a * np.log2(ratio)).sum(axis=-1)
 
-    return np.clip((kl(p) + kl(q)) / 2, 0.0, 1.0)
+    return frozen(np.clip((kl(p) + kl(q)) / 2, 0.0, 1.0))
 
 
-def head_distances(heads: tuple[AttentionTrace, ...]) -> NDArray:  # -> [h, h]
+def head_distances(heads: tuple[AttentionTrace, ...]) -> NDArray:  # -> (h, h)
     """How differently each pair of heads attends: mean over queries of the JS divergence (bits) of their weight rows."""
     weights = np.stack([head.weights for head in heads])  # (h, n_q, n_k)
-    return jensen_shannon_bits(weights[:, None], weights[None, :]).mean(axis=-1)
+    return frozen(jensen_shannon_bits(weights[:, None], weights[None, :]).mean(axis=-1))
 
 
 def general_attention(question: str, passage: str, **options: object) -> tuple[Explanation, AttentionTrace]:
@@ -90,12 +90,15 @@ class Pooling:
     pooled: NDArray[np.float64]  # (d,) sum_t a_t h_t
 
     def __post_init__(self) -> None:
-        for array in (self.hidden, self.projected, self.scores, self.weights, self.pooled):
-            frozen(array)
+        frozen(self)
 
 
 def attention_pool(hidden: NDArray, w: NDArray, b: NDArray, context: NDArray) -> Pooling:
-    """Yang et al. (2016): u_t = tanh(h_t W + b), a_t = softmax_t(u_t . u_c), s = sum_t a_t h_t."""
+    """Yang et al. (2016): u_t = tanh(h_t W + b), a_t = softmax_t(u_t . u_c), s = sum_t a_t h_t.
+
+    hidden (n, d), W (d, d), b (d,), the context vector u_c (d,) -> Pooling: projected (n, d), scores and weights (n,),
+    pooled (d,)."""
+    hidden = np.array(hidden, dtype=np.float64)  # a copy: the pooling keeps it, read-only
     projected = np.tanh(hidden @ w + b)  # (n, d)
     scores = projected @ context  # (n,)
     weights = softmax(scores[None, :])[0]
@@ -116,6 +119,9 @@ class HierarchicalTrace:
     words: tuple[Pooling, ...]
     document: Pooling
     dropped: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        frozen(self)
 
 
 def hierarchical(document: str, *, d_model: int = 8, seed: int = 0, positions: bool = True,

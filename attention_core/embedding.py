@@ -9,7 +9,7 @@ import unicodedata
 import numpy as np
 from numpy.typing import NDArray
 
-from attention_core._checks import check_int
+from attention_core._checks import check_int, frozen
 
 MAX_D_MODEL = 4096
 MAX_SEED = 2**32 - 1
@@ -82,7 +82,7 @@ def token_vector_table(tokens: list[str], d_model: int, *, seed: int = 0) -> NDA
     sin = np.copysign(np.sqrt(1.0 - cos * cos), 0.5 - uniform[..., 1])  # sin 2 pi u2, without a second sin()
     table = np.stack([radius * cos, radius * sin], axis=-1).reshape(len(distinct), 2 * pairs)
     rows = np.fromiter((distinct[token] for token in tokens), dtype=np.intp, count=len(tokens))
-    return table[rows, :d_model]  # (n, d_model)
+    return frozen(table[rows, :d_model])  # (n, d_model)
 
 
 def positional_encoding(n: int, d_model: int) -> NDArray[np.float64]:
@@ -100,7 +100,7 @@ def positional_encoding(n: int, d_model: int) -> NDArray[np.float64]:
     pe = np.empty((n, d_model))
     pe[:, 0::2] = np.sin(angles)
     pe[:, 1::2] = np.cos(angles[:, : d_model // 2])
-    return pe
+    return frozen(pe)
 
 
 def embed(tokens: list[str], d_model: int, *, seed: int = 0, positions: bool = True) -> NDArray[np.float64]:
@@ -117,10 +117,8 @@ def embed(tokens: list[str], d_model: int, *, seed: int = 0, positions: bool = T
     -----
     X[i] = E(tokens[i]) + PE[i]  (PE omitted when ``positions`` is False).
     """
-    x = token_vector_table(tokens, d_model, seed=seed)
-    if positions:
-        x = x + positional_encoding(len(tokens), d_model)
-    return x
+    vectors = token_vector_table(tokens, d_model, seed=seed)  # (n, d_model)
+    return frozen(vectors + positional_encoding(len(tokens), d_model)) if positions else vectors
 
 
 def contains_cjk(text: str) -> bool:

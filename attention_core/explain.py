@@ -66,8 +66,7 @@ class Explanation:
     dropped: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
-        for array in (self.token_vectors, self.positional, self.x, self.x_kv):
-            frozen(array)
+        frozen(self)
 
     @property
     def is_cross(self) -> bool:
@@ -153,7 +152,7 @@ def explain(
     )
 
 
-def _key_with_dot(q: NDArray, target: int, rng: np.random.Generator) -> NDArray:  # [d] -> [d]
+def _key_with_dot(q: NDArray, target: int, rng: np.random.Generator) -> NDArray:  # (d,) -> (d,)
     """An integer key vector k near (target/|q|^2) q with q . k exactly ``target``."""
     k = np.round(target / (q @ q) * q + rng.normal(0.0, 1.0, q.shape)) + 0.0  # no -0.0
     ones = np.flatnonzero(np.abs(q) == 1)  # changing k there by 1 changes q . k by 1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from attention_core._checks import check_int
+from attention_core._checks import check_int, frozen
 from attention_core.attention import softmax
 
 
@@ -37,22 +37,27 @@ class SharedKV:
     outputs: NDArray
     groups: NDArray  # (H,) key-value head of each query head
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
 
 def shared_kv_attention(x: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, causal: bool = False) -> SharedKV:
-    """Grouped-query attention: w_q (H, d, d_k), w_k and w_v (G, d, d_k). G = H is multi-head attention; G = 1 is
-    multi-query attention. Query head h scores against key-value head h // (H / G)."""
+    """Grouped-query attention on x (n, d): w_q (H, d, d_k), w_k and w_v (G, d, d_k). G = H is multi-head attention;
+    G = 1 is multi-query attention. Query head h scores against key-value head g = h // (H / G):
+    weights_h = softmax(q_h k_g^T / sqrt(d_k)) (causal: only keys at or before the query), outputs_h = weights_h v_g."""
     x = np.asarray(x, dtype=float)
     heads, kv_heads = w_q.shape[0], w_k.shape[0]
     groups = np.array([kv_group(h, heads, kv_heads) for h in range(heads)])
     q, k, v = x[None] @ w_q, x[None] @ w_k, x[None] @ w_v  # (H, n, d_k), (G, n, d_k), (G, n, d_k)
-    scores = q @ k[groups].transpose(0, 2, 1) / math.sqrt(q.shape[-1])
-    weights = softmax(scores, np.tril(np.ones(scores.shape[-2:], dtype=bool)) if causal else None)
+    scaled_scores = q @ k[groups].transpose(0, 2, 1) / math.sqrt(q.shape[-1])  # (H, n, n)
+    weights = softmax(scaled_scores, np.tril(np.ones(scaled_scores.shape[-2:], dtype=bool)) if causal else None)
     return SharedKV(q, k, v, weights, weights @ v[groups], groups)
 
 
 def full_attention(q: NDArray, k: NDArray, v: NDArray) -> NDArray:
-    """softmax(q k^T / sqrt(d_k)) v, holding the whole n x n score matrix: what online softmax must equal."""
-    return softmax(q @ k.T / math.sqrt(q.shape[1])) @ v
+    """softmax(q k^T / sqrt(d_k)) v, (n_q, d_v) from q (n_q, d_k), k (n_k, d_k), v (n_k, d_v), holding the whole
+    n_q x n_k score matrix: what online softmax must equal."""
+    return frozen(softmax(q @ k.T / math.sqrt(q.shape[1])) @ v)
 
 
 def kv_cache_bytes(tokens: int, layers: int, kv_heads: int, d_k: int, bytes_per_number: int = 2, batch: int = 1) -> int:
@@ -115,6 +120,9 @@ class OnlineSoftmax:
     outputs: NDArray
     output: NDArray
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
     @property
     def held(self) -> int:
         """Numbers of scores held at once: n x block (the full computation holds n x n)."""
@@ -122,7 +130,8 @@ class OnlineSoftmax:
 
 
 def online_softmax_attention(q: NDArray, k: NDArray, v: NDArray, block: int) -> OnlineSoftmax:
-    """softmax(q k^T / sqrt(d_k)) v without ever holding the n x n scores: for each block of keys B,
+    """softmax(q k^T / sqrt(d_k)) v, q (n, d_k), k (n_k, d_k), v (n_k, d_v), without ever holding the n x n_k scores:
+    for each block of keys B,
         s = q k_B^T / sqrt(d_k);  m' = max(m, max_j s_j);  l' = l e^(m - m') + sum_j e^(s_j - m');
         acc' = acc e^(m - m') + e^(s - m') v_B,
     and at the end O = acc / l. Exactly softmax attention (Milakov & Gimelshein, 2018; Dao et al., 2022)."""
@@ -151,18 +160,17 @@ def sliding_window_mask(n: int, window: int) -> NDArray:
     """Causal sliding window (n, n): query i sees keys i - window + 1 .. i (``window`` keys, itself included)."""
     n, window = check_int("n", n, 0, 100_000), check_int("window", window, 1, 100_000)
     distance = np.arange(n)[:, None] - np.arange(n)[None, :]
-    return (distance >= 0) & (distance < window)
+    return frozen((distance >= 0) & (distance < window))
 
 
 def sparse_mask(n: int, window: int, global_tokens: int) -> NDArray:
-    """Local + global (Longformer / BigBird style), causal: the sliding window, plus the first ``global_tokens``
+    """Local + global (Longformer / BigBird style), causal, (n, n): the sliding window, plus the first ``global_tokens``
     keys for every query, plus every earlier key for those global tokens."""
-    mask = sliding_window_mask(n, window)
+    local = sliding_window_mask(n, window)
     g = check_int("global_tokens", global_tokens, 0, 100_000)
     causal = np.tril(np.ones((n, n), dtype=bool))
-    mask[:, :g] = True
-    mask[:g, :] = True
-    return mask & causal
+    is_global = np.arange(n) < g  # (n,)
+    return frozen((local | is_global[None, :] | is_global[:, None]) & causal)
 
 
 def allowed_pairs(kind: str, n: int, window: int = 64, global_tokens: int = 4) -> int:

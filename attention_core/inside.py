@@ -22,6 +22,7 @@ from scipy.sparse.csgraph import maximum_flow
 from scipy.stats import spearmanr
 
 from attention_core._checks import check_int, frozen
+from attention_core.attention import softmax
 from attention_core.pretrained import MiniLM, RealTrace, gelu, layer_norm, without_specials  # noqa: F401 - part of this module's API
 
 FLOW_SCALE = 1_000_000  # maximum_flow takes integer capacities: weights times this, rounded (a flow error below 1e-4)
@@ -42,14 +43,13 @@ class LayerStages:
     output: NDArray  # (n, d) LN2(after_attention + ffn)
 
     def __post_init__(self) -> None:
-        for name in ("x", "concat", "attention", "after_attention", "hidden", "ffn", "output"):
-            frozen(getattr(self, name))
+        frozen(self)
 
     @property
     def norms(self) -> dict[str, NDArray]:
         """Per token (n,): ‖x‖, ‖what attention adds‖, ‖what the feed-forward part adds‖."""
-        return {"x": np.linalg.norm(self.x, axis=1), "attention": np.linalg.norm(self.attention, axis=1),
-                "ffn": np.linalg.norm(self.ffn, axis=1)}
+        return frozen({"x": np.linalg.norm(self.x, axis=1), "attention": np.linalg.norm(self.attention, axis=1),
+                       "ffn": np.linalg.norm(self.ffn, axis=1)})
 
     @property
     def attention_share(self) -> float:
@@ -64,7 +64,8 @@ class LayerStages:
 
 
 def layer_stages(model: MiniLM, x: NDArray, layer: int) -> LayerStages:
-    """The stages of encoder layer ``layer`` (0-based) on its input x (n, 384)."""
+    """The stages of encoder layer ``layer`` (0-based) on its input x (n, 384): A = Concat(heads) W_O + b_O,
+    H = LN1(x + A), F = GELU(H W_in + b_in) W_out + b_out, Y = LN2(H + F)."""
     p = model.layers[check_int("layer", layer, 0, model.layers_count - 1)]
     heads = model.attention_layer(layer, x)
     after = layer_norm(x + heads.output, *p.norm1)
@@ -80,14 +81,14 @@ def moved_norms(model: MiniLM, x: NDArray, layer: int, head: int) -> tuple[NDArr
     cols = slice(check_int("head", head, 0, model.heads - 1) * model.d_k, (head + 1) * model.d_k)
     weights = model.head_trace(layer, head, x).weights
     moved = (x @ p.w_v[:, cols] + p.b_v[cols]) @ p.w_o[cols, :]  # (n, 384): f(x_j), row j
-    return weights, weights * np.linalg.norm(moved, axis=1)[None, :]
+    return frozen((weights, weights * np.linalg.norm(moved, axis=1)[None, :]))
 
 
 def arriving_shares(moved: NDArray) -> NDArray:
     """(n, n) ‖α_ij f(x_j)‖ -> each key's share of what arrives at query i: m_ij / Σ_j m_ij (rows sum to 1, as α's do;
     a row that receives nothing stays 0). Comparable cell by cell with α: a row renormalised by a constant keeps its shares."""
     totals = moved.sum(axis=1, keepdims=True)
-    return np.divide(moved, totals, out=np.zeros_like(moved, dtype=float), where=totals > 0)
+    return frozen(np.divide(moved, totals, out=np.zeros_like(moved, dtype=float), where=totals > 0))
 
 
 def large_but_little(weights: NDArray, shares: NDArray, large: float = 0.2) -> list[tuple[int, int]]:
@@ -108,15 +109,15 @@ def sink_shares(trace: RealTrace) -> dict[str, NDArray]:
     columns = {"cls": [j for j, t in enumerate(trace.tokens) if t == "[CLS]"],
                "sep": [j for j, t in enumerate(trace.tokens) if t == "[SEP]"],
                "punctuation": [j for j, t in enumerate(trace.tokens) if is_punctuation(t)]}
-    return {name: trace.attentions[..., cols].sum(axis=-1).mean(axis=-1) if cols else np.zeros(trace.attentions.shape[:2])
-            for name, cols in columns.items()}
+    return frozen({name: trace.attentions[..., cols].sum(axis=-1).mean(axis=-1) if cols else np.zeros(trace.attentions.shape[:2])
+                   for name, cols in columns.items()})
 
 
 def with_residual(attentions: NDArray) -> NDArray:
     """(L, H, n, n) -> (L, n, n): Â_l = ½ mean over heads + ½ I, rows renormalised (Abnar and Zuidema)."""
     mean = attentions.mean(axis=1)
     joint = 0.5 * mean + 0.5 * np.eye(mean.shape[-1])
-    return joint / joint.sum(axis=-1, keepdims=True)
+    return frozen(joint / joint.sum(axis=-1, keepdims=True))
 
 
 def rollout(attentions: NDArray) -> NDArray:
@@ -125,7 +126,7 @@ def rollout(attentions: NDArray) -> NDArray:
     rolled = joint[0]
     for layer in joint[1:]:
         rolled = layer @ rolled
-    return rolled
+    return frozen(rolled)
 
 
 def flow_graph(attentions: NDArray) -> tuple[csr_array, int]:
@@ -154,13 +155,14 @@ def flow(attentions: NDArray) -> NDArray:
     (Abnar and Zuidema's attention flow, towards the whole sentence as mean pooling reads it)."""
     graph, sink = flow_graph(attentions)
     n = attentions.shape[-1]
-    return np.array([maximum_flow(graph, j, sink, method="dinic").flow_value for j in range(n)], dtype=np.float64) / FLOW_SCALE
+    return frozen(np.array([maximum_flow(graph, j, sink, method="dinic").flow_value for j in range(n)], dtype=np.float64) / FLOW_SCALE)
 
 
 def sentence_embedding(hidden: NDArray) -> NDArray:
-    """sentence-transformers' all-MiniLM-L6-v2 pipeline: the mean over tokens (all of them: no padding), unit length."""
+    """sentence-transformers' all-MiniLM-L6-v2 pipeline, (..., n, d) -> (..., d): the mean over tokens (all of them:
+    no padding), e = mean / |mean|, unit length."""
     pooled = hidden.mean(axis=-2)
-    return pooled / np.linalg.norm(pooled, axis=-1, keepdims=True)
+    return frozen(pooled / np.linalg.norm(pooled, axis=-1, keepdims=True))
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,9 @@ class Importance:
     attention: NDArray  # (w,) the last layer's weight on the word, averaged over heads and queries
     rollout: NDArray  # (w,) the rollout's column, averaged over the output tokens
     flow: NDArray  # (w,) the maximum flow from the word's pieces to the outputs
+
+    def __post_init__(self) -> None:
+        frozen(self)
 
     def spearman(self, measure: str) -> float:
         """ρ between ``measure`` and leave-one-out (NaN when either is constant, as with one word)."""
@@ -213,10 +218,11 @@ def word_groups(model: MiniLM, text: str) -> tuple[list[int], tuple[str, ...], l
 
 
 def importance(model: MiniLM, trace: RealTrace, text: str) -> Importance:
-    """The four measures for the sentence ``text`` whose forward pass is ``trace``."""
+    """The four measures, (w,) each for the w words of the sentence ``text`` whose forward pass is ``trace``:
+    leave-one-out 1 - cos(e, e with the word's pieces as [MASK]), the last layer's mean weight, rollout and flow."""
     ids, words, pieces = word_groups(model, text)
-    mask = model.tokenizer.token_to_id(MASK)
-    batch = np.array([ids] + [[mask if position in positions else token for position, token in enumerate(ids)]
+    mask_id = model.tokenizer.token_to_id(MASK)
+    batch = np.array([ids] + [[mask_id if position in positions else token for position, token in enumerate(ids)]
                               for positions in pieces], dtype=np.int64)
     embeddings = sentence_embedding(model.forward(batch, keep=False)[0]) if pieces else np.zeros((1, model.d_model))
     left_out = 1.0 - embeddings[1:] @ embeddings[0]
@@ -238,9 +244,10 @@ class SeededRows:
         self.seed, self.shape, self.scale = seed, shape, scale
 
     def __getitem__(self, ids: NDArray) -> NDArray:
+        """The rows of ``ids`` (any shape): (*ids.shape, d)."""
         ids = np.asarray(ids)
         rows = {int(i): np.random.default_rng([self.seed, int(i)]).normal(0.0, self.scale, self.shape[1]) for i in np.unique(ids)}
-        return np.array([rows[int(i)] for i in ids.ravel()]).reshape(*ids.shape, self.shape[1])
+        return frozen(np.array([rows[int(i)] for i in ids.ravel()]).reshape(*ids.shape, self.shape[1]))
 
 
 def random_like(model: MiniLM, seed: int = 0) -> MiniLM:
@@ -266,7 +273,7 @@ def random_like(model: MiniLM, seed: int = 0) -> MiniLM:
 def head_entropy(trace: RealTrace) -> NDArray:
     """(L, H): each head's entropy in bits, −Σ_j α_ij log₂ α_ij, averaged over the queries (0: one key; log₂ n: even)."""
     a = trace.attentions
-    return -(a * np.log2(np.where(a > 0, a, 1.0))).sum(axis=-1).mean(axis=-1)
+    return frozen(-(a * np.log2(np.where(a > 0, a, 1.0))).sum(axis=-1).mean(axis=-1))
 
 
 @dataclass(frozen=True)
@@ -283,19 +290,18 @@ class Spread:
     top_scaled: NDArray  # the same after ÷√d_k (the model's own weights)
     d_k: int
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
     @property
     def theory(self) -> float:
         """For q and k of d_k independent N(0, 1) components: std(q · k) = √d_k (the scaling lab's argument)."""
         return float(np.sqrt(self.d_k))
 
 
-def _softmax(scores: NDArray) -> NDArray:
-    shifted = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return shifted / shifted.sum(axis=-1, keepdims=True)
-
-
 def spread(model: MiniLM, trace: RealTrace) -> Spread:
-    """q · k's spread on every head of ``trace`` (computed again from each layer's input and the model's W_Q, W_K)."""
+    """q · k's spread on every head of ``trace``, (L, H) each (computed again from each layer's input and the model's
+    W_Q, W_K): std(q · k), std(q · k) / √d_k, std of q's and k's components, mean max softmax before and after ÷√d_k."""
     shape = (model.layers_count, model.heads)
     out = {name: np.zeros(shape) for name in ("raw", "scaled", "q", "k", "top_raw", "top_scaled")}
     for layer, p in enumerate(model.layers):
@@ -303,11 +309,11 @@ def spread(model: MiniLM, trace: RealTrace) -> Spread:
         for head in range(model.heads):
             cols = slice(head * model.d_k, (head + 1) * model.d_k)
             q, k = x @ p.w_q[:, cols] + p.b_q[cols], x @ p.w_k[:, cols] + p.b_k[cols]
-            raw = q @ k.T
-            out["raw"][layer, head], out["scaled"][layer, head] = raw.std(), raw.std() / np.sqrt(model.d_k)
+            raw_scores = q @ k.T  # (n, n)
+            out["raw"][layer, head], out["scaled"][layer, head] = raw_scores.std(), raw_scores.std() / np.sqrt(model.d_k)
             out["q"][layer, head], out["k"][layer, head] = q.std(), k.std()
-            out["top_raw"][layer, head] = _softmax(raw).max(axis=-1).mean()
-            out["top_scaled"][layer, head] = _softmax(raw / np.sqrt(model.d_k)).max(axis=-1).mean()
+            out["top_raw"][layer, head] = softmax(raw_scores).max(axis=-1).mean()
+            out["top_scaled"][layer, head] = softmax(raw_scores / np.sqrt(model.d_k)).max(axis=-1).mean()
     return Spread(**out, d_k=model.d_k)
 
 
@@ -347,4 +353,4 @@ def correlations(model: MiniLM, sentences: tuple[str, ...] = BUILT_IN) -> dict[s
         result = importance(model, model.run(sentence), sentence)
         for measure in MEASURES:
             found[measure].append(result.spearman(measure))
-    return {measure: np.array(values) for measure, values in found.items()}
+    return frozen({measure: np.array(values) for measure, values in found.items()})

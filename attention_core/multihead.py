@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,8 +25,7 @@ class Projections:
     w_o: NDArray[np.float64]
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            frozen(getattr(self, field.name))
+        frozen(self)
 
 
 @dataclass(frozen=True)
@@ -41,14 +40,13 @@ class MultiHeadTrace:
     output: NDArray[np.float64]
 
     def __post_init__(self) -> None:
-        frozen(self.concat)
-        frozen(self.output)
+        frozen(self)
 
 
-def glorot_uniform(fan_in: int, fan_out: int, rng: np.random.Generator) -> NDArray:  # -> [fan_in, fan_out]
+def glorot_uniform(fan_in: int, fan_out: int, rng: np.random.Generator) -> NDArray:  # -> (fan_in, fan_out)
     """Glorot (Xavier) uniform: entries from U(-a, a), a = sqrt(6 / (fan_in + fan_out))."""
     limit = math.sqrt(6.0 / (fan_in + fan_out))
-    return rng.uniform(-limit, limit, (fan_in, fan_out))
+    return frozen(rng.uniform(-limit, limit, (fan_in, fan_out)))
 
 
 def init_projections(d_model: int, d_k: int, d_v: int, heads: int, *, seed: int, shared_qk: bool = False) -> Projections:

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from scipy.special import erf
 
 from attention_core._checks import check_int, frozen
-from attention_core.attention import AttentionTrace, attend
+from attention_core.attention import AttentionTrace, attend, softmax
 from attention_core.explain import ExplainOptions, Explanation
 from attention_core.multihead import MultiHeadTrace, Projections
 
@@ -68,6 +68,9 @@ class Layer:
     b_out: NDArray
     norm2: tuple[NDArray, NDArray]
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
 
 @dataclass(frozen=True)
 class RealTrace:
@@ -86,22 +89,22 @@ class RealTrace:
 
     @property
     def hidden(self) -> NDArray[np.float64]:
+        """(n, 384): the last layer's output, inputs[-1]."""
         return self.inputs[-1]
 
     def __post_init__(self) -> None:
-        frozen(self.attentions)
-        frozen(self.inputs)
+        frozen(self)
 
 
-def layer_norm(x: NDArray, gamma: NDArray, beta: NDArray, eps: float = 1e-12) -> NDArray:  # [n, d] -> [n, d]
-    """(x - mean) / sqrt(var + eps) * gamma + beta, over the last axis."""
+def layer_norm(x: NDArray, gamma: NDArray, beta: NDArray, eps: float = 1e-12) -> NDArray:  # (n, d) -> (n, d)
+    """(x - mean) / sqrt(var + eps) * gamma + beta, over the last axis; gamma, beta (d,)."""
     centred = x - x.mean(axis=-1, keepdims=True)
-    return centred / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + eps) * gamma + beta
+    return frozen(centred / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + eps) * gamma + beta)
 
 
-def gelu(x: NDArray) -> NDArray:
-    """The exact GELU: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2))."""
-    return 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))
+def gelu(x: NDArray) -> NDArray:  # any shape -> the same shape
+    """The exact GELU, elementwise: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2))."""
+    return frozen(0.5 * x * (1.0 + erf(x / np.sqrt(2.0))))
 
 
 class MiniLM:
@@ -114,9 +117,12 @@ class MiniLM:
 
     def __init__(self, folder: Path, tokenizer: object, word: NDArray, position: NDArray, token_type: NDArray,
                  norm: tuple[NDArray, NDArray], layers: tuple[Layer, ...]) -> None:
+        """The model from its parts: word (30522, 384), position (512, 384) and token type (2, 384) embeddings, the
+        embeddings' LayerNorm (gamma, beta), and the 6 layers; every array is made read-only (one model serves every
+        session)."""
         self.folder = folder
         self.tokenizer = tokenizer
-        self.word, self.position, self.token_type, self.norm, self.layers = word, position, token_type, norm, layers
+        self.word, self.position, self.token_type, self.norm, self.layers = frozen((word, position, token_type, norm, layers))
 
     @classmethod
     def load(cls, folder: Path | None = None) -> MiniLM:
@@ -161,8 +167,8 @@ class MiniLM:
         dropped = len(ids) - MAX_WORD_PIECES
         return ids[: MAX_WORD_PIECES - 1] + ids[-1:], tokens[: MAX_WORD_PIECES - 1] + tokens[-1:], dropped
 
-    def embeddings(self, ids: list[int]) -> NDArray:  # -> [n, 384]
-        """LayerNorm(word + position + token type 0)."""
+    def embeddings(self, ids: list[int]) -> NDArray:  # -> (n, 384)
+        """LayerNorm(word + position + token type 0) of n word-piece ids: (n, 384)."""
         x = self.word[ids].astype(np.float64) + self.position[: len(ids)] + self.token_type[0]
         return layer_norm(x, *self.norm)
 
@@ -192,16 +198,15 @@ class MiniLM:
         for p in self.layers:
             q, k, v = ((x @ w + bias).reshape(b, n, self.heads, self.d_k).transpose(0, 2, 1, 3)
                        for w, bias in ((p.w_q, p.b_q), (p.w_k, p.b_k), (p.w_v, p.b_v)))  # (b, H, n, d_k)
-            scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(self.d_k)
-            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            weights /= weights.sum(axis=-1, keepdims=True)
+            scaled_scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(self.d_k)  # (b, H, n, n)
+            weights = softmax(scaled_scores)  # (b, H, n, n)
             concat = (weights @ v).transpose(0, 2, 1, 3).reshape(b, n, self.d_model)
-            x = layer_norm(x + concat @ p.w_o + p.b_o, *p.norm1)
-            x = layer_norm(x + gelu(x @ p.w_in + p.b_in) @ p.w_out + p.b_out, *p.norm2)
+            after_attention = layer_norm(x + concat @ p.w_o + p.b_o, *p.norm1)  # (b, n, 384)
+            x = layer_norm(after_attention + gelu(after_attention @ p.w_in + p.b_in) @ p.w_out + p.b_out, *p.norm2)  # the next layer's input
             if keep:
                 inputs.append(x)
                 attentions.append(weights)
-        return x, (np.stack(inputs) if keep else None), (np.stack(attentions) if keep else None)
+        return frozen((x, (np.stack(inputs) if keep else None), (np.stack(attentions) if keep else None)))
 
     def run(self, text: str) -> RealTrace:
         """The forward pass, keeping every head's weights and every layer's input."""
@@ -230,13 +235,13 @@ class MiniLM:
                            trace=self.attention_layer(layer, x), options=options)
 
 
-def thumbnail(matrix: NDArray, size: int) -> NDArray:  # [n, n] -> [min(n, size), min(n, size)]
+def thumbnail(matrix: NDArray, size: int) -> NDArray:  # (n, n) -> (min(n, size), min(n, size))
     """Block averages of a square matrix down to at most size x size cells (for the 6 x 12 overview)."""
     n = matrix.shape[0]
     if n <= size:
-        return np.asarray(matrix, dtype=np.float64)
+        return frozen(np.array(matrix, dtype=np.float64))  # a copy: the caller's matrix stays as it is
     edges = np.linspace(0, n, size + 1).astype(int)
-    return np.array([[matrix[a:b, c:d].mean() for c, d in zip(edges[:-1], edges[1:])] for a, b in zip(edges[:-1], edges[1:])])
+    return frozen(np.array([[matrix[a:b, c:d].mean() for c, d in zip(edges[:-1], edges[1:])] for a, b in zip(edges[:-1], edges[1:])]))
 
 
 def without_specials(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[int], NDArray]:
@@ -246,17 +251,17 @@ def without_specials(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[in
     rest = np.asarray(weights)[..., kept, :][..., kept]
     sums = share[..., None]
     uniform = np.full_like(rest, 1.0 / len(kept))
-    return kept, np.where(sums > 0, rest / np.where(sums > 0, sums, 1.0), uniform)
+    return kept, frozen(np.where(sums > 0, rest / np.where(sums > 0, sums, 1.0), uniform))
 
 
 def kept_share(weights: NDArray, tokens: tuple[str, ...]) -> tuple[list[int], NDArray]:
     """Before ``without_specials`` renormalises: (the positions kept, each kept row's weight on the kept columns). A row
     that kept 0.02 of its weight is blown up fifty times by the renormalisation."""
     kept = [i for i, t in enumerate(tokens) if t not in SPECIAL_TOKENS] or list(range(len(tokens)))
-    return kept, np.asarray(weights)[..., kept, :][..., kept].sum(axis=-1)
+    return kept, frozen(np.asarray(weights)[..., kept, :][..., kept].sum(axis=-1))
 
 
-def overview(trace: RealTrace, size: int = 16, hide: bool = False) -> NDArray:  # -> [L*(m+1)-1, H*(m+1)-1]
+def overview(trace: RealTrace, size: int = 16, hide: bool = False) -> NDArray:  # -> (L*(m+1)-1, H*(m+1)-1)
     """All heads tiled into one matrix (rows = layers, columns = heads), NaN gaps between tiles; ``hide``: without
     [CLS] and [SEP], every row renormalised (``without_specials``)."""
     attentions = without_specials(trace.attentions, trace.tokens)[1] if hide else trace.attentions
@@ -267,7 +272,7 @@ def overview(trace: RealTrace, size: int = 16, hide: bool = False) -> NDArray:  
     for layer, row in enumerate(tiles):
         for head, tile in enumerate(row):
             grid[layer * (m + 1): layer * (m + 1) + m, head * (m + 1): head * (m + 1) + m] = tile
-    return grid
+    return frozen(grid)
 
 
 def head_summary(trace: RealTrace) -> dict[str, NDArray]:
@@ -278,10 +283,10 @@ def head_summary(trace: RealTrace) -> dict[str, NDArray]:
     rows = np.arange(n)
     cls_columns = [j for j, t in enumerate(trace.tokens) if t == "[CLS]"]
     sep_columns = [j for j, t in enumerate(trace.tokens) if t == "[SEP]"]
-    return {
+    return frozen({
         "previous": weights[..., rows[1:], rows[1:] - 1].mean(axis=-1) if n > 1 else np.zeros(weights.shape[:2]),
         "next": weights[..., rows[:-1], rows[:-1] + 1].mean(axis=-1) if n > 1 else np.zeros(weights.shape[:2]),
         "self": weights[..., rows, rows].mean(axis=-1),
         "cls": weights[..., cls_columns].sum(axis=-1).mean(axis=-1),
         "sep": weights[..., sep_columns].sum(axis=-1).mean(axis=-1),
-    }
+    })

@@ -20,6 +20,9 @@ class RNNParameters:
     w_h: NDArray[np.float64]
     b: NDArray[np.float64]
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
 
 def init_rnn(d_model: int, d_hidden: int, *, seed: int) -> RNNParameters:
     """Glorot-uniform W_x and W_h (W_h scaled to spectral radius below 1) and zero b, from ``default_rng(seed)``."""
@@ -31,7 +34,7 @@ def init_rnn(d_model: int, d_hidden: int, *, seed: int) -> RNNParameters:
     return RNNParameters(w_x=glorot_uniform(d_model, d_hidden, rng), w_h=w_h * min(1.0, 0.9 / radius), b=np.zeros(d_hidden))
 
 
-def rnn(x: NDArray, params: RNNParameters) -> NDArray:  # [n, d_model] -> [n, d_h]
+def rnn(x: NDArray, params: RNNParameters) -> NDArray:  # (n, d_model) -> (n, d_h)
     """Elman RNN: h_t = tanh(x_t W_x + h_{t-1} W_h + b), h_0 = 0; one step after another.
 
     Returns the read-only hidden states, row t = h_t (it depends on x_1 .. x_t only).
@@ -46,7 +49,7 @@ def rnn(x: NDArray, params: RNNParameters) -> NDArray:  # [n, d_model] -> [n, d_
     return frozen(hidden)
 
 
-def reach(n: int, step: int, *, model: str) -> NDArray:  # -> [n, n] bool
+def reach(n: int, step: int, *, model: str) -> NDArray:  # -> (n, n) bool
     """Which words (columns) have reached which positions (rows) after ``step`` sequential steps.
 
     rnn: position i holds words 1..i once step i has run (step 1 computes h_1, ...);
@@ -55,11 +58,11 @@ def reach(n: int, step: int, *, model: str) -> NDArray:  # -> [n, n] bool
     n = check_int("n", n, 0, 100_000)
     step = check_int("step", step, 0, 100_000)
     if model == "attention":
-        return np.full((n, n), step >= 1)
+        return frozen(np.full((n, n), step >= 1))
     if model != "rnn":
         raise ValueError(f"model must be one of rnn, attention; got {model!r}")
     rows = np.arange(n)[:, None]
-    return (np.arange(n)[None, :] <= rows) & (rows < step)
+    return frozen((np.arange(n)[None, :] <= rows) & (rows < step))
 
 
 def complexity(n: NDArray, d: int) -> dict[str, dict[str, NDArray]]:
@@ -69,8 +72,8 @@ def complexity(n: NDArray, d: int) -> dict[str, dict[str, NDArray]]:
     attention: compute n^2 d, sequential operations 1, maximum path length 1.
     The compute curves cross at n = d.
     """
-    n = np.asarray(n, dtype=np.float64)
-    return {
+    n = np.array(n, dtype=np.float64)  # a copy: the table holds it, read-only
+    return frozen({
         "rnn": {"compute": n * d * d, "sequential": n, "path": n},
         "attention": {"compute": n * n * d, "sequential": np.ones_like(n), "path": np.ones_like(n)},
-    }
+    })

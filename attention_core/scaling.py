@@ -42,49 +42,49 @@ def check_lab(d_k: int, n_keys: int, samples: int) -> tuple[int, int, int]:
     return d_k, n_keys, samples
 
 
-def sample_raw_scores(d_k: int, n_keys: int, samples: int, rng: np.random.Generator) -> NDArray:  # -> [samples, n_keys]
+def sample_raw_scores(d_k: int, n_keys: int, samples: int, rng: np.random.Generator) -> NDArray:  # -> (samples, n_keys)
     """Raw scores q . k_j for ``samples`` random queries against ``n_keys`` random keys, all N(0, I_{d_k}).
 
     Exact in distribution: |q| = sqrt(chi2(d_k)) per query, then q . k_j = |q| z_j with z_j ~ N(0, 1).
     """
     d_k, n_keys, samples = check_lab(d_k, n_keys, samples)
     norms = np.sqrt(rng.chisquare(d_k, size=(samples, 1)))  # |q|
-    return norms * rng.standard_normal((samples, n_keys))
+    return frozen(norms * rng.standard_normal((samples, n_keys)))
 
 
-def direct_raw_scores(d_k: int, n_keys: int, samples: int, rng: np.random.Generator) -> NDArray:  # -> [samples, n_keys]
-    """The same experiment done literally: draw q and every k, take the dot products (for small sizes and tests)."""
+def direct_raw_scores(d_k: int, n_keys: int, samples: int, rng: np.random.Generator) -> NDArray:  # -> (samples, n_keys)
+    """The same experiment done literally: draw q and every k, take the dot products q . k_j (for small sizes and tests)."""
     q = rng.standard_normal((samples, 1, d_k))
     k = rng.standard_normal((samples, n_keys, d_k))
-    return (q * k).sum(axis=-1)
+    return frozen((q * k).sum(axis=-1))
 
 
-def softmax_jacobian(weights: NDArray) -> NDArray:  # [n] -> [n, n]
+def softmax_jacobian(weights: NDArray) -> NDArray:  # (n,) -> (n, n)
     """Jacobian of softmax at the point whose output is ``weights``: J_ij = p_i (delta_ij - p_j)."""
     p = np.asarray(weights, dtype=np.float64)
-    return np.diag(p) - np.outer(p, p)
+    return frozen(np.diag(p) - np.outer(p, p))
 
 
-def jacobian_norms(weights: NDArray) -> NDArray:  # [..., n] -> [...]
+def jacobian_norms(weights: NDArray) -> NDArray:  # (..., n) -> (...)
     """Frobenius norm of the softmax Jacobian of each row, without building it.
 
     ||J||_F^2 = sum_i p_i^2 - 2 sum_i p_i^3 + (sum_i p_i^2)^2.
     """
     p2 = (weights * weights).sum(axis=-1)
     p3 = (weights * weights * weights).sum(axis=-1)
-    return np.sqrt(np.maximum(p2 - 2 * p3 + p2 * p2, 0.0))
+    return frozen(np.sqrt(np.maximum(p2 - 2 * p3 + p2 * p2, 0.0)))
 
 
-def loser_gradients(weights: NDArray) -> NDArray:  # [..., n] -> [...]
+def loser_gradients(weights: NDArray) -> NDArray:  # (..., n) -> (...)
     """Mean of da_j/ds_j = a_j (1 - a_j) over the keys j that are not the row's largest weight.
 
     The gradient that reaches the keys that are not winning now: what lets attention move to
     another key while learning. It falls towards 0 as softmax saturates (a_j -> 0).
     """
     p = np.asarray(weights, dtype=np.float64)
-    own = p * (1.0 - p)  # [..., n]: diagonal of the softmax Jacobian
-    winner = np.take_along_axis(own, np.argmax(p, axis=-1)[..., None], axis=-1)[..., 0]  # [...]
-    return (own.sum(axis=-1) - winner) / max(p.shape[-1] - 1, 1)
+    own = p * (1.0 - p)  # (..., n): diagonal of the softmax Jacobian
+    winner = np.take_along_axis(own, np.argmax(p, axis=-1)[..., None], axis=-1)[..., 0]  # (...)
+    return frozen((own.sum(axis=-1) - winner) / max(p.shape[-1] - 1, 1))
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,12 @@ class SoftmaxStats:
 
 
 def softmax_stats(raw: NDArray, divisor: float) -> SoftmaxStats:
-    """Statistics of the softmax of raw scores (samples, n_keys) divided by ``divisor``."""
+    """Statistics of the softmax of raw scores (samples, n_keys) divided by ``divisor``: scaled = raw / divisor,
+    weights = softmax(scaled), each statistic averaged over the samples."""
     divisor = check_float("divisor", divisor, 1e-9, 1e9)
-    scores = raw / divisor
-    weights = softmax(scores)
-    return SoftmaxStats(divisor=divisor, spread=float(scores.std()), entropy=float(entropy_bits(weights).mean()),
+    scaled_scores = raw / divisor
+    weights = softmax(scaled_scores)
+    return SoftmaxStats(divisor=divisor, spread=float(scaled_scores.std()), entropy=float(entropy_bits(weights).mean()),
                         max_weight=float(weights.max(axis=-1).mean()), gradient=float(jacobian_norms(weights).mean()),
                         loser_gradient=float(loser_gradients(weights).mean()))
 
@@ -130,6 +131,7 @@ class DivisorChoices:
 
     @property
     def ratio(self) -> float:
+        """sqrt(d_model) / sqrt(d_k) = sqrt(heads)."""
         return self.wrong.divisor / self.right.divisor
 
     def ranked(self) -> tuple[str, ...]:
@@ -179,9 +181,7 @@ class Sweep:
     seed: int
 
     def __post_init__(self) -> None:
-        for name in ("d_k", "variance", "raw_entropy", "scaled_entropy", "raw_max_weight", "scaled_max_weight",
-                     "raw_gradient", "scaled_gradient", "raw_loser_gradient", "scaled_loser_gradient"):
-            frozen(getattr(self, name))
+        frozen(self)
 
 
 SWEEP_D_K = tuple(2**i for i in range(13))  # 1 .. 4096
@@ -215,8 +215,9 @@ def sweep(n_keys: int, samples: int, *, seed: int = 0, temperature: float = 1.0)
 
 
 def score_histogram(values: NDArray, bins: int = 60, limit: float | None = None) -> tuple[NDArray, NDArray]:
-    """Counts of ``values`` in ``bins`` equal bins over [-limit, limit] (default: the largest |value|)."""
+    """(edges (bins + 1,), counts (bins,)) of ``values`` (any shape) in ``bins`` equal bins over [-limit, limit]
+    (default: the largest |value|)."""
     values = np.asarray(values, dtype=np.float64).ravel()
     bound = float(np.abs(values).max()) if limit is None else float(limit)
     counts, edges = np.histogram(values, bins=bins, range=(-bound, bound) if bound > 0 else (-1, 1))
-    return edges, counts
+    return frozen((edges, counts))

@@ -14,7 +14,19 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from attention_core.tiny import AdamState, Params, TinyConfig, adam, adam_state, forward, gradients, init_tiny, loss, score_gradient
+from attention_core._checks import frozen
+from attention_core.tiny import (
+    AdamState,
+    TinyConfig,
+    TinyParameters,
+    adam,
+    adam_state,
+    forward,
+    gradients,
+    init_tiny,
+    loss,
+    score_gradient,
+)
 
 CORPUS = Path(__file__).resolve().parent.parent / "assets" / "corpus" / "attention.txt"  # the project's own text
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -34,7 +46,8 @@ class Task:
     symbols: tuple[str, ...] = field(default=())  # how each id is written (one character each)
 
     def batch(self, rng: np.random.Generator, count: int) -> NDArray:
-        return self.draw(rng, count)
+        """``count`` sequences drawn from ``rng``: token ids (count, length + 1), read-only."""
+        return frozen(self.draw(rng, count))
 
     def normalise(self, text: str) -> str:
         """A prompt as the task reads it: letter tasks ignore case and spaces; the text task is lower case."""
@@ -52,25 +65,26 @@ class Task:
         if bad is not None:
             raise ValueError(f"not in the alphabet: {bad!r}")
         index = {symbol: i for i, symbol in enumerate(self.symbols)}
-        return np.array([index[c] for c in self.normalise(text)], dtype=np.int64)
+        return frozen(np.array([index[c] for c in self.normalise(text)], dtype=np.int64))
 
     def decode(self, ids: NDArray) -> str:
+        """The text of token ids (t,): each id's symbol, joined."""
         return "".join(self.symbols[int(i)] for i in ids)
 
 
 def _pattern(n: int, targets: dict[int, int | list[int]]) -> NDArray:
-    """Rows i -> spread evenly over targets[i] (keys at or before i); other rows zero."""
+    """(n, n): row i spread evenly over targets[i] (keys at or before i); other rows zero. Read-only."""
     pattern = np.zeros((n, n))
     for row, keys in targets.items():
-        keys = [k for k in ([keys] if isinstance(keys, int) else keys) if 0 <= k <= row < n]
-        if keys:
-            pattern[row, keys] = 1.0 / len(keys)
-    return pattern
+        kept = [k for k in ([keys] if isinstance(keys, int) else keys) if 0 <= k <= row < n]
+        if kept:
+            pattern[row, kept] = 1.0 / len(kept)
+    return frozen(pattern)
 
 
 def copy_offset(vocab: int = 8, length: int = 12, period: int = 2) -> Task:
-    """Sequences repeating with a period: token i + 1 equals tokens i + 1 - period, i + 1 - 2 period, ...: the ideal
-    head attends to those earlier copies (any of them answers)."""
+    """Sequences (length + 1,) repeating with a period: token i + 1 equals tokens i + 1 - period, i + 1 - 2 period, ...:
+    the ideal head attends to those earlier copies (any of them answers)."""
 
     def draw(rng: np.random.Generator, count: int) -> NDArray:
         start = rng.integers(0, vocab, (count, period))
@@ -83,7 +97,8 @@ def copy_offset(vocab: int = 8, length: int = 12, period: int = 2) -> Task:
 
 
 def reverse(vocab: int = 9, half: int = 5) -> Task:
-    """a b c SEP c b a: after the separator, token i + 1 sits at 2 * half - 1 - i (the anti-diagonal)."""
+    """a b c SEP c b a, sequences of 2 half + 1 tokens: after the separator, token i + 1 sits at 2 half - 1 - i (the
+    anti-diagonal of the ideal pattern (2 half, 2 half))."""
     separator, length = vocab - 1, 2 * half
 
     def draw(rng: np.random.Generator, count: int) -> NDArray:
@@ -97,7 +112,8 @@ def reverse(vocab: int = 9, half: int = 5) -> Task:
 
 
 def sort(vocab: int = 11, half: int = 5) -> Task:
-    """Distinct symbols, SEP, the same symbols sorted: the next one is the smallest symbol larger than the current."""
+    """Distinct symbols, SEP, the same symbols sorted (2 half + 1 tokens): the next one is the smallest symbol larger
+    than the current, and the ideal head attends to where it stood in the first half."""
     separator, length = vocab - 1, 2 * half
 
     def draw(rng: np.random.Generator, count: int) -> NDArray:
@@ -121,7 +137,8 @@ def induction(vocab: int = 12, length: int = 15) -> Task:
     """Random tokens in which a run of random length appears twice, at a random place: in the second copy, token i + 1
     follows the earlier occurrence of token i ("... A B ... A -> B"). Length and place vary, so no fixed position
     answers; two heads do: a previous-token head (layer 1) and an induction head (layer 2) that finds the key after
-    the earlier A. The tokens of a run are distinct, and differ from the tokens outside it, so each A is unambiguous."""
+    the earlier A. Sequences (length + 1,), ideal patterns (length, length). The tokens of a run are distinct, and
+    differ from the tokens outside it, so each A is unambiguous."""
     shortest = 3
 
     def draw(rng: np.random.Generator, count: int) -> NDArray:
@@ -150,13 +167,13 @@ def induction(vocab: int = 12, length: int = 15) -> Task:
 
 
 def corpus_text(path: Path = CORPUS) -> str:
-    """The project's own English text, lines joined by spaces."""
+    """The project's own English text (assets/corpus/attention.txt), lines joined by spaces."""
     return " ".join(path.read_text(encoding="utf-8").split())
 
 
 def characters(text: str | None = None, length: int = 24) -> Task:
     """Next-character prediction on ``text`` (the project's corpus by default): windows of length + 1 characters at
-    random places. Ideal patterns: an induction head (layer 2) where the last two characters appeared together earlier
+    random places. Ideal patterns (length, length): an induction head (layer 2) where the last two characters appeared together earlier
     (attend to the character that followed them the last time), and a previous-token head (layer 1)."""
     text = corpus_text() if text is None else text
     symbols = tuple(sorted(set(text)))
@@ -184,8 +201,9 @@ TASKS: dict[str, Callable[[], Task]] = {"copy": copy_offset, "reverse": reverse,
 
 
 def closeness(weights: NDArray, ideal: NDArray) -> float:
-    """How much of a head's attention (n, n) falls on the keys the ideal pattern names: the mean, over the rows the
-    ideal scores, of the weight on those keys. 1 when all of it does; (keys named)/(i + 1) when the head is uniform."""
+    """How much of a head's attention (n, n) falls on the keys the ideal pattern (n, n) names: the mean, over the rows
+    the ideal scores, of the weight on those keys, mean_i sum_j a_ij [ideal_ij > 0]. 1 when all of it does;
+    (keys named)/(i + 1) when the head is uniform."""
     rows = ideal.sum(axis=1) > 0
     if not rows.any():
         raise ValueError("the ideal pattern scores no row")
@@ -204,8 +222,11 @@ class Run:
     closeness: NDArray  # (S, layers, H) mean over the held-out batch's scored rows
     probe: NDArray  # (n + 1,) the probe sequence
 
+    def __post_init__(self) -> None:
+        frozen(self)
 
-def _watch(task: Task, params: Params, held_out: NDArray, ideals: list[tuple[NDArray, ...]]) -> tuple[float, float, NDArray, NDArray]:
+
+def _watch(task: Task, params: TinyParameters, held_out: NDArray, ideals: list[tuple[NDArray, ...]]) -> tuple[float, float, NDArray, NDArray]:
     trace = forward(params, held_out[:, :-1])
     layers, heads = len(trace.layers), params.config.heads
     rows = np.stack([ideal[0].sum(axis=1) > 0 for ideal in ideals])
@@ -240,6 +261,7 @@ class Trainer:
 
     @property
     def task(self) -> Task:
+        """The task trained on, ``named_task(task_name)``."""
         return named_task(self.task_name)
 
     def _watch(self) -> None:
@@ -261,7 +283,7 @@ class Trainer:
             self._watch()
         columns = list(zip(*self.watched))
         return Run(np.array(columns[0]), np.array(columns[1]), np.array(columns[2]), np.stack(columns[3]),
-                   np.stack(columns[4]), self.held_out[0])
+                   np.stack(columns[4]), self.held_out[0].copy())
 
 
 def advance(trainer: Trainer, steps: int) -> Trainer:
@@ -279,9 +301,10 @@ def named_task(name: str) -> Task:
     return _TASK_CACHE[name]
 
 
-def train(task: str, config: TinyConfig, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32, seed: int = 0):
+def train(task: str, config: TinyConfig, steps: int, *, every: int = 25, lr: float = 1e-2, batch: int = 32,
+          seed: int = 0) -> tuple[TinyParameters, Run]:
     """Train a tiny transformer on the task named ``task`` with Adam for ``steps`` steps (deterministic for a seed);
-    watch it every ``every`` steps. Returns (final parameters, Run)."""
+    watch it every ``every`` steps. Returns (final parameters, Run) (``Trainer(...).advance(steps)``)."""
     trainer = Trainer(task, config, every=every, lr=lr, batch=batch, seed=seed).advance(steps)
     return trainer.params, trainer.run()
 
@@ -299,10 +322,14 @@ class ScalingRuns:
     accuracy: NDArray  # (D, 2, S, W) on the task's scored rows
     score_gradient: NDArray  # (D, 2, S, W) mean |d loss / d s| over unmasked scores (tiny.score_gradient)
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
 
 def scaling_runs(task: str, d_ks: tuple[int, ...], seeds: tuple[int, ...], steps: int, *, every: int = 20, lr: float = 1e-2,
                  batch: int = 16) -> ScalingRuns:
-    """Train the √d_k experiment: for each d_k, scaled and unscaled models start from the same weights and batches."""
+    """Train the √d_k experiment: for each d_k (D,), scaled (÷ √d_k) and unscaled (÷ 1) one-layer, one-head models start
+    from the same parameters and batches, for each seed (S,); curves (D, 2, S, W) watched every ``every`` steps."""
     watches = steps // every + 1
     shape = (len(d_ks), 2, len(seeds), watches)
     curves = {name: np.zeros(shape) for name in ("loss", "accuracy", "score_gradient")}

@@ -4,24 +4,28 @@ backward pass, Adam, and decoding with a key-value cache.
 Shapes: B batch, n positions, d = d_model, H heads, d_k = d / H, V vocabulary. Row vectors (x W).
 Per layer l, on the residual stream x (B, n, d):
     q_h = x W_Q[h], k_h = x W_K[h], v_h = x W_V[h]          (B, n, d_k) each
-    s_h = q_h k_h^T / c,  c = sqrt(d_k) (or 1 unscaled)      (B, n, n), -inf above the diagonal (causal)
-    a_h = softmax(s_h),   z_h = a_h v_h                      (B, n, d_k)
+    scaled scores  s_h = q_h k_h^T / c,  c = sqrt(d_k) (or 1 unscaled)     (B, n, n)
+    masked scores  m_h = s_h, -inf above the diagonal (causal)             (B, n, n)
+    weights        a_h = softmax(m_h),   z_h = a_h v_h                     (B, n, n), (B, n, d_k)
     x  <- x + sum_h z_h W_O[h]                               (the heads' outputs concatenated, times W_O)
 logits = x U (B, n, V); the loss is the mean cross-entropy of logits[:, i] against the token at i + 1.
 
-Parameters are a ``Params`` mapping name -> array (with its frozen ``TinyConfig``), made by ``init_tiny``:
-"embed" (V, d), "position" (n_max, d) when positions are learned, "l{l}.w_q", "l{l}.w_k", "l{l}.w_v"
-(H, d, d_k), "l{l}.w_o" (H, d_k, d), "unembed" (d, V).
+The parameters are a read-only ``TinyParameters`` mapping name -> array (with its frozen ``TinyConfig``), made by
+``init_tiny``: "embed" (V, d), "position" (n_max, d) when positions are learned, "l{l}.w_q", "l{l}.w_k", "l{l}.w_v"
+(H, d, d_k), "l{l}.w_o" (H, d_k, d), "unembed" (d, V). Gradients come in the same mapping, name by name.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
+from attention_core._checks import frozen
+from attention_core.attention import softmax
 from attention_core.embedding import positional_encoding
 
 
@@ -47,10 +51,12 @@ class TinyConfig:
 
     @property
     def d_k(self) -> int:
+        """Width of each head's queries, keys and values: d_k = d_model / heads."""
         return self.d_model // self.heads
 
     @property
     def divisor(self) -> float:
+        """The number the raw scores q k^T are divided by: sqrt(d_k) when ``scaled``, else 1."""
         return math.sqrt(self.d_k) if self.scaled else 1.0
 
     @property
@@ -62,20 +68,38 @@ class TinyConfig:
         return 2 * self.vocab * d + positions + 4 * self.layers * self.heads * d * self.d_k
 
 
-class Params(dict):
-    """Parameters (or their gradients): name -> array, with the model's config."""
+@dataclass(frozen=True, eq=False)
+class TinyParameters(Mapping[str, NDArray]):
+    """The tiny model's parameters (or their gradients): a read-only mapping name -> array, with the model's config.
 
-    def __init__(self, config: TinyConfig, arrays: dict[str, NDArray]) -> None:
-        super().__init__(arrays)
-        self.config = config
+    ``TinyParameters(config, {"embed": (V, d), ...})``; the names and shapes are in the module's docstring. The arrays
+    are made read-only (a model is shared across sessions); a new mapping is built for new values (``adam``).
+    """
+
+    config: TinyConfig
+    arrays: dict[str, NDArray] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "arrays", dict(self.arrays))  # the caller's dict may change; this one does not
+        frozen(self)
+
+    def __getitem__(self, name: str) -> NDArray:
+        return self.arrays[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.arrays)
+
+    def __len__(self) -> int:
+        return len(self.arrays)
 
 
 PROJECTIONS = ("w_q", "w_k", "w_v", "w_o")
 
 
-def init_tiny(config: TinyConfig, seed: int = 0) -> Params:
-    """Gaussian initial weights, reproducible: embeddings of std 1 (the stream's scale: there is no layer norm),
-    projections of std 1/sqrt(fan-in), so scores and logits start with a spread near 1."""
+def init_tiny(config: TinyConfig, seed: int = 0) -> TinyParameters:
+    """Gaussian initial parameters, reproducible: embeddings (V, d) and positions (n_max, d) of std 1 (the stream's
+    scale: there is no layer norm), projections W_Q, W_K, W_V (H, d, d_k), W_O (H, d_k, d) and the unembedding (d, V)
+    of std 1/sqrt(d) (the fan-in), so scores and logits start with a spread near 1."""
     rng = np.random.default_rng(seed)
     d, h, d_k = config.d_model, config.heads, config.d_k
     arrays = {"embed": rng.normal(0, 1.0, (config.vocab, d))}
@@ -86,10 +110,10 @@ def init_tiny(config: TinyConfig, seed: int = 0) -> Params:
             arrays[f"l{layer}.{name}"] = rng.normal(0, 1 / math.sqrt(d), (h, d, d_k))
         arrays[f"l{layer}.w_o"] = rng.normal(0, 1 / math.sqrt(d), (h, d_k, d))
     arrays["unembed"] = rng.normal(0, 1 / math.sqrt(d), (d, config.vocab))
-    return Params(config, arrays)
+    return TinyParameters(config, arrays)
 
 
-def _positions(params: Params, n: int) -> NDArray:
+def _positions(params: TinyParameters, n: int) -> NDArray:  # -> (n, d)
     config = params.config
     if n > config.context:
         raise ValueError(f"at most {config.context} positions, got {n}")
@@ -98,16 +122,19 @@ def _positions(params: Params, n: int) -> NDArray:
 
 @dataclass(frozen=True)
 class LayerTrace:
-    """One layer: its input, every head's q, k, v, scores, weights and output, and what it adds to the stream."""
+    """One layer: its input, every head's q, k, v, masked scores, weights and output, and what it adds to the stream."""
 
     x: NDArray  # (B, n, d) input
     q: NDArray  # (B, H, n, d_k)
-    k: NDArray
-    v: NDArray
-    scores: NDArray  # (B, H, n, n): q k^T / c, -inf above the diagonal
-    weights: NDArray  # (B, H, n, n): softmax(scores), exactly 0 above the diagonal
+    k: NDArray  # (B, H, n, d_k)
+    v: NDArray  # (B, H, n, d_k)
+    masked_scores: NDArray  # (B, H, n, n): the scaled scores q k^T / c, -inf where masked (above the diagonal)
+    weights: NDArray  # (B, H, n, n): softmax(masked_scores), exactly 0 where masked
     z: NDArray  # (B, H, n, d_k)
     added: NDArray  # (B, n, d): sum_h z_h W_O[h]
+
+    def __post_init__(self) -> None:
+        frozen(self)
 
 
 @dataclass(frozen=True)
@@ -118,19 +145,19 @@ class TinyTrace:
     x0: NDArray  # (B, n, d): embeddings + positions
     layers: tuple[LayerTrace, ...]
     x: NDArray  # (B, n, d): after the last layer
-    logits: NDArray  # (B, n, V)
+    logits: NDArray  # (B, n, V): x U
     config: TinyConfig = field(repr=False)
 
-
-def _softmax(s: NDArray) -> NDArray:
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+    def __post_init__(self) -> None:
+        frozen(self)
 
 
-def forward(params: Params, tokens: NDArray) -> TinyTrace:
-    """Every intermediate of the forward pass for ``tokens`` (B, n) or (n,) of ids in [0, vocab)."""
+def forward(params: TinyParameters, tokens: NDArray) -> TinyTrace:
+    """Every intermediate of the forward pass for ``tokens`` (B, n) or (n,) of ids in [0, vocab).
+
+    x0 = E[tokens] + P[:n] (B, n, d); each layer as in the module's docstring; logits = x U (B, n, V)."""
     config = params.config
-    ids = np.atleast_2d(np.asarray(tokens))
+    ids = np.array(np.atleast_2d(tokens))  # a copy: the trace keeps it, read-only
     if ids.dtype.kind not in "iu" or ids.size == 0 or ids.min() < 0 or ids.max() >= config.vocab:
         raise ValueError(f"tokens must be a non-empty integer array of ids in [0, {config.vocab})")
     x0 = params["embed"][ids] + _positions(params, ids.shape[1])
@@ -138,30 +165,35 @@ def forward(params: Params, tokens: NDArray) -> TinyTrace:
     return TinyTrace(ids, x0, layers, x, x @ params["unembed"], config)
 
 
-def run_layers(params: Params, x: NDArray, causal: bool, keep: NDArray | None = None) -> tuple[tuple[LayerTrace, ...], NDArray]:
-    """The attention layers on the stream x (B, n, d): each layer's trace and the final stream. ``causal``: keys after
-    the query are masked (a decoder); else every key is seen (an encoder, as the vision model's). ``keep`` (B, n) bool,
-    when given, masks every other key for every query (hard attention: a glimpse of the chosen keys only)."""
+def run_layers(params: TinyParameters, x: NDArray, causal: bool, keep: NDArray | None = None) -> tuple[tuple[LayerTrace, ...], NDArray]:
+    """The attention layers on the stream x (B, n, d): each layer's trace and the final stream (B, n, d). ``causal``:
+    keys after the query are masked (a decoder); else every key is seen (an encoder, as the vision model's). ``keep``
+    (B, n) bool, when given, masks every other key for every query (hard attention: a glimpse of the chosen keys only).
+
+    Per layer: scaled scores q k^T / c, masked scores (-inf where not allowed), weights = softmax(masked scores),
+    z = weights v, x + sum_h z_h W_O[h]."""
     config = params.config
+    x = np.array(x)  # a copy: the first layer's trace keeps it, read-only
     n = x.shape[1]
-    masked = np.triu(np.ones((n, n), dtype=bool), k=1) if causal else np.zeros((n, n), dtype=bool)
+    allowed = np.tril(np.ones((n, n), dtype=bool)) if causal else np.ones((n, n), dtype=bool)  # (n, n): True = may attend
     if keep is not None:
-        masked = masked | ~keep[:, None, None, :]  # (B, 1, 1, n): for every head and query
+        allowed = allowed & keep[:, None, None, :]  # (B, 1, 1, n): for every head and query
     layers = []
     for layer in range(config.layers):
         w = {name: params[f"l{layer}.{name}"] for name in PROJECTIONS}
         q, k, v = (x[:, None] @ w[name] for name in ("w_q", "w_k", "w_v"))  # (B, 1, n, d) @ (H, d, d_k) -> (B, H, n, d_k)
-        scores = np.where(masked, -np.inf, q @ k.transpose(0, 1, 3, 2) / config.divisor)
-        weights = _softmax(scores)
+        scaled_scores = q @ k.transpose(0, 1, 3, 2) / config.divisor  # (B, H, n, n)
+        masked_scores = np.where(allowed, scaled_scores, -np.inf)  # (B, H, n, n)
+        weights = softmax(masked_scores)  # (B, H, n, n): -inf gives exactly 0
         z = weights @ v
         added = (z @ w["w_o"]).sum(axis=1)  # sum over heads of z_h W_O[h]
-        layers.append(LayerTrace(x, q, k, v, scores, weights, z, added))
-        x = x + added
-    return tuple(layers), x
+        layers.append(LayerTrace(x, q, k, v, masked_scores, weights, z, added))
+        x = x + added  # the stream, one layer further
+    return tuple(layers), frozen(x)
 
 
-def logits(params: Params, tokens: NDArray) -> NDArray:
-    """Next-token logits at every position: (B, n, V), or (n, V) for a 1-D ``tokens``."""
+def logits(params: TinyParameters, tokens: NDArray) -> NDArray:
+    """Next-token logits at every position, x U: (B, n, V), or (n, V) for a 1-D ``tokens``."""
     out = forward(params, tokens).logits
     return out[0] if np.ndim(tokens) == 1 else out
 
@@ -173,61 +205,69 @@ def _split(batch: NDArray) -> tuple[NDArray, NDArray]:
     return batch[:, :-1], batch[:, 1:]
 
 
-def _cross_entropy(out: NDArray, targets: NDArray) -> tuple[float, NDArray]:
-    """Mean cross-entropy and softmax probabilities of logits ``out`` (B, n, V) against ``targets`` (B, n)."""
-    shifted = out - out.max(axis=-1, keepdims=True)
+def cross_entropy(logits: NDArray, targets: NDArray) -> tuple[float, NDArray]:
+    """Mean cross-entropy of ``logits`` (..., V) against the target ids ``targets`` (...), and the probabilities
+    (..., V): the one cross-entropy of the core (the tiny model's next tokens, the vision model's digits).
+
+    log p = z - m - log sum_v exp(z_v - m), m the row maximum (log-sum-exp);  loss = -mean log p[target];
+    probabilities = exp(log p), the softmax of the logits written through its logarithm."""
+    shifted = logits - logits.max(axis=-1, keepdims=True)
     log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
     picked = np.take_along_axis(log_p, targets[..., None], axis=-1)[..., 0]
-    return float(-picked.mean()), np.exp(log_p)
+    return float(-picked.mean()), frozen(np.exp(log_p))
 
 
-def loss(params: Params, batch: NDArray) -> float:
-    """Mean cross-entropy of predicting batch[:, 1:] from batch[:, :-1]."""
+def loss(params: TinyParameters, batch: NDArray) -> float:
+    """Mean cross-entropy of predicting batch[:, 1:] from batch[:, :-1]; ``batch`` (B, n + 1) token ids."""
     inputs, targets = _split(batch)
-    return _cross_entropy(forward(params, inputs).logits, targets)[0]
+    return cross_entropy(forward(params, inputs).logits, targets)[0]
 
 
-def gradients(params: Params, batch: NDArray) -> Params:
-    """d loss / d every parameter (same keys and shapes), by the chain rule written out layer by layer."""
+def gradients(params: TinyParameters, batch: NDArray) -> TinyParameters:
+    """d loss / d every parameter (same names and shapes) for ``batch`` (B, n + 1), by the chain rule written out layer
+    by layer: d loss / d logits = (softmax(logits) - one-hot(target)) / (B n), then back through U, the layers, E, P."""
     return _backward(params, batch)[0]
 
 
-def score_gradient(params: Params, batch: NDArray) -> NDArray:
+def score_gradient(params: TinyParameters, batch: NDArray) -> NDArray:
     """The gradient reaching the attention scores, per layer (layers,): mean |d loss / d s| over the unmasked entries
     (s = q k^T / c, the scores softmax receives), averaged over the batch and heads."""
     d_scores = _backward(params, batch)[1]
     n = d_scores[0].shape[-1]
     kept = np.tril(np.ones((n, n), dtype=bool))
-    return np.array([float(np.abs(d[..., kept]).mean()) for d in d_scores])
+    return frozen(np.array([float(np.abs(d[..., kept]).mean()) for d in d_scores]))
 
 
-def _backward(params: Params, batch: NDArray) -> tuple[Params, list[NDArray]]:
+def _backward(params: TinyParameters, batch: NDArray) -> tuple[TinyParameters, list[NDArray]]:
     """The gradients of every parameter, and d loss / d scores (B, H, n, n) of each layer (0 where masked)."""
     config = params.config
     inputs, targets = _split(batch)
     trace = forward(params, inputs)
-    _, probs = _cross_entropy(trace.logits, targets)
+    _, probs = cross_entropy(trace.logits, targets)
     count = targets.size
     d_logits = probs.copy()  # softmax - one-hot, averaged over every predicted position
     np.put_along_axis(d_logits, targets[..., None], np.take_along_axis(d_logits, targets[..., None], axis=-1) - 1, axis=-1)
     d_logits /= count
     grads: dict[str, NDArray] = {"unembed": np.einsum("bnd,bnv->dv", trace.x, d_logits)}
-    dx, score_grads = layers_backward(params, trace.layers, d_logits @ params["unembed"].T, grads)
+    d_x0, layer_grads, score_grads = layers_backward(params, trace.layers, d_logits @ params["unembed"].T)  # (B, n, d)
+    grads.update(layer_grads)
     d_embed = np.zeros_like(params["embed"])
-    np.add.at(d_embed, inputs, dx)
+    np.add.at(d_embed, inputs, d_x0)
     grads["embed"] = d_embed
     if config.positions == "learned":
         d_position = np.zeros_like(params["position"])
-        d_position[: inputs.shape[1]] = dx.sum(axis=0)
+        d_position[: inputs.shape[1]] = d_x0.sum(axis=0)
         grads["position"] = d_position
-    return Params(config, {name: grads[name] for name in params}), score_grads
+    return TinyParameters(config, {name: grads[name] for name in params}), score_grads
 
 
-def layers_backward(params: Params, layers: tuple[LayerTrace, ...], dx: NDArray, grads: dict[str, NDArray]) -> tuple[NDArray, list[NDArray]]:
-    """Back through the attention layers from d loss / d final stream ``dx`` (B, n, d): fills ``grads`` with each
-    layer's W_Q, W_K, W_V, W_O gradients; returns d loss / d the first layer's input and each layer's d loss / d scores
-    (0 where masked)."""
+def layers_backward(params: TinyParameters, layers: tuple[LayerTrace, ...], dx: NDArray
+                    ) -> tuple[NDArray, dict[str, NDArray], list[NDArray]]:
+    """Back through the attention layers from d loss / d final stream ``dx`` (B, n, d). Returns d loss / d the first
+    layer's input (B, n, d), each layer's W_Q, W_K, W_V, W_O gradients by name ("l{l}.w_q" ...), and each layer's
+    d loss / d scores (B, H, n, n), 0 where masked: softmax's Jacobian, d s = a * (d a - sum_j a_j d a_j)."""
     config = params.config
+    grads: dict[str, NDArray] = {}
     score_grads: list[NDArray] = [np.empty(0)] * config.layers
     for layer in reversed(range(config.layers)):
         t = layers[layer]
@@ -244,31 +284,37 @@ def layers_backward(params: Params, layers: tuple[LayerTrace, ...], dx: NDArray,
         for name, d_out in (("w_q", dq), ("w_k", dk), ("w_v", dv)):
             grads[f"l{layer}.{name}"] = (t.x[:, None].transpose(0, 1, 3, 2) @ d_out).sum(axis=0)
             dx_layer += (d_out @ w[name].transpose(0, 2, 1)).sum(axis=1)
-        dx = dx_layer
-    return dx, score_grads
+        dx = dx_layer  # d loss / d this layer's input: the next layer down reads it as its output's gradient
+    return frozen((dx, grads, score_grads))
 
 
 @dataclass(frozen=True)
 class AdamState:
-    """Adam's step count and running first and second moments, per parameter."""
+    """Adam's step count and running first and second moments m, v per parameter (each the parameter's shape)."""
 
     step: int
     m: dict[str, NDArray]
     v: dict[str, NDArray]
 
+    def __post_init__(self) -> None:
+        frozen(self)
 
-def adam_state(params: Params) -> AdamState:
+
+def adam_state(params: TinyParameters) -> AdamState:
+    """Adam's state before the first step: step 0, m = v = 0 in every parameter's shape."""
     return AdamState(0, {k: np.zeros_like(a) for k, a in params.items()}, {k: np.zeros_like(a) for k, a in params.items()})
 
 
-def adam(params: Params, grads: Params, state: AdamState, lr: float = 1e-2, beta1: float = 0.9, beta2: float = 0.999,
-         eps: float = 1e-8) -> tuple[Params, AdamState]:
-    """One Adam step (Kingma and Ba, 2015): new parameters and state; nothing is changed in place."""
+def adam(params: TinyParameters, grads: TinyParameters, state: AdamState, lr: float = 1e-2, beta1: float = 0.9,
+         beta2: float = 0.999, eps: float = 1e-8) -> tuple[TinyParameters, AdamState]:
+    """One Adam step (Kingma and Ba, 2015): new parameters and state; nothing is changed in place.
+
+    m <- b1 m + (1 - b1) g;  v <- b2 v + (1 - b2) g^2;  theta <- theta - lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps)."""
     step = state.step + 1
     m = {k: beta1 * state.m[k] + (1 - beta1) * grads[k] for k in params}
     v = {k: beta2 * state.v[k] + (1 - beta2) * grads[k] ** 2 for k in params}
     new = {k: params[k] - lr * (m[k] / (1 - beta1**step)) / (np.sqrt(v[k] / (1 - beta2**step)) + eps) for k in params}
-    return Params(params.config, new), AdamState(step, m, v)
+    return TinyParameters(params.config, new), AdamState(step, m, v)
 
 
 @dataclass(frozen=True)
@@ -278,21 +324,27 @@ class Cache:
     keys: tuple[NDArray, ...]
     values: tuple[NDArray, ...]
 
+    def __post_init__(self) -> None:
+        frozen(self)
+
     @property
     def length(self) -> int:
+        """t, the positions cached so far."""
         return self.keys[0].shape[1]
 
     def nbytes(self) -> int:
+        """The cache's memory: 2 x layers x H x t x d_k numbers of 8 bytes."""
         return sum(a.nbytes for a in self.keys + self.values)
 
 
-def empty_cache(params: Params) -> Cache:
+def empty_cache(params: TinyParameters) -> Cache:
+    """The cache before the first token: per layer, keys and values of shape (H, 0, d_k)."""
     config = params.config
     empty = np.zeros((config.heads, 0, config.d_k))
     return Cache((empty,) * config.layers, (empty,) * config.layers)
 
 
-def decode_step(params: Params, cache: Cache, token: int) -> tuple[NDArray, Cache, tuple[NDArray, ...]]:
+def decode_step(params: TinyParameters, cache: Cache, token: int) -> tuple[NDArray, Cache, tuple[NDArray, ...]]:
     """Feed one more token: its next-token logits (V,), the cache with its keys and values appended, and each layer's
     new row of attention weights (H, t + 1). Only the new position's query is computed: one row per head and layer."""
     config = params.config
@@ -306,12 +358,13 @@ def decode_step(params: Params, cache: Cache, token: int) -> tuple[NDArray, Cach
         q = np.einsum("d,hdk->hk", x, w["w_q"])
         k = np.concatenate([cache.keys[layer], np.einsum("d,hdk->hk", x, w["w_k"])[:, None]], axis=1)  # (H, t + 1, d_k)
         v = np.concatenate([cache.values[layer], np.einsum("d,hdk->hk", x, w["w_v"])[:, None]], axis=1)
-        weights = _softmax(np.einsum("hk,htk->ht", q, k) / config.divisor)  # every cached key is at or before the query
-        x = x + np.einsum("hk,hkd->d", np.einsum("ht,htk->hk", weights, v), w["w_o"])
+        scaled_scores = np.einsum("hk,htk->ht", q, k) / config.divisor  # (H, t + 1): every cached key is at or before the query
+        weights = softmax(scaled_scores)  # (H, t + 1)
+        x = x + np.einsum("hk,hkd->d", np.einsum("ht,htk->hk", weights, v), w["w_o"])  # the stream, one layer further
         keys.append(k)
         values.append(v)
         rows.append(weights)
-    return x @ params["unembed"], Cache(tuple(keys), tuple(values)), tuple(rows)
+    return frozen((x @ params["unembed"], Cache(tuple(keys), tuple(values)), tuple(rows)))
 
 
 def next_token_probabilities(logits: NDArray, temperature: float = 1.0, top_k: int = 0) -> NDArray:
@@ -323,9 +376,8 @@ def next_token_probabilities(logits: NDArray, temperature: float = 1.0, top_k: i
     if not top_k >= 0:
         raise ValueError("top_k must be 0 (all) or positive")
     scaled = logits / temperature
-    if 0 < top_k < scaled.size:
-        scaled = np.where(scaled >= np.sort(scaled)[-top_k], scaled, -np.inf)
-    return _softmax(scaled)
+    masked = np.where(scaled >= np.sort(scaled)[-top_k], scaled, -np.inf) if 0 < top_k < scaled.size else scaled
+    return softmax(masked)
 
 
 @dataclass(frozen=True)
@@ -339,10 +391,14 @@ class Generation:
     cache_bytes: NDArray  # (t,) the cache's size after each token
     cache: Cache
 
+    def __post_init__(self) -> None:
+        frozen(self)
 
-def generate(params: Params, prompt: NDArray, new: int, temperature: float, top_k: int, seed: int) -> Generation:
-    """Feed the prompt one token at a time through the key-value cache, then sample ``new`` tokens (seeded): each new
-    token computes one new row of attention per head and layer, from the cached keys and values."""
+
+def generate(params: TinyParameters, prompt: NDArray, new: int, temperature: float, top_k: int, seed: int) -> Generation:
+    """Feed the prompt (t_0,) one token at a time through the key-value cache, then sample ``new`` tokens (seeded) from
+    ``next_token_probabilities``: each new token computes one new row of attention per head and layer, from the cached
+    keys and values. At most ``context`` tokens in all."""
     config = params.config
     rng = np.random.default_rng(seed)
     cache, tokens, layer_rows, sizes, probabilities = empty_cache(params), list(map(int, prompt)), [], [], []

@@ -23,7 +23,7 @@ HUES = {"q": "#0072B2", "k": "#E69F00", "v": "#009E73"}
 TEXT_HUES = {"q": "#0072B2", "k": "#996300", "v": "#00805d"}
 NEUTRAL_NEGATIVE = "#6b6b6b"
 # V's negative end: grey and V's green look alike to a deuteranope (CAM02-UCS distance 2.4 at ±half the range, under
-# colorspacious's simulation); purple keeps the sign apart (13.5), tests/test_colours.py.
+# colorspacious's simulation); purple keeps the sign apart (13.5), tests/test_shell_colours.py.
 NEGATIVE = {"q": NEUTRAL_NEGATIVE, "k": NEUTRAL_NEGATIVE, "v": "#7a4f9a"}
 # Raw (unscaled) and scaled scores keep one colour on every chart: vermillion and blue (Okabe-Ito).
 RAW_COLOUR, SCALED_COLOUR = "#D55E00", "#0072B2"

@@ -131,7 +131,7 @@ def most_weight(rng: np.random.Generator, seed: int) -> Instance | None:
     if not q.any():
         return None
     row = focus_row(dot_scores_of(q.astype(float), keys.astype(float)), math.sqrt(2), keys.astype(float))
-    top = np.sort(row.scores)[-2:]
+    top = np.sort(row.raw_scores)[-2:]
     if top[1] == top[0]:
         return None
     best = int(np.argmax(row.weights))

@@ -5,7 +5,7 @@ critical ones with the elements they name.
     .venv/bin/python scripts/axe_scan.py              # every view (about 4 minutes)
     .venv/bin/python scripts/axe_scan.py --only cosine
 
-tests/test_accessibility.py runs the same scan (``scan``) and fails on the first serious or critical violation.
+tests/test_browser_accessibility.py runs the same scan (``scan``) and fails on the first serious or critical violation.
 """
 
 from __future__ import annotations

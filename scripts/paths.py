@@ -9,8 +9,8 @@
 
 The query string is kept. ``install()`` adds this as an ASGI middleware in front of Streamlit's own
 (``scripts/run.py`` calls it) through ``views.shell.private.add_server_middleware``, which wraps one private function of
-Streamlit's Starlette server (pinned with Streamlit in requirements.txt, checked by tests/test_paths.py and the canary
-in tests/test_private_parts.py). (The page's scripts are a component now:
+Streamlit's Starlette server (pinned with Streamlit in requirements.txt, checked by tests/test_shell_paths.py and the canary
+in tests/test_shell_private_parts.py). (The page's scripts are a component now:
 views/shell/script.py.)
 """
 

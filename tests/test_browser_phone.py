@@ -8,18 +8,21 @@ the layouts test sees only the first few).
 4. The ALiBi slope chart labels every bar, inside the chart.
 5. The lesson's live-class link is read whole (its words wrap).
 6. The 32 x 32 position maps: every pair is also in a table, its axes numbered every few positions.
+7. Presenter mode: the step list is read whole (where its step and title do not fit, "Step 5 of 6" or "5 / 6" and the
+   step's title as a heading under the bar), and every step has a heading (h2) naming it, for a screen reader too.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from scripts.browser import STEPS_ROOT_JS, wait_for_step
 from tests.fuzz.driver import Server, Visit
-from tests.test_layouts import MEASURE_JS
+from tests.test_browser_layouts import MEASURE_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-# tests/test_layouts.py's measure (a "." was missing before a map in its last lines: repaired here until it is there)
+# tests/test_browser_layouts.py's measure (a "." was missing before a map in its last lines: repaired here until it is there)
 MEASURE = MEASURE_JS.replace("Math.min(...texts\n      map(", "Math.min(...texts.map(")
 
 CHARTS_JS = """() => {
@@ -149,3 +152,45 @@ def test_the_position_maps_read_without_tapping_a_cell(chromium, server, tabs, l
     assert tables.count() == 2
     rows = tables.first.evaluate("t => [...t.tBodies[0].rows].map(r => [r.cells[0].textContent, r.cells.length])")
     assert len(rows) == 32 and rows[0] == ["0", 33] and rows[-1][0] == "31", rows[:2]
+
+
+# The step list as the student sees it: the text its box shows (the list's own, or the step in brief drawn over it), the
+# width that text needs in the list's font and the room the box gives it; the shown step's heading and where it is.
+STEP_LIST_JS = f"""() => {{
+  const root = {STEPS_ROOT_JS}(), select = root.querySelector('nav.bar select.where'), brief = root.querySelector('nav.bar .where-short');
+  const style = getComputedStyle(select), compact = !!brief && getComputedStyle(brief).display !== 'none';
+  const text = compact ? brief.textContent : select.selectedOptions[0].textContent;
+  const probe = document.createElement('span');
+  probe.style.cssText = `position: absolute; white-space: nowrap; font: ${{style.font}}`;
+  probe.textContent = text;
+  root.append(probe);
+  const needed = probe.getBoundingClientRect().width;
+  probe.remove();
+  const room = compact ? brief.clientWidth : select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  const heading = root.querySelector('.main section.step h2'), box = heading ? heading.getBoundingClientRect() : null;
+  return {{compact, text, needed, room, option: select.selectedOptions[0].textContent, heading: heading ? heading.textContent : null,
+          drawn: !!box && box.width > 2 && box.height > 2 && box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth}};
+}}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("viewport", [*PHONES, "projector"])
+def test_presenter_mode_reads_its_step_list_whole_and_names_each_step_in_a_heading(chromium, server, tabs, viewport, lang):
+    """A phone upright showed "Step 5 (" in the step list, the rest cut, and no heading named the step. Now the list's
+    box shows what fits whole; where the step's title does not fit, the title is a heading drawn under the bar. On a
+    projector (and a phone on its side) the list says it all and the heading is there for a screen reader only."""
+    visit = shown(tabs, chromium, server, viewport, f"/?present=1&step=5&lang={lang}")
+    wait_for_step(visit.page, "Step 5 of 6" if lang == "en" else "第 5 步，共 6 步")
+    visit.page.wait_for_timeout(300)  # the list measured once drawn
+    found = visit.page.evaluate(STEP_LIST_JS)
+    assert found["needed"] <= found["room"] + 1, found  # nothing of what the list's box says is cut
+    title = found["option"].split(": " if lang == "en" else "：", 1)[1]
+    assert found["heading"] == title, found
+    heading = visit.page.get_by_role("heading", level=2, name=title, exact=True)
+    assert heading.count() == 1  # in the accessibility tree: a screen reader moves to it with H
+    if viewport == "phone":
+        assert found["compact"] and found["drawn"], found  # 390 px: the title is read under the bar
+    if found["compact"]:
+        assert found["drawn"], found
+    if viewport == "projector":
+        assert not found["compact"] and not found["drawn"], found  # the list says the title; the heading takes no room

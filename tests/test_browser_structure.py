@@ -28,25 +28,20 @@ OUTLINE_JS = """() => {
 }"""
 
 
-def opened(chromium, url: str, width: int = 1280, height: int = 720):
-    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=width < 640, is_mobile=width < 640)
-    page = context.new_page()
-    page.goto(url)
+def opened(open_page, path: str, width: int = 1280, height: int = 720):
+    page = open_page(path, viewport={"width": width, "height": height}, has_touch=width < 640, is_mobile=width < 640)
     page.wait_for_selector("[data-testid=stMain] h1", timeout=60000)
     page.wait_for_function(IDLE_JS, timeout=90000)
-    return context, page
+    return page
 
 
 @pytest.mark.parametrize("path", ["cosine", "types?section=scores", "lesson", "live", "watch-it-learn?section=decode",
                                   "real-model?section=heads", "vision?section=sentence&lang=zh", "positions-and-scale?section=positions"])
-def test_the_outline_goes_down_one_level_at_a_time(chromium, app_url, path):
-    context, page = opened(chromium, f"{app_url}/{path}")
-    try:
-        outline = page.evaluate(OUTLINE_JS)
-        assert outline["levels"][0] == 1 and outline["skip"] is None, outline
-        assert 2 in outline["levels"], outline  # the page has sections, not only its title
-    finally:
-        context.close()
+def test_the_outline_goes_down_one_level_at_a_time(open_page, path):
+    page = opened(open_page, f"/{path}")
+    outline = page.evaluate(OUTLINE_JS)
+    assert outline["levels"][0] == 1 and outline["skip"] is None, outline
+    assert 2 in outline["levels"], outline  # the page has sections, not only its title
 
 
 # Each chart's box holds its numbers as hidden tables: how many tables and body rows, per chart (charts drawn near the screen).
@@ -60,42 +55,33 @@ TABLES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-t
 
 @pytest.mark.parametrize("path", ["real-model?section=heads", "real-model?section=scaling", "real-model?section=layer", "cosine",
                                   "vision?section=sentence", "positions-and-scale?section=positions"])
-def test_every_chart_has_a_table_of_its_numbers(chromium, app_url, path):
-    context, page = opened(chromium, f"{app_url}/{path}")
-    try:
-        count = draw_charts(page)
-        page.wait_for_function(f"() => ({TABLES_JS})().filter(c => c.tables && c.rows).length >= {count}", timeout=30000)
-        charts = page.evaluate(TABLES_JS)
-        assert all(c["tables"] and c["rows"] and not c["empty"] for c in charts), charts
-    finally:
-        context.close()
+def test_every_chart_has_a_table_of_its_numbers(open_page, path):
+    page = opened(open_page, f"/{path}")
+    count = draw_charts(page)
+    page.wait_for_function(f"() => ({TABLES_JS})().filter(c => c.tables && c.rows).length >= {count}", timeout=30000)
+    charts = page.evaluate(TABLES_JS)
+    assert all(c["tables"] and c["rows"] and not c["empty"] for c in charts), charts
 
 
-def test_the_real_models_overview_names_each_heads_largest_share(chromium, app_url):
-    context, page = opened(chromium, f"{app_url}/real-model?section=heads")
-    try:
-        page.wait_for_selector(".st-key-overview-pick div.attention-numbers table", state="attached", timeout=30000)
-        rows = page.evaluate("""() => [...document.querySelector('.st-key-overview-pick div.attention-numbers table').rows]
-          .map(r => [...r.cells].map(c => c.textContent))""")
-        assert len(rows) == 7 and len(rows[0]) == 13  # layers 1-6 x heads 1-12, with their headers
-        assert all(cell.split()[-1].replace(".", "").isdigit() for row in rows[1:] for cell in row[1:]), rows[1]
-    finally:
-        context.close()
+def test_the_real_models_overview_names_each_heads_largest_share(open_page):
+    page = opened(open_page, "/real-model?section=heads")
+    page.wait_for_selector(".st-key-overview-pick div.attention-numbers table", state="attached", timeout=30000)
+    rows = page.evaluate("""() => [...document.querySelector('.st-key-overview-pick div.attention-numbers table').rows]
+      .map(r => [...r.cells].map(c => c.textContent))""")
+    assert len(rows) == 7 and len(rows[0]) == 13  # layers 1-6 x heads 1-12, with their headers
+    assert all(cell.split()[-1].replace(".", "").isdigit() for row in rows[1:] for cell in row[1:]), rows[1]
 
 
-def test_multi_heads_are_read_in_order_in_a_two_by_two_grid(chromium, app_url):
-    context, page = opened(chromium, f"{app_url}/multi-head?heads=4")
-    try:
-        page.wait_for_function("() => document.querySelectorAll('[data-testid=stMain] div.attention-numbers caption').length >= 4")
-        heads = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
-          .map(box => { const c = box.querySelector('div.attention-numbers caption'), r = box.getBoundingClientRect();
-                        return {title: c ? c.textContent : '', left: Math.round(r.left), top: Math.round(r.top)}; })
-          .filter(h => /^head \\d$/.test(h.title))""")
-        assert [h["title"] for h in heads] == ["head 1", "head 2", "head 3", "head 4"], heads
-        assert heads[0]["top"] == heads[1]["top"] < heads[2]["top"] == heads[3]["top"], heads  # still two rows of two
-        assert heads[0]["left"] == heads[2]["left"] < heads[1]["left"] == heads[3]["left"], heads
-    finally:
-        context.close()
+def test_multi_heads_are_read_in_order_in_a_two_by_two_grid(open_page):
+    page = opened(open_page, "/multi-head?heads=4")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=stMain] div.attention-numbers caption').length >= 4")
+    heads = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
+      .map(box => { const c = box.querySelector('div.attention-numbers caption'), r = box.getBoundingClientRect();
+                    return {title: c ? c.textContent : '', left: Math.round(r.left), top: Math.round(r.top)}; })
+      .filter(h => /^head \\d$/.test(h.title))""")
+    assert [h["title"] for h in heads] == ["head 1", "head 2", "head 3", "head 4"], heads
+    assert heads[0]["top"] == heads[1]["top"] < heads[2]["top"] == heads[3]["top"], heads  # still two rows of two
+    assert heads[0]["left"] == heads[2]["left"] < heads[1]["left"] == heads[3]["left"], heads
 
 
 SIDEWAYS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stTable] > div:has(> table)')].map(box => {
@@ -107,28 +93,23 @@ SIDEWAYS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_table_wider_than_a_phone_says_it_scrolls_sideways(chromium, app_url, lang):
+def test_a_table_wider_than_a_phone_says_it_scrolls_sideways(open_page, lang):
     said = browser_texts()[lang]
-    context, page = opened(chromium, f"{app_url}/scaling-lab?lang={lang}", 390, 844)
-    try:
-        page.wait_for_function(f"() => ({SIDEWAYS_JS})().some(t => t.wide && t.note)", timeout=30000)
-        tables = page.evaluate(SIDEWAYS_JS)
-        for table in tables:
-            if table["wide"]:
-                assert table["note"] == said["tables.sideways"] and table["name"] == said["tables.sideways_name"], table
-                assert table["role"] == "region" and table["tab"] == 0 and table["sideways"] == "right" and table["shadow"] != "none", table
-            else:
-                assert table["note"] is None and table["sideways"] is None, table
-        box = page.locator("[data-testid=stMain] [data-sideways]").first
-        box.focus()
-        page.keyboard.press("ArrowRight")  # the keyboard scrolls it: the shadow then shows on both sides
-        page.wait_for_function("() => document.querySelector('[data-testid=stMain] [data-sideways]').dataset.sideways === 'both'",
-                               timeout=5000)
-    finally:
-        context.close()
-    context, page = opened(chromium, f"{app_url}/scaling-lab?lang={lang}")
-    try:  # on a wide screen the same tables fit: no note, no shadow
-        page.wait_for_timeout(500)
-        assert not any(t["note"] or t["sideways"] for t in page.evaluate(SIDEWAYS_JS))
-    finally:
-        context.close()
+    page = opened(open_page, f"/scaling-lab?lang={lang}", 390, 844)
+    page.wait_for_function(f"() => ({SIDEWAYS_JS})().some(t => t.wide && t.note)", timeout=30000)
+    tables = page.evaluate(SIDEWAYS_JS)
+    for table in tables:
+        if table["wide"]:
+            assert table["note"] == said["tables.sideways"] and table["name"] == said["tables.sideways_name"], table
+            assert table["role"] == "region" and table["tab"] == 0 and table["sideways"] == "right" and table["shadow"] != "none", table
+        else:
+            assert table["note"] is None and table["sideways"] is None, table
+    box = page.locator("[data-testid=stMain] [data-sideways]").first
+    box.focus()
+    page.keyboard.press("ArrowRight")  # the keyboard scrolls it: the shadow then shows on both sides
+    page.wait_for_function("() => document.querySelector('[data-testid=stMain] [data-sideways]').dataset.sideways === 'both'",
+                           timeout=5000)
+    page.context.close()
+    page = opened(open_page, f"/scaling-lab?lang={lang}")  # on a wide screen the same tables fit: no note, no shadow
+    page.wait_for_timeout(500)
+    assert not any(t["note"] or t["sideways"] for t in page.evaluate(SIDEWAYS_JS))

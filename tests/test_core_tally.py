@@ -85,3 +85,16 @@ def test_the_shift_and_the_changes_agree_with_a_plain_count_of_students(room, co
 def test_the_gain_is_at_most_one_and_zero_without_change(pre, post):
     g = gain(pre, post)
     assert g <= 1 + 1e-12 and (g == 0) == (post == pre)
+
+
+def test_the_rooms_shares_add_up_to_100_percent():
+    assert whole_percents([1, 1, 1]) == [34, 33, 33]  # not 33 % three times
+    assert whole_percents([2, 1]) == [67, 33] and whole_percents([0, 0]) == [0, 0] and whole_percents([5, 0]) == [100, 0]
+
+    @given(st.lists(st.integers(0, 300), min_size=1, max_size=6).filter(any))
+    def adds_up(counts):
+        shown = whole_percents(counts)
+        assert sum(shown) == 100
+        assert all(abs(p - 100 * c / sum(counts)) < 1 for p, c in zip(shown, counts))  # each within 1 of its share
+
+    adds_up()

@@ -16,15 +16,17 @@ CONFIGS = [
 
 
 def numeric_gradient(params, batch, name: str, step: float = 1e-5) -> np.ndarray:
-    """Central differences (f(p + h) - f(p - h)) / 2h for every entry of one parameter."""
+    """Central differences (f(p + h) - f(p - h)) / 2h for every entry of one parameter (the parameters are read-only:
+    each side is a copy with one entry moved)."""
     result = np.zeros_like(params[name])
     for index in np.ndindex(params[name].shape):
         original = params[name][index]
-        params[name][index] = original + step
-        up = loss(params, batch)
-        params[name][index] = original - step
-        down = loss(params, batch)
-        params[name][index] = original
+        values = []
+        for moved in (original + step, original - step):
+            changed = params[name].copy()
+            changed[index] = moved
+            values.append(loss(type(params)(params.config, {**params, name: changed}), batch))
+        up, down = values
         result[index] = (up - down) / (2 * step)
     return result
 
@@ -46,7 +48,7 @@ def test_causal_mask_is_minus_infinity_above_the_diagonal_and_weights_exactly_ze
     trace = forward(init_tiny(config), np.arange(6) % config.vocab)
     above = np.triu(np.ones((6, 6), dtype=bool), k=1)
     for layer in trace.layers:
-        assert np.all(np.isneginf(layer.scores[..., above])) and np.all(np.isfinite(layer.scores[..., ~above]))
+        assert np.all(np.isneginf(layer.masked_scores[..., above])) and np.all(np.isfinite(layer.masked_scores[..., ~above]))
         assert np.all(layer.weights[..., above] == 0.0)
         np.testing.assert_allclose(layer.weights.sum(axis=-1), 1.0, atol=1e-12)
 
@@ -112,13 +114,12 @@ def test_the_gradient_reaching_the_scores_matches_a_finite_difference_along_the_
     _, d_scores = _backward(params, batch)
     trace = forward(params, batch[:, :-1])
     for layer in range(config.layers):
-        scores = np.where(np.isfinite(trace.layers[layer].scores), trace.layers[layer].scores, 0.0)
+        scores = np.where(np.isfinite(trace.layers[layer].masked_scores), trace.layers[layer].masked_scores, 0.0)
         analytic = float((d_scores[layer] * scores).sum())
         step = 1e-6
         values = []
         for sign in (1, -1):
-            shifted = type(params)(config, dict(params))
-            shifted[f"l{layer}.w_q"] = params[f"l{layer}.w_q"] * (1 + sign * step)
+            shifted = type(params)(config, {**params, f"l{layer}.w_q": params[f"l{layer}.w_q"] * (1 + sign * step)})
             values.append(loss(shifted, batch))
         numeric = (values[0] - values[1]) / (2 * step)
         assert abs(analytic - numeric) <= 1e-6 * max(1.0, abs(numeric))

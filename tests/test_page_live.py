@@ -1,18 +1,21 @@
 """The live class through the app (AppTest), several sessions at once: vote → discuss → vote again → reveal → one more
-like it; the seat map and whom to turn to; and each finding of the teacher's and the sysadmin's run, replayed."""
+like it; the seat map and whom to turn to; each finding of the teacher's and the sysadmin's run, replayed; a question
+from open to reveal, wrong codes and tampered links, nicknames, the concept check, and questions asked from other
+pages. (The store under it: test_shell_classroom_store.py.)"""
 
 from __future__ import annotations
 
 import csv
 import io
+import time
 
 import pytest
+from conftest import ROOT, open_app
 from conftest import all_text as page_text
-from conftest import open_app
 from sqlalchemy import update
 
 from attention_plot.text import Texts
-from classroom import generators, store
+from classroom import generators, limits, store
 from classroom.pairing import Voter, pair
 from views import live
 from views.live import common, join, report
@@ -317,3 +320,307 @@ def test_make_run_names_the_address_phones_open(monkeypatch):
     assert "phones cannot open http://localhost:8501" in network.live_class_line(["app.py"])
     assert network.is_loopback("127.0.0.1") and network.is_loopback("localhost") and network.is_loopback("::1")
     assert not network.is_loopback("192.168.1.20") and not network.is_loopback("school.example")
+
+
+def teacher_opens(at, item_id: str) -> None:
+    at.selectbox(key="live-pick").set_value(item_id).run()
+    at.button(key="live-open").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def check_tables(at) -> list:
+    """The concept check's table (each item before and after), if shown."""
+    return [t.value for t in at.table if "before" in t.value.columns]
+
+
+def bars(at) -> list[str]:
+    return [element.proto.text for element in at.get("progress")]
+
+
+def teacher_starts(nicknames: bool = False):
+    teacher = open_app("live")
+    if nicknames:
+        teacher.toggle(key="live.nicknames").set_value(True).run()
+    teacher.button(key="live-start").click().run()
+    assert not teacher.exception
+    code, _ = teacher.session_state[live.TEACHER]
+    assert teacher.query_params["join"] == code and "teacher" not in teacher.query_params
+    return teacher, code
+
+
+def test_a_teacher_and_three_students_run_a_question_from_open_to_reveal():
+    teacher, code = teacher_starts()
+    text = all_text(teacher)
+    assert code in text and f"/live?join={code}" in text
+    assert any(code in element.proto.body and "<img" in element.proto.body and "alt=" in element.proto.body
+               for element in teacher.get("html"))  # the QR code, with its text alternative and its address
+    students = [open_app("live", join=code) for _ in range(3)]  # the QR code's link: in at once
+    for phone in students:  # the seat is a secret of the browser (its cookie), never in the address
+        assert f"You are in class {code}." in all_text(phone) and "seat" not in phone.query_params
+        assert len(phone.session_state[common.SEAT]) == 16
+    teacher_opens(teacher, "concept.rows")
+    for phone, choice in zip(students, (1, 0, 1)):
+        phone.run()
+        answer_radio(phone).set_value(choice).run()
+        assert "Sent:" in all_text(phone)
+    answer_radio(students[1]).set_value(1).run()  # a student changes the answer while voting is open
+    teacher.run()
+    assert "3 of 3 answered" in all_text(teacher) and not bars(teacher)  # open: how many, not what
+    teacher.button(key="live-close").click().run()
+    assert "Round 1: 100 % right (3 of 3)" in all_text(teacher) and not bars(teacher)  # closed: the share, not yet the answers
+    assert "Over 70 % right: most have it." in all_text(teacher)
+    late = students[2]
+    late.run()
+    assert "Voting is closed" in all_text(late)
+    teacher.button(key="live-reveal").click().run()
+    assert bars(teacher)[1].startswith("B. One query") and ": 3 (100%)" in bars(teacher)[1]
+    assert "✓" in bars(teacher)[1] and "The answer: B." in all_text(teacher)
+    for phone in students:
+        phone.run()
+        shown = all_text(phone)
+        assert "You answered: B." in shown and "The answer: B." in shown and "Rows are queries" in shown
+        assert "3 (100%)" not in shown  # a student sees their own answer and the truth, never the room's
+
+
+def test_an_answer_sent_after_the_close_is_refused_with_a_message():
+    teacher, code = teacher_starts()
+    teacher_opens(teacher, "concept.cosine")
+    phone = open_app("live", join=code)
+    assert answer_radio(phone)  # the phone shows the open question
+    teacher.button(key="live-close").click().run()
+    answer_radio(phone).set_value(0).run()  # the phone had not polled yet: the tap reaches a closed question
+    assert "Voting on this question is closed: your answer was not counted." in all_text(phone)
+    teacher.run()
+    assert "0 of 1 answered" in all_text(teacher) and "Round 1: no answers" in all_text(teacher)
+    teacher.button(key="live-reveal").click().run()
+    assert ": 0 (0%)" in bars(teacher)[0]
+
+
+def test_the_teacher_link_resumes_the_class_elsewhere_and_leaves_the_address_bar():
+    teacher, code = teacher_starts()
+    teacher_opens(teacher, "concept.rows")
+    link = next(element.value for element in teacher.code if "teacher=" in element.value)
+    key = link.partition("teacher=")[2]
+    elsewhere = open_app("live", join=code, teacher=key)
+    assert "teacher" not in elsewhere.query_params and elsewhere.session_state[live.TEACHER] == (code, key)
+    assert "0 of 0 answered" in all_text(elsewhere)
+    elsewhere.button(key="live-close").click().run()
+    teacher.run()
+    assert "Voting is closed" in all_text(teacher)
+    forged = open_app("live", join=code, teacher="not-the-key")
+    assert "This teacher link is not valid for the class." in all_text(forged) and live.TEACHER not in forged.session_state
+
+
+def test_a_link_with_a_wrong_code_says_so_before_anything_is_typed():
+    phone = open_app("live", join="ZZZZZZ")
+    assert "No class has this code." in all_text(phone) and live.STUDENT not in phone.session_state
+    assert not [b for b in phone.button if b.key == "live-start"]  # a phone from a link is not offered a class of its own
+
+
+def test_a_wrong_code_is_answered_slowly_and_then_paused(monkeypatch):
+    monkeypatch.setattr(join, "WRONG_DELAY", 0.05)
+    phone = open_app("live")
+    for n in range(limits.BROWSER_LIMIT + 1):
+        phone.text_input[0].set_value("ZZZZZ2" if n % 2 else "not a code").run()
+        began = time.monotonic()
+        phone.button[0].click().run()
+        if n < limits.BROWSER_LIMIT:
+            assert "No class has this code." in all_text(phone) and time.monotonic() - began >= 0.05
+    assert "Too many wrong codes" in all_text(phone)
+
+
+def test_an_expired_code_and_a_tampered_link_get_a_message_not_a_traceback():
+    db = store.connect()
+    code, _ = store.start_class(db, hours=-1)
+    phone = open_app("live", join=code)
+    phone.button[0].click().run()
+    assert "This class's code has expired." in all_text(phone)
+    for linked in ("<script>alert(1)</script>", "0OI1l0", "A" * 5000):
+        tampered = open_app("live", join=linked, seat="'; DROP TABLE answers; --")
+        assert "Join a class" in all_text(tampered) and tampered.warning
+        assert all("is not understood and is left out" in w.value for w in tampered.warning), [w.value for w in tampered.warning]
+
+
+def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
+    teacher, code = teacher_starts(nicknames=True)
+    phone = open_app("live", join=code)
+    assert [box.label for box in phone.text_input] == ["Code from the board", "Nickname"]
+    phone.button[0].click().run()
+    assert "Type a nickname to join this class." in all_text(phone)
+    phone.text_input[1].set_value("<b>Ada</b>")
+    phone.button[0].click().run()
+    assert f"You are in class {code}." in all_text(phone)
+    rows = report.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
+                             teacher.session_state[live.TEACHER][1], Texts("en"))
+    assert rows.splitlines()[0] == "class,question,item,question_text,phase,round,student,answer,answer_text,correct,time,nickname"
+    typed = open_app("live")  # the code typed by hand: the nickname box appears, then the student is in
+    typed.text_input[0].set_value(code.lower())
+    typed.button[0].click().run()
+    assert [box.label for box in typed.text_input] == ["Code from the board", "Nickname"]
+    typed.text_input[1].set_value("=1+1")
+    typed.button[0].click().run()
+    assert f"You are in class {code}." in all_text(typed)
+    question = store.open_question(store.connect(), code, teacher.session_state[live.TEACHER][1], "concept.rows", 4, 1)
+    store.answer(store.connect(), question, typed.session_state[live.STUDENT][1], 1)
+    exported = report.export_csv(store.check_teacher(store.connect(), code, teacher.session_state[live.TEACHER][1]),
+                               teacher.session_state[live.TEACHER][1], Texts("zh"))
+    assert exported.splitlines()[1].endswith(",'=1+1")  # never a formula in a spreadsheet
+    row = next(csv.DictReader(io.StringIO(exported)))  # the question and the answer as the teacher reads them
+    asked, options, _ = common.wording(Texts("zh"), store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)[0])
+    said = lambda name: Texts("zh")(f"live.csv.{name}")  # the headers in the teacher's language
+    assert row[said("question_text")] == asked and row[said("answer_text")] == options[1] and row[said("answer")] == "2"
+    assert exported.splitlines()[0].startswith("课堂,题目编号,")
+    anonymous, other = teacher_starts()
+    assert "nickname" not in report.export_csv(store.check_teacher(store.connect(), other, anonymous.session_state[live.TEACHER][1]),
+                                             anonymous.session_state[live.TEACHER][1], Texts("en"))
+
+
+def test_a_concept_check_before_and_after_gives_each_items_scores_and_the_gain():
+    teacher, code = teacher_starts()
+    phones = [open_app("live", join=code) for _ in range(2)]
+    correct = dict(common.CONCEPT)
+
+    def take(phase: str, right: list[int]) -> None:
+        teacher.button(key=f"live-check-{phase}").click().run()
+        for phone, rights in zip(phones, right):
+            phone.run()
+            for n, name in enumerate(correct):
+                radio = next(r for r in phone.radio if r.key and r.key.startswith("live-answer-") and
+                             store.question_state(store.connect(), int(r.key.split("-")[2])).item == f"concept.{name}")
+                radio.set_value(correct[name] if n < rights else (correct[name] + 1) % 4).run()
+            assert "Done: 11 of 11 answered." in all_text(phone)
+            assert "Why:" not in all_text(phone)  # no explanation while an answer can still change
+        teacher.run()
+        assert "2 of 2 students finished; 22 answers" in all_text(teacher)
+        if phase == "before":  # open: how many, never how well (the first answers would sway the rest)
+            assert "appear when it is closed" in all_text(teacher) and not check_tables(teacher)
+        teacher.button(key="live-check-close").click().run()
+        assert f"{phase}: 2 students answered" in all_text(teacher)
+        for phone in phones:  # the check closed: the lesson's explanations come now, and only after the lesson
+            phone.run()
+            assert ("Why:" in all_text(phone)) == (phase == "after")
+
+    take("before", [2, 4])  # 6 of 22 right: 27 %
+    take("after", [8, 10])  # 18 of 22 right: 82 %
+    pre, post = 100 * 6 / 22, 100 * 18 / 22
+    assert f"= {(post - pre) / (100 - pre):.2f}" in all_text(teacher)
+    table = check_tables(teacher)[0]
+    assert list(table.iloc[0, 1:3]) == ["100 % (n = 2)", "100 % (n = 2)"] and list(table.iloc[9, 1:3]) == ["0 % (n = 2)", "50 % (n = 2)"]
+
+
+def test_the_walkthroughs_question_is_computed_from_the_sentence():
+    teacher, _ = teacher_starts()
+    teacher.session_state["shared.text"] = "the cat sat on the mat"
+    teacher.session_state["walkthrough.focus"] = 2
+    teacher.run()
+    from attention_core import explain
+
+    weights = explain("the cat sat on the mat", d_model=8, d_k=4, heads=1, score="scaled_dot", mode="soft", window=2, positions=True,
+                      seed=0, max_tokens=48).trace.heads[0].weights[1]
+    teacher_opens(teacher, "walk.random-1.1")
+    teacher.button(key="live-close").click().run()
+    teacher.button(key="live-reveal").click().run()
+    assert f"The answer: {'ABCDEF'[int(weights.argmax())]}. {int(weights.argmax()) + 1} · " in all_text(teacher)
+    assert "Which key does “cat” give the most weight?" in all_text(teacher)
+    assert "On the walkthrough's random weights (seeded), head 1." in all_text(teacher)  # which weights the room guesses
+
+
+def test_the_live_page_is_chinese_in_chinese():
+    teacher = open_app("live", lang="zh")
+    teacher.button(key="live-start").click().run()
+    text = all_text(teacher)
+    assert "加入码" in text and "向全班提问" in text
+    code = teacher.session_state[live.TEACHER][0]
+    assert f"/live?join={code}&amp;lang=zh" in "".join(h.proto.body for h in teacher.get("html"))  # the QR's link joins in Chinese
+    phone = open_app("live", join=code, lang="zh")
+    assert f"你已加入课堂 {code}。" in all_text(phone)
+
+
+def test_a_lesson_stop_and_the_focused_word_are_asked_from_their_own_pages():
+    """A teacher with a live class asks a lesson stop's question from the lesson page and the focused word's from the
+    walkthrough (its own head's row); a student's phone shows each; without a class, no button."""
+    assert not [b for b in open_app("lesson").button if b.key and b.key.endswith(".live")]
+    teacher, code = teacher_starts()
+    phone = open_app("live", join=code)
+    teacher.switch_page(str(ROOT / "pages" / "lesson.py")).run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    teacher.button(key="lesson.why_qkv.live").click().run()
+    phone.run()
+    assert "Lesson stop 3: Why three matrices, Q, K and V?" in all_text(phone)
+    teacher.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
+    from conftest import payload  # the step component shows the teacher "Ask the class" (its click: tests/test_browser_app.py)
+
+    assert payload(teacher)[0]["ask"] is True and payload(teacher)[0]["teaching"] is True
+    teacher.switch_page(str(ROOT / "pages" / "live.py")).run()  # the walkthrough's focused word, as it last showed it
+    teacher_opens(teacher, "walk.random-1.0")
+    phone.run()
+    assert "Which key does “Thinking” give the most weight?" in all_text(phone)
+    assert [o.partition(". ")[2] for o in answer_radio(phone).options] == ["1 · Thinking", "2 · Machines"]
+
+
+def test_a_second_question_says_it_closes_the_open_one_and_ending_asks_first():
+    teacher, code = teacher_starts()
+    teacher_opens(teacher, "concept.rows")
+    teacher.selectbox(key="live-pick").set_value("concept.cosine").run()
+    assert "Still open: “In a matrix of attention weights, what is one row?”" in all_text(teacher)
+    assert teacher.button(key="live-open").label == "Close it and open this question"
+    teacher.button(key="live-open").click().run()
+    questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
+    assert [(q.item, q.state) for q in questions] == [("concept.rows", "closed"), ("concept.cosine", "open")]
+    phone = open_app("live", join=code)
+    assert teacher.button(key="live-end").label == "Yes, end the class"  # inside "End the class": one more click
+    teacher.button(key="live-end").click().run()
+    shown = all_text(teacher)
+    assert f"Class {code} has ended" in shown and not any('class="live-code"' in h.proto.body for h in teacher.get("html"))
+    phone.run()
+    assert "This class has ended." in all_text(phone) and not [r for r in phone.radio if r.key and r.key.startswith("live-answer-")]
+
+
+def test_the_real_models_head_is_asked_from_its_page():
+    """A teacher with a live class asks “which key does this word give the most weight?” on the real model's head."""
+    teacher, code = teacher_starts()
+    teacher.switch_page(str(ROOT / "pages" / "real.py"))
+    teacher.query_params.update({"text": "the cat sat", "layer": "1", "head": "3", "query": "3"})
+    teacher.run()
+    teacher.button(key="real-live").click().run()
+    questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
+    assert len(questions) == 1 and questions[0].state == "open" and "3 · cat" in questions[0].labels
+
+
+def test_the_live_list_asks_what_the_walkthrough_last_showed():
+    """After the walkthrough switched to the article's example, the live page's focused-word question is that
+    example's (Thinking, Machines; 112 and 96 → Thinking), not the random weights of the sidebar's sentence."""
+    teacher, _ = teacher_starts()
+    teacher.switch_page(str(ROOT / "pages" / "walkthrough.py")).run()
+    teacher.session_state["walkthrough.walk"] = "textbook"
+    teacher.run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    teacher.switch_page(str(ROOT / "pages" / "live.py")).run()
+    teacher_opens(teacher, "walk.textbook.0")
+    teacher.button(key="live-close").click().run()
+    teacher.button(key="live-reveal").click().run()
+    assert "Which key does “Thinking” give the most weight?" in all_text(teacher) and "The answer: A. 1 · Thinking." in all_text(teacher)
+    assert "On the article's example, “Thinking Machines”" in all_text(teacher)
+
+
+def test_a_concept_check_closes_an_open_question_and_says_so_first():
+    teacher, code = teacher_starts()
+    teacher_opens(teacher, "concept.rows")
+    assert "Opening the check closes it first" in all_text(teacher)
+    teacher.button(key="live-check-before").click().run()
+    questions = store.open_questions(store.connect(), store.class_by_code(store.connect(), code).id)
+    assert ("concept.rows", "closed") in [(q.item, q.state) for q in questions if not q.phase]
+    assert all(q.state == "open" for q in questions if q.phase == "before")
+
+
+def test_a_phone_reads_a_students_introduction_and_after_the_end_no_call_to_wait():
+    teacher, code = teacher_starts()
+    teacher_opens(teacher, "concept.rows")
+    teacher.button(key="live-close").click().run()
+    phone = open_app("live", join=code)
+    assert "Answer your teacher's questions here." in all_text(phone) and "the projector shows" not in all_text(phone)
+    teacher.button(key="live-end").click().run()
+    phone.run()
+    shown = all_text(phone)
+    assert "This class has ended." in shown and "You are in class" not in shown
+    assert "Wait for the answer" not in shown and "Waiting for the teacher" not in shown and "class has ended before" in shown

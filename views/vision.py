@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from attention_core import attend
 from attention_core import vision as core
-from attention_core.tiny import Params
+from attention_core.tiny import TinyParameters
 from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell import state
@@ -44,13 +44,13 @@ class Shipped:
     accuracy: NDArray
     attention: NDArray
     probes: NDArray
-    params: Params
+    params: TinyParameters
 
 
 @st.cache_resource(show_spinner=False)
 def shipped(size: int) -> Shipped:
     with np.load(SNAPSHOTS / f"vision-{size}.npz") as data:
-        params = Params(core.vit_config(size), {k.removeprefix("param."): data[k].astype(np.float64) for k in data.files
+        params = TinyParameters(core.vit_config(size), {k.removeprefix("param."): data[k].astype(np.float64) for k in data.files
                                                  if k.startswith("param.")})
         return Shipped(json.loads(str(data["settings"])), data["steps"], data["loss"], data["accuracy"],
                        data["attention"].astype(np.float64), data["probes"], params)

@@ -1,6 +1,6 @@
 // Numbers exactly as the server prints them (attention_plot.figures: cell_text, units, number_text, dot_arithmetic),
 // and the colours of its scales. Pure functions: the step component (steps.js, after this file) draws with them, and
-// tests/test_component_numbers.py runs them in Node.js against the Python they copy.
+// tests/test_shell_component_numbers.py runs them in Node.js against the Python they copy.
 
 export const MINUS = "\u2212";
 // NumPy's rint: round half to even, on the float64 product x * 10^d (np.round(x, d) multiplies, rints, divides).

@@ -1,6 +1,6 @@
 // The page's script, on every page: a components-v2 component (views/shell/script.py) mounted first in every run, in the page
 // itself (no iframe, no shadow root); a chart Streamlit drew before it loaded is drawn again through it. The one script
-// that reads Streamlit's private DOM (tests/test_private_parts.py fails on an upgrade that renames a part). Streamlit behaves as a
+// that reads Streamlit's private DOM (tests/test_shell_private_parts.py fails on an upgrade that renames a part). Streamlit behaves as a
 // class and a screen reader need (shell), Plotly charts are drawn near the screen with their numbers as a table (charts),
 // and the step component's values stay in the link after the server writes it (keep).
 
@@ -210,16 +210,54 @@ if (!host.__attentionShell) {
   const screenTitles = () => new Set(["fullscreen", "close_fullscreen"].flatMap((k) => Object.values(texts).map((t) => t && t[`streamlit.${k}`]).filter(Boolean)));
   const screenButton = (place) => { const titles = screenTitles();
     return [...place.querySelectorAll(".modebar-btn")].find((b) => titles.has(b.getAttribute("data-title")) || titles.has(b.getAttribute("aria-label"))) || null; };
+  // Escape closes the chart shown full screen wherever the focus is in it (any button of its toolbar).
   const fullScreen = (event) => {
-    if (event.type === "keydown" && event.key !== "Escape" && !((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".modebar-btn"))) return;
+    const escape = event.type === "keydown" && event.key === "Escape";
+    if (event.type === "keydown" && !escape && !((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".modebar-btn"))) return;
     const button = event.target.closest && event.target.closest(".modebar-btn");
-    const place = (button || (event.type === "keydown" ? event.target : null))?.closest?.("[data-testid=stElementContainer]");
-    if (!place || !screenButton(place) || (button && button !== screenButton(place))) return;
+    const place = (escape ? screenShown() : null)?.closest("[data-testid=stElementContainer]")
+      || (button || (event.type === "keydown" ? event.target : null))?.closest?.("[data-testid=stElementContainer]");
+    if (!place || !screenButton(place) || (button && !escape && button !== screenButton(place))) return;
     moveFocus(() => screenButton(place), 2500, true, true);
     setTimeout(soon, 120); setTimeout(soon, 400);
   };
   doc.addEventListener("click", fullScreen, true);
   doc.addEventListener("keydown", fullScreen, true);
+  // While a chart is full screen it covers the page, and Tab and Shift+Tab stay in it (WCAG 2.4.3, 2.4.11): they go
+  // round its own stops (its toolbar, one stop: chartParts below), never to the page under it. Escape still closes it
+  // (Streamlit), and the focus goes back to its button (above). It is full screen while its toolbar has the button that
+  // closes full screen; its box is Streamlit's full-screen frame.
+  const screenShown = () => {
+    const closing = new Set(Object.values(texts).map((t) => t && t["streamlit.close_fullscreen"]).filter(Boolean));
+    const button = [...doc.querySelectorAll(".modebar-btn")].find((b) => closing.has(b.getAttribute("data-title")) || closing.has(b.getAttribute("aria-label")));
+    return button ? button.closest("[data-testid=stFullScreenFrame]") || button.closest("[data-testid=stElementContainer]") : null;
+  };
+  doc.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const frame = screenShown();
+    if (!frame) return;
+    const stops = [...frame.querySelectorAll(FOCUSABLE)].filter((el) => el.tabIndex >= 0 && el.getClientRects().length && !el.closest("[inert]"));
+    if (!stops.length) return;
+    event.preventDefault();
+    const at = stops.indexOf(doc.activeElement), by = event.shiftKey ? -1 : 1;
+    stops[at < 0 ? (by > 0 ? 0 : stops.length - 1) : (at + by + stops.length) % stops.length].focus();
+  }, true);
+  // A chart's toolbar is one Tab stop (chartParts): ← and → (Home, End) move along its buttons, round from the last to
+  // the first, and the button last used keeps the Tab stop. Never the step component's ← → (steps.js) at the same time.
+  doc.addEventListener("keydown", (event) => {
+    const button = event.target.closest && event.target.closest(".modebar-btn"), bar = button && button.closest(".modebar");
+    const by = {ArrowRight: 1, ArrowLeft: -1, Home: "first", End: "last"}[event.key];
+    if (!bar || !by || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const buttons = [...bar.querySelectorAll(".modebar-btn")], at = buttons.indexOf(button);
+    const to = buttons[by === "first" ? 0 : by === "last" ? buttons.length - 1 : (at + by + buttons.length) % buttons.length];
+    event.preventDefault(); event.stopPropagation();
+    rove(bar, to);
+    to.focus();
+  }, true);
+  doc.addEventListener("focusin", (event) => {
+    const button = event.target.closest && event.target.closest(".modebar-btn");
+    if (button && button.closest(".modebar")) rove(button.closest(".modebar"), button);
+  }, true);
   // The sidebar, once collapsed (presenter mode, a narrow window, a phone), is off the screen: inert, out of the Tab
   // order and the accessibility tree. Collapsed by its own button, the focus goes to the button that opens it again;
   // opened by that, to its menu's first link (Shift+Tab from there reaches the button that closes it, theme.css).
@@ -310,6 +348,8 @@ if (!host.__attentionShell) {
       spoken.set(name, words);
       if (Date.now() - opened > 2500) announce(words);
     }
+    // Each chart's toolbar one Tab stop, its layers out of a screen reader's way (again after Plotly drew them again).
+    for (const gd of doc.querySelectorAll(".js-plotly-plot")) chartParts(gd);
     // A heading's link icon (shown on hover, for copying) is no Tab stop: a lesson's stops took two Tabs each.
     for (const anchor of doc.querySelectorAll("[data-testid=stHeaderActionElements] a:not([tabindex])")) anchor.tabIndex = -1;
     const theirs = doc.querySelector("[data-testid=stSkipToContent]");
@@ -385,6 +425,38 @@ if (!host.__attentionShell) {
   new MutationObserver(soon).observe(doc, {subtree: true, childList: true, attributes: true, attributeFilter: [...ATTRIBUTES, "data-collapsed"]});
   soon();
 }
+}
+
+// A chart as a keyboard and a screen reader meet it, set again whenever Plotly draws it (the page script's tidy, and
+// after every plot: a relayout draws the toolbar again, full screen draws the chart again).
+// - Plotly's SVG layers (the marks, the axes' numbers, the titles) are hidden from a screen reader, which read them as
+//   unnamed images of numbers: the chart's box names it (role "figure") and holds its numbers as a table (numbers()).
+// - Its toolbar (PNG, zoom, reset, full screen) is one Tab stop, not five: an ARIA toolbar named "Chart tools"
+//   (assets/text/*/browser.toml) with a roving tabindex. One button takes the Tab key (the last one used, at first the
+//   first), ← → Home End move along them (shell's keydown), Enter or Space presses one (they are buttons). Its icons
+//   are hidden: each button has its name.
+function chartParts(gd) {
+  for (const layer of gd.querySelectorAll("svg.main-svg, .gl-container, .modebar-btn svg"))
+    if (layer.getAttribute("aria-hidden") !== "true") layer.setAttribute("aria-hidden", "true");
+  for (const bar of gd.querySelectorAll(".modebar")) rove(bar);
+}
+
+// The toolbar's Tab stop on ``chosen`` (a button of ``bar``), or where it was: its place is kept on the chart's box, which
+// outlives a toolbar drawn again.
+function rove(bar, chosen) {
+  const texts = window.__attentionTexts || {}, lang = new URLSearchParams(window.location.search).get("lang") === "zh" ? "zh" : "en";
+  const name = (texts[lang] || texts.en || {})["page.chart_tools"] || (texts.en || {})["page.chart_tools"];
+  if (bar.getAttribute("role") !== "toolbar") bar.setAttribute("role", "toolbar");
+  if (name && bar.getAttribute("aria-label") !== name) bar.setAttribute("aria-label", name);
+  const buttons = [...bar.querySelectorAll(".modebar-btn")], keeper = bar.closest("[data-testid=stPlotlyChart]") || bar;
+  if (!buttons.length) return;
+  if (chosen && buttons.includes(chosen)) keeper.__attentionTool = buttons.indexOf(chosen);
+  const current = (chosen && buttons.includes(chosen) ? chosen : null) || buttons.find((b) => b === document.activeElement)
+    || buttons[Math.min(keeper.__attentionTool || 0, buttons.length - 1)];
+  for (const button of buttons) {
+    const want = button === current ? "0" : "-1";
+    if (button.getAttribute("tabindex") !== want) button.setAttribute("tabindex", want);
+  }
 }
 
 function charts() {
@@ -615,9 +687,9 @@ if (!host.__attentionCharts) {
       if (!inked.has(gd) && gd.on) {  // and again on every redraw: a chart resized with its column (a phone turned, the
         inked.add(gd);                // sidebar closed) has its title wrapped for the new width
         let soon = 0;
-        gd.on("plotly_afterplot", () => { ink(gd); cancelAnimationFrame(soon); soon = requestAnimationFrame(() => fit(gd)); });
+        gd.on("plotly_afterplot", () => { ink(gd); chartParts(gd); cancelAnimationFrame(soon); soon = requestAnimationFrame(() => fit(gd)); });
       }
-      fit(gd); ink(gd); tap(gd); return result;
+      fit(gd); ink(gd); tap(gd); chartParts(gd); return result;
     });
     Plotly.react = function (gd, figure, ...rest) {
       try { numbers(box(gd), figure); } catch (error) { console.error("attention-numbers", error); }  // never stops a chart being drawn

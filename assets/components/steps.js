@@ -176,6 +176,7 @@ class Steps {
     this.width = Math.round(this.main.clientWidth || this.root.host?.clientWidth || 700);
     this.onResize.disconnect();
     this.onResize.observe(this.main);
+    if (document.fonts) document.fonts.ready.then(() => this.fitWhere());  // measured again in the page's own fonts
     top.addEventListener("pointerdown", (event) => { if (!event.target.closest("td, th")) this.hideTip(); });
     document.addEventListener("pointerdown", this.outside = this.outside || ((event) => {
       if (this.dialog && !this.dialog.hidden && !event.composedPath().includes(this.dialog) && !event.composedPath().includes(this.controls.choices)) this.closeDialog(false);
@@ -268,8 +269,9 @@ class Steps {
     const next = el("button", {type: "button", class: "nav next", onclick: () => this.move(1)}, t.next);
     const select = el("select", {class: "where", "aria-label": t.steps, onchange: () => {
       const step = parseInt(select.value, 10); this.set({step}, this.stepWords(step)); }});
-    Object.assign(this.controls, {previous, next, select});
-    const parts = [previous, select];
+    const short = el("span", {class: "where-short", "aria-hidden": "true"});  // the step in brief where the list is narrow
+    Object.assign(this.controls, {previous, next, select, short});
+    const parts = [previous, el("span", {class: "where-box"}, select, short)];
     if (projector) parts.push(this.choicesButton());
     parts.push(next);
     this.stepBar = el("nav", {class: "bar", "aria-label": t.steps}, ...parts);
@@ -280,6 +282,26 @@ class Steps {
     const d = this.d, words = fill(this.t.step_of, {number: step, total: d.steps.length, title: d.steps[step - 1].title});
     // a projector has no head buttons in view: the room is told which head it sees
     return d.layout === "projector" && d.heads > 1 && this.t.head_of ? `${words} \u00b7 ${fill(this.t.head_of, {head: this.view.head, heads: d.heads})}` : words;
+  }
+
+  // The step list shows the step and its title ("Step 5 of 6: Softmax: the attention weights"). Where the bar leaves it
+  // too little room for that (a phone) its box shows "Step 5 of 6", or only "5 / 6", drawn over the list (the list
+  // itself still opens on every title, and a screen reader reads it whole), and on a projector the step's own heading,
+  // otherwise for a screen reader only, shows the title under the bar (steps.css).
+  fitWhere() {
+    const c = this.controls, select = c.select, v = this.view, total = this.d.steps.length;
+    if (!select || !select.isConnected || !c.short) return;
+    const style = getComputedStyle(select), room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;  // the arrow
+    if (!(room > 0)) return;
+    measurer = measurer || document.createElement("canvas").getContext("2d");
+    measurer.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const brief = String(this.t.step_of).replace(/\s*[:：]\s*\{title\}\s*$/u, "");  // "Step {number} of {total}"
+    const forms = [this.stepWords(v.step), ...(brief.includes("{title}") ? [] : [fill(brief, {number: v.step, total})]), `${v.step} / ${total}`];
+    const shown = forms.find((form) => measurer.measureText(form).width <= room) || forms[forms.length - 1];
+    const compact = shown !== forms[0];
+    if (c.short.textContent !== (compact ? shown : "")) c.short.textContent = compact ? shown : "";
+    this.stepBar.classList.toggle("compact", compact);
+    this.top.classList.toggle("compact", compact);
   }
 
   move(by) {
@@ -362,7 +384,7 @@ class Steps {
     if (this.focusArea && focusNow !== this.focusDrawn) { this.focusDrawn = focusNow; this.drawFocus(); }  // only when it changed
     this.hideTip();
     this.prebuild(shown);
-    requestAnimationFrame(() => this.reachable());
+    requestAnimationFrame(() => { this.reachable(); this.fitWhere(); });
     if (d.layout === "projector" && !this.fitting) requestAnimationFrame(() => this.fit());
   }
 
@@ -427,7 +449,9 @@ class Steps {
     const d = this.d, t = this.t, projector = d.layout === "projector";
     const section = el("section", {class: "step", "data-step": step.id, "aria-label": step.title});
     const badge = el("span", {class: "badge", text: step.badge});
-    if (projector) section.append(el("p", {class: "caption"}, badge, " ", el("span", {html: step.body})));
+    // On a projector the step list says the step's title; its heading (the outline a screen reader moves by) is for a
+    // screen reader only, and shown where the list is too narrow to say it (fitWhere).
+    if (projector) section.append(el("h2", {class: "step-title", text: step.title}), el("p", {class: "caption"}, badge, " ", el("span", {html: step.body})));
     else section.append(el("h2", {text: step.title}), el("p", {}, badge, " ", el("span", {html: step.body})));
     if (step.formula) section.append(el("div", {class: "formula", html: step.formula}));
     if (this.hiding && !projector && step.blocks.some((b) => b.hide)) section.append(el("p", {class: "note info", text: t.hidden}));
@@ -784,14 +808,14 @@ class Steps {
   destroy() { this.onResize.disconnect(); live.delete(this); document.removeEventListener("pointerdown", this.outside, true); }
 }
 
-// ← and → step the component on screen (not while typing, on a slider or in a list).
+// ← and → step the component on screen (not while typing, on a slider, in a list or in a chart's toolbar).
 if (!window.__attentionStepKeys) {
   window.__attentionStepKeys = true;
   document.addEventListener("keydown", (event) => {
     const by = {ArrowLeft: -1, ArrowRight: 1}[event.key];
     if (!by || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const target = event.composedPath()[0];
-    if (target && target.closest && target.closest("input:not([type=checkbox]), textarea, select, [contenteditable=true], [role=slider], [role=radiogroup], td, [role=dialog]")) return;
+    if (target && target.closest && target.closest("input:not([type=checkbox]), textarea, select, [contenteditable=true], [role=slider], [role=radiogroup], [role=toolbar], td, [role=dialog]")) return;
     const steps = [...live].find((s) => s.root.isConnected && s.d && !(s.view.all && s.d.layout !== "projector"));
     if (!steps) return;
     event.preventDefault();

@@ -240,7 +240,7 @@ def decode(view: View, task_name: str) -> None:
     gen = generate(snap.params, prompt, new, temperature, top_k, view.settings.seed)
     labels = symbols(task, gen.tokens)
     trace = tiny_forward(snap.params, gen.tokens)
-    scores, weights = trace.layers[layer - 1].scores[0, head - 1], trace.layers[layer - 1].weights[0, head - 1]
+    scores, weights = trace.layers[layer - 1].masked_scores[0, head - 1], trace.layers[layer - 1].weights[0, head - 1]
 
     st.subheader(T("learn.decode.mask_title"))
     if view.layout.explains:

@@ -180,7 +180,7 @@ def sinks_section(view: View, trace: RealTrace) -> None:
 
 @st.cache_data(show_spinner=False)
 def built_in() -> dict[str, list[float]]:
-    """The built-in sentences' correlations, computed by scripts/make_snapshots.py (tests/test_inside.py recomputes some)."""
+    """The built-in sentences' correlations, computed by scripts/make_snapshots.py (tests/test_page_real.py recomputes some)."""
     return json.loads(SNAPSHOT.read_text(encoding="utf-8"))
 
 

@@ -3,7 +3,7 @@
 The id names the page's file (``pages/<id>.py``), its texts (``assets/text/<lang>/<id>.toml``)
 and its state. ``app.py`` builds the navigation from ``PAGES``; the tests, the benchmark and
 the screenshots iterate it. A URL parameter names a value a teacher can read (``d_k=64``);
-no two parameters of one page share a name (tests/test_registry.py proves it).
+no two parameters of one page share a name (tests/test_shell_registry.py proves it).
 """
 
 from __future__ import annotations
@@ -287,7 +287,7 @@ PAGES: tuple[Page, ...] = (
         Choice("d_k", 16, options=TRAIN_D_K, when=section("train")),
         Flag("scaled", True, when=section("train")),
         Choice("lr", 0.01, options=TRAIN_LR, when=section("train")),
-        Choice("steps", 1500, options=TRAIN_STEPS, when=section("train")),  # induction forms by then (tests/test_learn.py)
+        Choice("steps", 1500, options=TRAIN_STEPS, when=section("train")),  # induction forms by then (tests/test_page_learn.py)
     )),
     Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4,
          fixed=lambda values: (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)), params=(

@@ -23,11 +23,11 @@ def apply(present: bool) -> None:
 
 
 COPY_CSS = """
-button { width: 100%; min-height: 38px; padding: 4px 12px; font: inherit; font-size: 15px; color: #31333f; background: #fff;
-  cursor: pointer; border: 1px solid rgba(49, 51, 63, .2); border-radius: 8px; }
-button:hover { border-color: #c53948; color: #a1283a; }
-button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
-.said { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+button.attention-copy { width: 100%; min-height: 38px; padding: 4px 12px; font: inherit; font-size: 15px; color: #31333f;
+  background: #fff; cursor: pointer; border: 1px solid rgba(49, 51, 63, .2); border-radius: 8px; }
+button.attention-copy:hover { border-color: #c53948; color: #a1283a; }
+button.attention-copy:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
+.attention-copy-said { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 """
 
 # The button copies window.location.href when clicked (the view as it is then, also after a part reran alone); plain http
@@ -35,10 +35,10 @@ button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
 # for 4 s and, for a screen reader, in a live region.
 COPY_JS = """
 export default function ({parentElement, data}) {
-  let button = parentElement.querySelector("button");
+  let button = parentElement.querySelector("button.attention-copy");
   if (!button) {
-    button = document.createElement("button"); button.type = "button";
-    const said = document.createElement("span"); said.className = "said"; said.setAttribute("role", "status");
+    button = document.createElement("button"); button.type = "button"; button.className = "attention-copy";
+    const said = document.createElement("span"); said.className = "attention-copy-said"; said.setAttribute("role", "status");
     parentElement.append(button, said);
     button.addEventListener("click", () => {
       const link = window.location.href, texts = button.texts;
@@ -58,7 +58,9 @@ export default function ({parentElement, data}) {
 
 @functools.cache
 def _copy_component():
-    return st.components.v2.component("attention_copy_link", css=COPY_CSS, js=COPY_JS)
+    # in the page itself (no shadow root, its CSS scoped by class), as the page's script: the tests and the benchmark
+    # take every isolated component for a step component
+    return st.components.v2.component("attention_copy_link", css=COPY_CSS, js=COPY_JS, isolate_styles=False)
 
 
 def copy_link(T: Texts) -> None:

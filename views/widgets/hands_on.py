@@ -44,8 +44,8 @@ def edit_numbers(head: AttentionTrace, key_tokens: tuple[str, ...], query: int, 
     except ValueError as error:
         st.error(figures.plain(str(error)))
         return
-    st.table(pd.DataFrame({T("classroom.key"): labels, T("classroom.score"): fixed(row.scores),
-                           T("classroom.scaled", divisor=f"{row.divisor:.4g}"): fixed(row.scaled),
+    st.table(pd.DataFrame({T("classroom.key"): labels, T("classroom.score"): fixed(row.raw_scores),
+                           T("classroom.scaled", divisor=f"{row.divisor:.4g}"): fixed(row.scaled_scores),
                            T("classroom.weight"): fixed(row.weights)}), hide_index=True)
     st.caption(T("classroom.output"))
     st.table(pd.DataFrame([fixed(row.output)], columns=[str(i + 1) for i in range(row.output.shape[0])]), hide_index=True)

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import Params, TinyConfig
+from attention_core import TinyConfig, TinyParameters
 from attention_core.tasks import Run
 from attention_plot.text import Texts
 
@@ -27,7 +27,7 @@ class Snapshot:
     task: str
     settings: dict
     run: Run
-    params: Params
+    params: TinyParameters
 
     @property
     def config(self) -> TinyConfig:
@@ -44,7 +44,7 @@ def load_snapshot(name: str) -> Snapshot:
     with np.load(SNAPSHOTS / f"{name}.npz") as data:
         settings = json.loads(str(data["settings"]))
         config = TinyConfig(**settings["config"])
-        params = Params(config, {key.removeprefix("param."): data[key].astype(np.float64) for key in data.files
+        params = TinyParameters(config, {key.removeprefix("param."): data[key].astype(np.float64) for key in data.files
                                  if key.startswith("param.")})
         run = Run(data["steps"], data["loss"], data["accuracy"], data["weights"].astype(np.float64),
                   data["closeness"].astype(np.float64), data["probe"])

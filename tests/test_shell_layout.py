@@ -1,5 +1,6 @@
 """The house's plan, derived from the page registry: a page's code is found by its page's name, pages are thin, the
-shell and the widgets import no page, no page imports another's, and no import circle anywhere (README, "Layout").
+shell and the widgets import no page, no page imports another's, and no import circle anywhere (README, "Layout"); a
+page's tests are found by its page's name too, and every test file is named by what it tests.
 
 Imports are read from the source (``ast``), at module level and inside functions alike: a circle that only a
 function-level import closes is still a circle.
@@ -25,6 +26,9 @@ HEAVY = ("numpy", "pandas", "plotly")  # a page's numbers are computed in views/
 # The one import from the widgets into a page's views, on purpose and inside functions only: asking the room loads the
 # live class's modules only while the session teaches a class (views/widgets/ask.py).
 LATE_ON_PURPOSE = {("views.widgets.ask", "views.live.teacher")}
+# Every test file is named by what it tests (README, "Layout"): a module or part of the core (attention_core, and the
+# classroom's pure modules), one page by its registry id (AppTest), the frame or what crosses pages, or a real browser.
+TEST_SCHEMES = ("test_core_", "test_page_", "test_shell_", "test_browser_")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -205,3 +209,31 @@ def test_without_a_class_open_no_page_imports_the_live_class():
     found = json.loads(result.stdout.strip().splitlines()[-1])
     assert found["walkthrough"] == [], found["walkthrough"]
     assert not any(found.values()), {page_id: live for page_id, live in found.items() if live}
+
+
+def marks_browser(path: Path) -> bool:
+    """Whether the file marks tests ``pytest.mark.browser`` (its ``pytestmark`` or a decorator), read from the source."""
+    return any(isinstance(node, ast.Attribute) and node.attr == "browser" and isinstance(node.value, ast.Attribute)
+               and node.value.attr == "mark" for node in ast.walk(ast.parse(path.read_text())))
+
+
+def test_every_page_has_its_test_file():
+    """A page's tests are found by its page's name, as its code is: tests/test_page_<id>.py for every page of the registry."""
+    missing = [f"tests/test_page_{page.id}.py" for page in PAGES if not (ROOT / "tests" / f"test_page_{page.id}.py").exists()]
+    assert not missing, f"no AppTest file for these pages: {missing}"
+
+
+def test_every_test_file_is_named_by_what_it_tests():
+    """tests/test_core_<module>.py, test_page_<id>.py (<id> a page of the registry), test_shell_<topic>.py and
+    test_browser_<topic>.py, where a file is test_browser_ exactly when its tests drive chromium (marked ``browser``).
+    Helpers (conftest.py, jsnumbers.py) are not named test_; tests/fuzz/ is the fuzzer's own folder."""
+    wrong = []
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        name, marked = path.name, marks_browser(path)
+        if not name.startswith(TEST_SCHEMES):
+            wrong.append(f"{name}: not one of {', '.join(f'{scheme}<…>.py' for scheme in TEST_SCHEMES)}")
+        elif name.startswith("test_page_") and path.stem.removeprefix("test_page_") not in PAGE_IDS:
+            wrong.append(f"{name}: no page {path.stem.removeprefix('test_page_')!r} in the registry")
+        elif name.startswith("test_browser_") != marked:
+            wrong.append(f"{name}: {'marked browser, so test_browser_<topic>.py' if marked else 'test_browser_ but not marked browser'}")
+    assert not wrong, wrong

@@ -1,4 +1,4 @@
-"""Usable by keyboard, by screen reader and by low vision, in Debian's chromium (axe-core over every view: test_layouts).
+"""Usable by keyboard, by screen reader and by low vision, in Debian's chromium (axe-core over every view: test_browser_layouts).
 
 - The keyboard alone walks the walkthrough from step 1 to 7 and picks the focused word; every stop shows its focus.
 - Every number printed in a heatmap's cell contrasts at least 4.5:1 with that cell's colour (the colour found here from
@@ -45,15 +45,13 @@ def focused(page) -> dict | None:
     return page.evaluate(FOCUS_JS)
 
 
-def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium, app_url):
+def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(open_page):
     """From a fresh page: the second Tab reaches the skip link, Enter puts the focus on Next; Enter six times walks
     steps 2 to 7 (two heads: seven steps) with the focus staying on Next, which says it is disabled on the last step;
     then Tab reaches the focused word's box in the focus section below (each matrix on the way one stop), the arrow
     keys pick the third word, and its table follows. Every stop shows its focus ring and Tab never stays on one element
     (no trap)."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat+down&heads=2&step=1")
+    page = open_page("/walkthrough?lang=en&text=the+cat+sat+down&heads=2&step=1")
     wait_for_step(page, "Step 1 of 7")
     page.locator("a.attention-skip:not([hidden])").wait_for(state="attached", timeout=10000)
     page.wait_for_function("() => getComputedStyle(document.querySelector('a.attention-skip')).position === 'fixed'")  # the app's style
@@ -89,7 +87,6 @@ def test_the_keyboard_alone_walks_the_steps_and_picks_the_focused_word(chromium,
     page.keyboard.press("ArrowDown")  # the third
     page.wait_for_function("() => new URLSearchParams(location.search).get('focus') === '3'", timeout=30000)
     page.locator(".steps section.focus table.plain caption", has_text="Query “sat”").first.wait_for(timeout=30000)
-    context.close()
 
 
 THUMB_JS = """() => {
@@ -104,11 +101,10 @@ THUMB_JS = """() => {
 }"""
 
 
-def test_a_sliders_thumb_shows_its_focus_ring_and_moves_with_the_arrow_keys(chromium, app_url):
+def test_a_sliders_thumb_shows_its_focus_ring_and_moves_with_the_arrow_keys(open_page):
     """Streamlit's slider keeps the focus on a hidden range input inside the thumb: the thumb gets the app's 3 px ring
     (at least 3:1 against the sidebar behind it, WCAG 1.4.11 and 2.4.13), and the arrow keys move the value."""
-    page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    page.goto(f"{app_url}/walkthrough?lang=en&step=3")
+    page = open_page("/walkthrough?lang=en&step=3")
     page.locator("[data-testid=stSlider]").first.wait_for(timeout=45000)
     wait_for_step(page, "Step 3 of")
     thumb = None
@@ -123,7 +119,6 @@ def test_a_sliders_thumb_shows_its_focus_ring_and_moves_with_the_arrow_keys(chro
     assert contrast(*rgb) >= 3.0, (thumb, contrast(*rgb))
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => location.search.includes('d_k=5')", timeout=30000)
-    page.context.close()
 
 
 def _cell_colour(scale: list, t: float) -> np.ndarray:
@@ -144,7 +139,7 @@ CELLS_JS = f"""(id) => {{
 
 @pytest.mark.parametrize(("step", "kind", "query"), [(5, "weights", "text=the+cat+sat+on+the+mat"), (3, "signed", "text=the+cat+sat+on+the+mat"),
                                                      (2, "q", "text=the+cat+sat&d_k=4")])
-def test_every_number_in_a_matrix_cell_contrasts_with_its_cell(chromium, app_url, step, kind, query):
+def test_every_number_in_a_matrix_cell_contrasts_with_its_cell(open_page, step, kind, query):
     """Black or white per cell, whichever contrasts more: on the lightest and the darkest cells of the softmax weights,
     the raw scores' red-white-blue and Q's grey-white-blue, every printed number is at least 4.5:1 against its cell,
     whose colour is found here from the scale and the true value (independently of the step component's numbers.js)."""
@@ -154,9 +149,7 @@ def test_every_number_in_a_matrix_cell_contrasts_with_its_cell(chromium, app_url
     head = explain(text, d_k=4).trace.heads[0]
     values, id_ = {"weights": (head.weights, "weights.1"), "signed": (head.raw_scores, "raw.1"), "q": (head.q, "q.1")}[kind]
     low, high = (0.0, 1.0) if kind == "weights" else (-np.abs(values).max(), np.abs(values).max())
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/walkthrough?lang=en&{query}&step={step}")
+    page = open_page(f"/walkthrough?lang=en&{query}&step={step}")
     wait_for_matrix(page, id_, f"m.shown === {values.size}")
     found = page.evaluate(CELLS_JS, id_)
     assert len(found) == values.size and all(cell["shown"] for cell in found), found[:3]
@@ -170,15 +163,12 @@ def test_every_number_in_a_matrix_cell_contrasts_with_its_cell(chromium, app_url
         assert ratio >= 4.5, (cell, ratio)
     assert values.max() - values.min() > 0.5 * (high - low)  # light cells and dark cells were both checked
     assert worst >= 4.5
-    context.close()
 
 
-def test_a_chart_is_a_named_figure_with_its_numbers_as_a_table(chromium, app_url):
+def test_a_chart_is_a_named_figure_with_its_numbers_as_a_table(open_page, app_url):
     """The softmax weights of the article's example: a figure whose name gives its size and key numbers (0.88 on
     "Thinking"), then a hidden table with the same numbers, row and column headers; a line chart is described too."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/walkthrough?lang=en&walk=textbook&step=5")
+    page = open_page("/walkthrough?lang=en&walk=textbook&step=5")
     wait_for_step(page, "Step 5 of 6")
     wait_for_matrix(page, "weights.1", "m.rows === 2")
     box = page.locator(".steps figure.matrix[data-matrix='weights.1']")
@@ -197,15 +187,12 @@ def test_a_chart_is_a_named_figure_with_its_numbers_as_a_table(chromium, app_url
     page.locator("[data-testid=stMain] [data-testid=stPlotlyChart][role=figure]").first.wait_for(timeout=45000)
     names = page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").evaluate_all("(boxes) => boxes.map(b => b.getAttribute('aria-label'))")
     assert all(names) and all(re.search(r"\d", n) for n in names), names  # every chart named, with numbers in the name
-    context.close()
 
 
-def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_opens_it(chromium, app_url):
+def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_opens_it(open_page, app_url):
     """<html lang="zh">; the chart toolbar's buttons and Streamlit's "Help for …" and sidebar names are Chinese; a first
     visit from a zh-CN browser with no lang= in the link opens in Chinese, and the link's lang=en still wins."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="zh-CN")
-    page = context.new_page()
-    page.goto(f"{app_url}/walkthrough?text=the+cat+sat&step=5")
+    page = open_page("/walkthrough?text=the+cat+sat&step=5", locale="zh-CN")
     wait_for_step(page, "第 5 步")
     page.wait_for_function("() => document.documentElement.lang === 'zh'", timeout=10000)
     assert "lang=zh" in page.url
@@ -218,18 +205,15 @@ def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_open
     draw_charts(page)
     titles = page.locator(".modebar-btn").evaluate_all("(buttons) => buttons.map(b => b.getAttribute('data-title'))")
     assert titles and all(re.search(r"[\u4e00-\u9fff]", t) for t in titles), titles
-    english = context.new_page()
+    english = page.context.new_page()
     english.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=5")
     wait_for_step(english, "Step 5 of 6")
     english.wait_for_function("() => document.documentElement.lang === 'en'", timeout=10000)
-    context.close()
 
 
-def test_nothing_moves_when_reduced_motion_is_asked_for(chromium, app_url):
+def test_nothing_moves_when_reduced_motion_is_asked_for(open_page):
     """With prefers-reduced-motion: reduce, no element on the page has a transition or an animation longer than 1 ms."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
-    page = context.new_page()
-    page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=3")
+    page = open_page("/walkthrough?lang=en&text=the+cat+sat&step=3", reduced_motion="reduce")
     wait_for_matrix(page, "raw.1", "m.rows === 3")
     moving_js = """() => { const all = [...document.querySelectorAll('body *')];  // and inside the step component's shadow root
       for (let i = 0; i < all.length; i++) if (all[i].shadowRoot) all.push(...all[i].shadowRoot.querySelectorAll('*'));
@@ -243,7 +227,6 @@ def test_nothing_moves_when_reduced_motion_is_asked_for(chromium, app_url):
         page.wait_for_function(f"() => ({moving_js})().length === 0", timeout=15000)
     moving = page.evaluate(moving_js)
     assert not moving, moving
-    context.close()
 
 
 SMALL_TARGETS_JS = """() => {
@@ -264,12 +247,11 @@ SMALL_TARGETS_JS = """() => {
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_every_target_is_at_least_24_px_square(chromium, app_url, width):
+def test_every_target_is_at_least_24_px_square(open_page, app_url, width):
     """WCAG 2.5.8: every button, link, tab, radio option, checkbox and box a student can press is at least 24 × 24 px:
     the lesson's answers, help "?" icons, a heading's link icon, a chart's toolbar, a chosen tag's remove "×", a select's
     arrow; at 1280 px and on a 390 px phone (links inside a sentence are exempt)."""
-    context = chromium.new_context(viewport={"width": width, "height": 720})
-    page = context.new_page()
+    page = open_page(None, viewport={"width": width, "height": 720})
     for address in ("walkthrough?lang=en&text=the+cat+sat&step=3", "lesson?lang=zh", "types?lang=en"):
         page.goto(f"{app_url}/{address}")
         page.locator("[data-testid=stMain]").wait_for(timeout=45000)
@@ -277,29 +259,23 @@ def test_every_target_is_at_least_24_px_square(chromium, app_url, width):
             page.wait_for_function(f"() => ({SMALL_TARGETS_JS})().length === 0 && document.querySelectorAll('button').length > 5",
                                    timeout=20000)
         assert not page.evaluate(SMALL_TARGETS_JS), (address, page.evaluate(SMALL_TARGETS_JS))
-    context.close()
 
 
-def test_a_device_that_prefers_dark_gets_the_light_page_its_colours_were_checked_on(chromium, app_url):
+def test_a_device_that_prefers_dark_gets_the_light_page_its_colours_were_checked_on(open_page):
     """A phone in dark mode: Streamlit would follow it, and the captions, scales and numbers were checked only on white.
     The page stays light (.streamlit/config.toml), and axe-core finds nothing serious on it."""
     from scripts.axe_scan import violations
 
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
-    page = context.new_page()
-    try:
-        page.goto(f"{app_url}/walkthrough?lang=en&text=the+cat+sat&step=5")
-        wait_for_matrix(page, "weights.1", "m.rows === 3")
-        assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")  # the device does ask for dark
-        background = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
-        assert background == "rgb(255, 255, 255)", background
-        serious = [v for v in violations(page) if v["impact"] in ("serious", "critical")]
-        assert not serious, serious[0]
-    finally:
-        context.close()
+    page = open_page("/walkthrough?lang=en&text=the+cat+sat&step=5", viewport={"width": 390, "height": 844}, color_scheme="dark")
+    wait_for_matrix(page, "weights.1", "m.rows === 3")
+    assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")  # the device does ask for dark
+    background = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+    assert background == "rgb(255, 255, 255)", background
+    serious = [v for v in violations(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, serious[0]
 
 
-def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_url):
+def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(open_page, app_url):
     """In 中文, with Predict first on (the quiz's choices and buttons) and the hands-on editor open and hovered (its
     toolbar: columns, download, search, full screen): nothing English is read or heard, and axe-core finds nothing
     serious. The editor's CSV header is Chinese too (views/charts.matrix_csv)."""
@@ -307,9 +283,7 @@ def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_u
     from scripts.axe_scan import english_left, violations
 
     T = Texts("zh")
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/walkthrough?lang=zh&text=the+cat+sat&step=5&predict=1")
+    page = open_page("/walkthrough?lang=zh&text=the+cat+sat&step=5&predict=1")
     page.get_by_role("button", name=T("classroom.reveal")).wait_for(timeout=45000)
     quiz = english_left(page)
     assert not quiz, quiz
@@ -328,4 +302,3 @@ def test_the_quiz_and_the_number_editor_are_chinese_and_pass_axe(chromium, app_u
         assert not left, left
     serious = [v for v in violations(page) if v["impact"] in ("serious", "critical")]
     assert not serious, serious[0]
-    context.close()

@@ -72,10 +72,9 @@ def test_options_are_a_frozen_typed_record():
         from_json(json.dumps(document))
 
 
-def test_a_pretrained_layer_round_trips_but_does_not_replay():
-    from attention_core.pretrained import PACKAGE, MiniLM
+def test_a_pretrained_layer_round_trips_but_does_not_replay(model):
+    from attention_core.pretrained import PACKAGE
 
-    model = MiniLM.load()
     e = model.explanation(model.run("the cat sat"), 1)
     assert (e.options.model, e.options.layer, e.options.heads, e.options.d_v) == (PACKAGE, 1, 12, 32)
     text = to_json(e)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.browser import browser, wait_for_matrix, wait_for_step
+from scripts.browser import wait_for_matrix, wait_for_step
 from scripts.load import LINK, classroom
 from scripts.serve import COOKIE, MISSING_NGINX, NGINX, balanced
 
@@ -57,36 +57,29 @@ def test_a_class_through_the_balancer_runs_on_every_replica_without_errors(front
     assert len(served) == 2, served
 
 
-def test_the_teachers_link_downloads_and_steps_through_the_balancer(front):
+def test_the_teachers_link_downloads_and_steps_through_the_balancer(front, open_page):
     """In chromium through nginx: the shared link opens its view (its numbers sent over the websocket by the replica
     holding the session), Next steps in the browser and the address follows, the CSV (made in the browser from those
     numbers) downloads every time, and the address a student copies opens the same view in a second browser."""
     link = f"{front.url}/?text=the+cat+sat+on+the+mat&d_k=6&step=3&lang=en"
-    with browser() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
-        page = context.new_page()
-        page.goto(link)
-        scores = wait_for_matrix(page, "raw.1", "m.rows === 6")
-        for step in (4, 5):
-            page.locator(".steps nav.bar button.nav.next").click()
-            page.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step}'", timeout=30000)
-        weights = wait_for_matrix(page, "weights.1", "m.rows === 6")
-        for _ in range(4):
-            with page.expect_download() as download:
-                if not page.locator(".steps details.menu[open]").count():
-                    page.locator(".steps details.menu summary").click()
-                page.get_by_role("button", name="This step's matrices (CSV)").click()
-            assert Path(download.value.path()).read_text().startswith("# attention weights")
-            assert download.value.suggested_filename == "attention-walkthrough-softmax.csv"
-        other = chromium.new_context(viewport={"width": 1280, "height": 720})
-        again = other.new_page()
-        again.goto(link)
-        assert wait_for_matrix(again, "raw.1", "m.rows === 6")["cells"] == scores["cells"]  # the same numbers from either replica
-        again.goto(page.url)  # the address after the steps
-        wait_for_step(again, "Step 5 of 6")
-        assert wait_for_matrix(again, "weights.1", "m.rows === 6")["cells"] == weights["cells"]
-        other.close()
-        context.close()
+    page = open_page(link, accept_downloads=True)
+    scores = wait_for_matrix(page, "raw.1", "m.rows === 6")
+    for step in (4, 5):
+        page.locator(".steps nav.bar button.nav.next").click()
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step}'", timeout=30000)
+    weights = wait_for_matrix(page, "weights.1", "m.rows === 6")
+    for _ in range(4):
+        with page.expect_download() as download:
+            if not page.locator(".steps details.menu[open]").count():
+                page.locator(".steps details.menu summary").click()
+            page.get_by_role("button", name="This step's matrices (CSV)").click()
+        assert Path(download.value.path()).read_text().startswith("# attention weights")
+        assert download.value.suggested_filename == "attention-walkthrough-softmax.csv"
+    again = open_page(link)
+    assert wait_for_matrix(again, "raw.1", "m.rows === 6")["cells"] == scores["cells"]  # the same numbers from either replica
+    again.goto(page.url)  # the address after the steps
+    wait_for_step(again, "Step 5 of 6")
+    assert wait_for_matrix(again, "weights.1", "m.rows === 6")["cells"] == weights["cells"]
 
 
 def test_a_replica_that_dies_is_skipped_then_restarted(front):

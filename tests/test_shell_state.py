@@ -35,7 +35,7 @@ def test_a_link_opened_by_hand_still_wins(app):
 
 
 def test_the_article_example_then_back_to_random_keeps_the_head_in_the_browsers_hands(app):
-    """Issue 21, defect 1: the walk changes on the server, the head stays the browser's (tests/test_browser.py steps)."""
+    """Issue 21, defect 1: the walk changes on the server, the head stays the browser's (tests/test_browser_app.py steps)."""
     from conftest import payload
 
     at = app("walkthrough", text="the cat sat on the mat", heads=2, step=3)

@@ -57,12 +57,10 @@ def page(_tab):
 
 
 @pytest.fixture
-def projector(chromium):
+def projector(open_page):
     """A fresh browser context at 1280 x 720 (a classroom projector), its page; closed after the test (a tab reused would
     carry what Streamlit keeps in the browser, such as a sidebar a test opened)."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
-    yield context.new_page()
-    context.close()
+    return open_page(None, accept_downloads=True)
 
 
 def test_type_a_sentence_move_d_k_and_the_matrix_redraws(app_url, page):
@@ -148,7 +146,7 @@ def test_keyboard_alone_moves_to_the_next_step(app_url, page):
     wait_for_step(page, "Step 2 of 6", 30000)
 
 
-def test_a_step_taken_in_the_browser_and_the_link_csv_and_sidebar_follow(chromium, projector, app_url):
+def test_a_step_taken_in_the_browser_and_the_link_csv_and_sidebar_follow(open_page, projector, app_url):
     """Next steps in the browser (no rerun): the URL, the CSV and the sidebar's copied link still follow each change."""
     page, context = projector, projector.context
     page.goto(f"{app_url}/?text=the+cat+sat&step=1")
@@ -175,13 +173,10 @@ def test_a_step_taken_in_the_browser_and_the_link_csv_and_sidebar_follow(chromiu
     page.wait_for_function("() => location.search.includes('walk=textbook')", timeout=30000)
     page.get_by_role("slider", name="d_k (size of each query and key)").wait_for(state="detached", timeout=30000)
     wait_for_step(page, "Step 4 of 6")
-    fresh = chromium.new_context(viewport={"width": 1280, "height": 720})  # the teacher's link, opened elsewhere
-    other = fresh.new_page()
-    other.goto(page.url)
+    other = open_page(page.url)  # the teacher's link, opened elsewhere
     scores = wait_for_matrix(other, 0, "m.rows === 2")
     assert scores["x"] == ["Thinking", "Machines"] and scores["id"] == "scaled.1"
     wait_for_step(other, "Step 4 of 6")
-    fresh.close()
 
 
 def test_a_step_seen_before_is_not_drawn_again_and_d_k_changes_only_what_follows_it(app_url, page):
@@ -225,31 +220,26 @@ TWELVE = "the cat sat on the red mat today and it was warm"
 
 @pytest.mark.parametrize(("lang", "width", "height", "text"), [
     ("en", 1280, 720, TWELVE), ("zh", 1280, 720, "她正在吃一个绿色的苹果"), ("en", 1920, 1080, TWELVE)])
-def test_presenter_mode_lasts_a_whole_lesson(chromium, app_url, lang, width, height, text):
+def test_presenter_mode_lasts_a_whole_lesson(open_page, lang, width, height, text):
     """A teacher steps through every step with the → key: the sidebar stays closed, nothing scrolls, chart text is large."""
-    context = chromium.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    try:
-        n = len(text.split()) if lang == "en" else len(text)
-        page.goto(f"{app_url}/?{urlencode({'present': 1, 'heads': 2, 'lang': lang, 'text': text, 'step': 1})}")
-        wait_for_matrix(page, 0, f"m.rows === {n}")
-        wait_for_steps(page, "v.layout === 'projector'")
-        page.wait_for_function(IDLE_JS, timeout=45000)
-        for step in range(1, 8):
-            with contextlib.suppress(Exception):  # the step fitted to the screen (its rows made shorter once drawn)
-                page.wait_for_function(f"() => ({PRESENTER_JS})().height <= {height + 2}", timeout=5000)
-            shown = page.evaluate(PRESENTER_JS)
-            assert shown["height"] <= shown["view"] + 2 and shown["bottom"] <= shown["innerHeight"], (step, shown)
-            assert shown["sidebar"] < 50 or shown["sidebarOpen"] == "false", (step, shown)
-            assert shown["texts"] > 0 and shown["smallest"] >= 16, (step, shown)
-            page.screenshot(path=str(SHOTS / f"presenter-{lang}-{width}-step{step}.png"))
-            if step < 7:
-                page.keyboard.press("ArrowRight")
-                wait_for_step(page, f"{'Step' if lang == 'en' else '第'} {step + 1} ", 30000)
-        page.keyboard.press("ArrowLeft")
-        wait_for_step(page, f"{'Step' if lang == 'en' else '第'} 6 ", 30000)
-    finally:
-        context.close()
+    n = len(text.split()) if lang == "en" else len(text)
+    page = open_page(f"/?{urlencode({'present': 1, 'heads': 2, 'lang': lang, 'text': text, 'step': 1})}", viewport={"width": width, "height": height})
+    wait_for_matrix(page, 0, f"m.rows === {n}")
+    wait_for_steps(page, "v.layout === 'projector'")
+    page.wait_for_function(IDLE_JS, timeout=45000)
+    for step in range(1, 8):
+        with contextlib.suppress(Exception):  # the step fitted to the screen (its rows made shorter once drawn)
+            page.wait_for_function(f"() => ({PRESENTER_JS})().height <= {height + 2}", timeout=5000)
+        shown = page.evaluate(PRESENTER_JS)
+        assert shown["height"] <= shown["view"] + 2 and shown["bottom"] <= shown["innerHeight"], (step, shown)
+        assert shown["sidebar"] < 50 or shown["sidebarOpen"] == "false", (step, shown)
+        assert shown["texts"] > 0 and shown["smallest"] >= 16, (step, shown)
+        page.screenshot(path=str(SHOTS / f"presenter-{lang}-{width}-step{step}.png"))
+        if step < 7:
+            page.keyboard.press("ArrowRight")
+            wait_for_step(page, f"{'Step' if lang == 'en' else '第'} {step + 1} ", 30000)
+    page.keyboard.press("ArrowLeft")
+    wait_for_step(page, f"{'Step' if lang == 'en' else '第'} 6 ", 30000)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -338,35 +328,27 @@ def test_presenter_choices_pop_over(projector, app_url):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_phone_width_has_no_sideways_scrolling(chromium, app_url, lang):
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        for step in (2, 5):  # step 1 of every page is measured on a phone in tests/test_layouts.py
-            page.goto(f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step={step}")
-            wait_for_steps(page, f"v.where && v.where.includes('{step}') && v.matrices.length > 0")
-            page.wait_for_function(IDLE_JS, timeout=45000)
-            size = page.evaluate(SCROLL_JS)
-            assert size["width"] <= size["viewWidth"] + 1, (step, size)
-        page.screenshot(path=str(SHOTS / f"phone-{lang}.png"))
-    finally:
-        context.close()
+def test_phone_width_has_no_sideways_scrolling(open_page, app_url, lang):
+    page = open_page(None, "phone")
+    for step in (2, 5):  # step 1 of every page is measured on a phone in tests/test_browser_layouts.py
+        page.goto(f"{app_url}/?lang={lang}&text=the+cat+sat+on+the+mat&step={step}")
+        wait_for_steps(page, f"v.where && v.where.includes('{step}') && v.matrices.length > 0")
+        page.wait_for_function(IDLE_JS, timeout=45000)
+        size = page.evaluate(SCROLL_JS)
+        assert size["width"] <= size["viewWidth"] + 1, (step, size)
+    page.screenshot(path=str(SHOTS / f"phone-{lang}.png"))
 
 
-def test_a_fresh_server_opens_a_deep_link(chromium):
+def test_a_fresh_server_opens_a_deep_link(open_page):
     """The first request a new server gets may be a link to a page (a teacher's shared link), not to "/"."""
     with serve() as url:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        try:
-            page.goto(f"{url}/scaling-lab?d_k=1024&lang=en")
-            page.get_by_role("heading", name="Scaling lab: why divide by √d_k?").wait_for(timeout=45000)
-            page.wait_for_timeout(1500)
-            body = page.inner_text("body")
-            assert "Page not found" not in body and "encountered an error" not in body
-            assert "d_k=1024" in page.url
-        finally:
-            context.close()
+        page = open_page(f"{url}/scaling-lab?d_k=1024&lang=en", "laptop")
+        page.get_by_role("heading", name="Scaling lab: why divide by √d_k?").wait_for(timeout=45000)
+        page.wait_for_timeout(1500)
+        body = page.inner_text("body")
+        assert "Page not found" not in body and "encountered an error" not in body
+        assert "d_k=1024" in page.url
+        page.context.close()  # before its server stops
 
 
 def test_watch_it_learn_scrubs_training_on_a_projector(projector, app_url):
@@ -394,20 +376,17 @@ def test_watch_it_learn_scrubs_training_on_a_projector(projector, app_url):
     page.screenshot(path=str(SHOTS / "learn-presenter-1280.png"))
 
 
-def test_train_it_yourself_in_the_browser_and_the_link_keeps_the_settings(chromium, page, app_url):
+def test_train_it_yourself_in_the_browser_and_the_link_keeps_the_settings(open_page, page, app_url):
     page.goto(f"{app_url}/watch-it-learn?section=train&task=copy&steps=200&heads=1&d_k=8")
     page.get_by_role("button", name="Train").click()
     page.wait_for_function("() => document.body.innerText.includes('Trained 200 steps in')", timeout=60000)
     trained = wait_for_heatmap(page, 0, "h.title.includes('Layer 1, head 1')")
     assert trained["rows"] == 12
     page.screenshot(path=str(SHOTS / "learn-trained.png"), full_page=True)
-    fresh = chromium.new_context(viewport={"width": 1280, "height": 720})
-    other = fresh.new_page()
-    other.goto(page.url)
+    other = open_page(page.url)
     other.wait_for_function("() => document.body.innerText.includes('press Train')", timeout=30000)
     assert other.get_by_role("slider", name="Steps").get_attribute("aria-valuetext") in ("200", None)
     assert "steps=200" in other.url and "task=copy" in other.url
-    fresh.close()
 
 
 def test_a_hostile_prompt_is_shown_as_text(app_url, page):
@@ -417,7 +396,7 @@ def test_a_hostile_prompt_is_shown_as_text(app_url, page):
     assert page.locator("img[src='x']").count() == 0 and page.locator("[onerror], [onmouseover]").count() == 0
 
 
-def test_online_softmax_folds_block_by_block_on_a_projector_and_the_link_reopens_it(chromium, projector, app_url):
+def test_online_softmax_folds_block_by_block_on_a_projector_and_the_link_reopens_it(open_page, projector, app_url):
     """A teacher steps through the blocks with the slider's keys: each frame shows one more block, the exact result at
     the end, and the link opens the same step in a fresh browser."""
     page = projector
@@ -432,11 +411,8 @@ def test_online_softmax_folds_block_by_block_on_a_projector_and_the_link_reopens
     page.wait_for_function("() => location.search.includes('fold=3')", timeout=30000)
     assert "Held at once: 48 scores instead of 144 (33%)" in page.inner_text("body")
     page.screenshot(path=str(SHOTS / "positions-online-softmax-1280.png"))
-    fresh = chromium.new_context(viewport={"width": 1280, "height": 720})
-    other = fresh.new_page()
-    other.goto(page.url)
+    other = open_page(page.url)
     other.wait_for_function("() => document.body.innerText.includes('All blocks folded in')", timeout=45000)
-    fresh.close()
 
 
 def test_the_shuffled_sentence_is_drawn_with_the_shuffled_words(app_url, page):
@@ -478,12 +454,10 @@ def test_nothing_is_fetched_from_outside_the_server(projector, app_url):
     assert not outside, outside
 
 
-def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(chromium, app_url):
+def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(open_page):
     """The class guesses stop 1 and the answer is revealed; a reload (a new session) shows the same guess, the answer and
     the view's links; "Clear the class's guesses" asks every stop again, and a reload after it stays cleared."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/lesson?lang=en")
+    page = open_page("/lesson?lang=en")
     guess = page.locator(".st-key-lesson-four_steps-guess")
     guess.get_by_text("0.88", exact=True).wait_for(timeout=45000)
     guess.get_by_text("0.88", exact=True).click()
@@ -503,7 +477,6 @@ def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(chromiu
     page.locator(".st-key-lesson-four_steps-guess input[value='1']").wait_for(state="attached", timeout=45000)
     assert page.locator(".st-key-lesson-four_steps-guess input:checked").count() == 0
     assert page.get_by_role("link", name="Open this view").count() == 0
-    context.close()
 
 
 @pytest.mark.xfail(strict=False, reason="open: under a loaded run Back from a page opened by the menu sometimes stays "

@@ -12,12 +12,14 @@ goes where a keyboard user and a screen reader expect it when something opens, c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from conftest import VIEWPORTS
 
 from scripts.browser import wait_for_step
-from tests.fuzz.driver import SETTLED_JS, VIEWPORTS
+from tests.fuzz.driver import SETTLED_JS
 from views.shell.registry import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
@@ -41,7 +43,7 @@ STOP_JS = """() => {
           onScreen: box.width > 0 && box.height > 0 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight};
 }"""
 
-LAYOUTS = {"laptop": ({"viewport": {"width": 1280, "height": 720}}, {}),
+LAYOUTS = {"laptop": (VIEWPORTS["projector"], {}),  # a laptop's screen at the projector's size, the sidebar open
            "projector": (VIEWPORTS["projector"], {"present": 1}),
            "phone": (VIEWPORTS["phone"], {})}
 
@@ -90,13 +92,12 @@ def counts(request):
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(chromium, app_url, counts, layout):
+def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(open_page, app_url, counts, layout):
     """Each page opened fresh; Tab walks to its first control. With the sidebar closed (presenter mode, a phone) no
     stop is in the sidebar and the first control is a few Tabs away; with it open, the menu comes first, every link
     scrolled into view as it is reached."""
     options, params = LAYOUTS[layout]
-    context = chromium.new_context(**options)
-    page = context.new_page()
+    page = open_page(None, **options)
     for entry in PAGES:
         query = "&".join(f"{k}={v}" for k, v in ({"lang": "en"} | params).items())
         page.goto(f"{app_url}/{entry.path}?{query}")
@@ -107,7 +108,6 @@ def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(chrom
             assert not any(stop["sidebar"] for stop in stops), (where, [s for s in stops if s["sidebar"]][:3])
             assert tabs <= 6, (where, stops)
         counts[entry.id] = f"{tabs}" + (f" (Next {to_next})" if to_next else "")
-    context.close()
 
 
 FOCUS_JS = """() => { let el = document.activeElement;
@@ -120,12 +120,10 @@ def focus_is(page, text: str, timeout: int = 5000) -> None:
     page.wait_for_function(f"() => ({FOCUS_JS})()?.includes({text!r})", timeout=timeout)
 
 
-def test_a_pop_over_takes_the_focus_in_and_gives_it_back(chromium, app_url):
+def test_a_pop_over_takes_the_focus_in_and_gives_it_back(open_page):
     """The lesson's "Clear the class's guesses": Enter on its button puts the focus on the button inside, which has a
     name; Escape closes it and the focus is on its button again, and the next Tab goes on from there."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/lesson?lang=en")
+    page = open_page("/lesson?lang=en")
     settle(page)
     opener = page.locator("[data-testid=stPopover] button").first
     opener.focus()
@@ -153,15 +151,12 @@ def test_a_pop_over_takes_the_focus_in_and_gives_it_back(chromium, app_url):
     page.wait_for_timeout(300)
     after = page.evaluate(FOCUS_JS)
     assert after and "Clear" not in after, after  # on the next control of the page, not the body
-    context.close()
 
 
-def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_their_button(chromium, app_url):
+def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_their_button(open_page):
     """Presenter mode's ⚙: a named dialog, the focus inside it at once; Escape closes it onto ⚙. On the last step the
     skip link still leads to Next (which says it is the last step), not to Previous, so Enter never goes back."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/?lang=en&present=1&walk=textbook&step=6")
+    page = open_page("/?lang=en&present=1&walk=textbook&step=6")
     wait_for_step(page, "Step 6 of 6")
     settle(page)
     page.keyboard.press("Tab")
@@ -184,15 +179,12 @@ def test_the_presenter_choices_open_on_their_first_control_and_close_back_to_the
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden", timeout=10000)
     focus_is(page, "Choices")
-    context.close()
 
 
-def test_full_screen_keeps_the_focus_on_its_button_both_ways(chromium, app_url):
+def test_full_screen_keeps_the_focus_on_its_button_both_ways(open_page):
     """A chart's full screen (in Plotly's toolbar): after Enter the focus is on "Close fullscreen"; after Escape it is
     on the same chart's "Fullscreen" again, never on the page's body."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/cosine?lang=en")
+    page = open_page("/cosine?lang=en")
     settle(page)
     button = page.locator("[data-testid=stMain] .modebar-btn[data-title=Fullscreen]").first
     button.wait_for(state="attached", timeout=30000)
@@ -202,17 +194,115 @@ def test_full_screen_keeps_the_focus_on_its_button_both_ways(chromium, app_url):
     page.keyboard.press("Escape")
     page.locator(".modebar-btn[data-title='Close fullscreen']").wait_for(state="detached", timeout=10000)
     focus_is(page, "Fullscreen")
+
+
+# Whether the focus is in the chart shown full screen (the element whose toolbar has "Close fullscreen").
+IN_FULL_SCREEN_JS = """() => { const place = document.activeElement && document.activeElement.closest('[data-testid=stElementContainer]');
+  return !!place && !!place.querySelector(".modebar-btn[data-title='Close fullscreen']"); }"""
+
+
+def test_full_screen_keeps_tab_and_shift_tab_inside_the_chart(chromium, app_url):
+    """A chart full screen covers the page: Tab and Shift+Tab go round its own stops (its toolbar), never to the page
+    under it; the arrow keys move along its toolbar; Escape, from any of its buttons, closes it onto "Fullscreen"."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/cosine?lang=en")
+    settle(page)
+    button = page.locator("[data-testid=stMain] .modebar-btn[data-title=Fullscreen]").first
+    button.wait_for(state="attached", timeout=30000)
+    button.focus()
+    page.keyboard.press("Enter")
+    focus_is(page, "Close fullscreen")
+    for key in ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]:
+        page.keyboard.press(key)
+        assert page.evaluate(IN_FULL_SCREEN_JS), (key, page.evaluate(STOP_JS))
+    page.keyboard.press("ArrowLeft")
+    focus_is(page, "Reset axes")
+    page.keyboard.press("Tab")
+    assert page.evaluate(IN_FULL_SCREEN_JS), page.evaluate(STOP_JS)
+    page.keyboard.press("Escape")
+    page.locator(".modebar-btn[data-title='Close fullscreen']").wait_for(state="detached", timeout=10000)
+    focus_is(page, "Fullscreen")
     context.close()
 
 
-def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keeps_it(chromium, app_url):
+TOOLBARS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].map(gd => ({
+  bars: [...gd.querySelectorAll('.modebar')].map(bar => ({role: bar.getAttribute('role'), name: bar.getAttribute('aria-label'),
+    stops: [...bar.querySelectorAll('.modebar-btn')].filter(b => b.tabIndex >= 0).map(b => b.getAttribute('data-title')),
+    buttons: bar.querySelectorAll('.modebar-btn').length, shown: bar.checkVisibility()})),
+  layers: [...gd.querySelectorAll('svg.main-svg')].map(svg => svg.getAttribute('aria-hidden'))}))"""
+
+
+def test_a_charts_toolbar_is_one_tab_stop_and_its_drawing_is_no_image_of_numbers(chromium, app_url):
+    """The scaling lab's charts, every one drawn: each toolbar is a named ARIA toolbar and one Tab stop (not five), ←, →,
+    Home and End move along its buttons (the step keys stay off), the Tab stop stays where the arrows left it after a
+    button redraws the chart. A screen reader meets each chart as a named figure holding its table of numbers and its
+    toolbar: Plotly's SVG (the axes' numbers, the titles) is no unnamed image any more. In Chinese the toolbar is named in
+    Chinese."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/scaling-lab?lang=en")
+    settle(page)
+    if page.evaluate("() => window.__attentionCharts.drawAll()"):
+        settle(page)
+    charts = page.evaluate(TOOLBARS_JS)
+    bars = [bar for chart in charts for bar in chart["bars"]]
+    assert len(bars) >= 3, charts
+    for bar in bars:
+        assert bar["role"] == "toolbar" and bar["name"] == "Chart tools" and bar["buttons"] >= 4, bar
+        assert len(bar["stops"]) == 1, bar
+    assert all(chart["layers"] and set(chart["layers"]) == {"true"} for chart in charts), charts
+    for figure in page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").all():
+        if not figure.is_visible():  # in a closed expander: out of the accessibility tree
+            continue
+        tree = figure.aria_snapshot()
+        assert re.match(r"- '?figure \"", tree) and "- table " in tree and '- toolbar "Chart tools"' in tree, tree[:400]
+        assert not re.search(r"^\s*- img\b", tree, re.MULTILINE), [line for line in tree.splitlines() if "img" in line]
+    # A whole lap of the Tab key: one stop for each toolbar.
+    stops, first = [], None
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(STOP_JS)
+        if stop is None:
+            continue
+        if first is not None and stop == first:
+            break
+        first = first or stop
+        stops.append(stop)
+    assert sum("modebar-btn" in stop["cls"] for stop in stops) == sum(bar["shown"] for bar in bars), [s["name"] for s in stops]
+    toolbar = page.locator("[data-testid=stMain] .modebar").first
+    address = page.url
+    toolbar.locator(".modebar-btn").first.focus()
+    page.keyboard.press("ArrowRight")
+    focus_is(page, "Zoom in")
+    page.keyboard.press("End")
+    focus_is(page, "Fullscreen")
+    page.keyboard.press("ArrowRight")  # round to the first
+    focus_is(page, "Download plot")
+    page.keyboard.press("ArrowLeft")
+    focus_is(page, "Fullscreen")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    focus_is(page, "Zoom in")
+    assert page.url == address  # the arrows moved along the toolbar, nothing else
+    page.keyboard.press("Enter")  # zooms in: Plotly draws the chart (and its toolbar) again
+    page.wait_for_timeout(800)
+    assert toolbar.evaluate("bar => [...bar.querySelectorAll('.modebar-btn')].filter(b => b.tabIndex >= 0).map(b => b.dataset.title)") == ["Zoom in"]
+    page.keyboard.press("Tab")  # and Tab leaves the toolbar
+    assert "modebar-btn" not in page.evaluate(STOP_JS)["cls"]
+    page.goto(f"{app_url}/cosine?lang=zh")
+    settle(page)
+    names = {bar["name"] for chart in page.evaluate(TOOLBARS_JS) for bar in chart["bars"]}
+    assert names == {"图表工具"}, names
+    context.close()
+
+
+def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keeps_it(open_page):
     """Enter on a menu link: the new page's title has the focus (a screen reader reads where it arrived). The sidebar
     collapsed by its button: its links are gone from the Tab order and the focus is on the button that opens it;
     opened by that (Enter), the focus is on the menu's first link, and Shift+Tab reaches the button that closes it
     (which Streamlit shows only under the mouse): the keyboard alone opens and closes the sidebar."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.goto(f"{app_url}/?lang=en")
+    page = open_page("/?lang=en")
     settle(page)
     link = page.locator("[data-testid=stSidebarNavLink]", has_text="Cosine similarity")
     link.focus()
@@ -233,4 +323,3 @@ def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keep
     page.keyboard.press("Enter")
     focus_is(page, "Expand sidebar")
     assert page.evaluate("() => document.querySelector('[data-testid=stSidebar]').inert")
-    context.close()

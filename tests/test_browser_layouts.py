@@ -15,10 +15,11 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from conftest import VIEWPORTS
 
 from scripts.axe_scan import english_left, violations
 from scripts.browser import CHROMIUM, MISSING_CHROMIUM, STEPS_ROOT_JS, serve
-from tests.fuzz.driver import VIEWPORTS, Server, Visit, key_class
+from tests.fuzz.driver import Server, Visit, key_class
 from views.shell.params import Choice
 from views.shell.registry import PAGES
 

@@ -6,26 +6,15 @@ from collections import deque
 
 import numpy as np
 import pytest
-from conftest import ROOT, figures, z_values
+from conftest import REAL_SENTENCE, ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from attention_core import inside
-from attention_core.pretrained import MiniLM, gelu, layer_norm
+from attention_core.pretrained import gelu, layer_norm
 
 REFERENCE = np.load(ROOT / "tests" / "reference" / "minilm.npz")
-SENTENCE = "The animal didn't cross the street because it was too tired."
-
-
-@pytest.fixture(scope="module")
-def model():
-    return MiniLM.load()
-
-
-@pytest.fixture(scope="module")
-def trace(model):
-    return model.run(SENTENCE)
 
 
 @pytest.mark.parametrize("index", range(len(REFERENCE["sentences"])))
@@ -159,8 +148,8 @@ def test_leaving_a_word_out_runs_the_model_without_it(model, trace):
     """Leave-one-out against the model's own forward pass with the word's pieces replaced by [MASK], pooled as
     sentence-transformers pools (mean over tokens, unit length), through the core's head-by-head layers (``attend``);
     the batched pass equals the pass of one sentence."""
-    found = inside.importance(model, trace, SENTENCE)
-    ids, words, pieces = inside.word_groups(model, SENTENCE)
+    found = inside.importance(model, trace, REAL_SENTENCE)
+    ids, words, pieces = inside.word_groups(model, REAL_SENTENCE)
     assert words[:4] == ("the", "animal", "didn't", "cross") and pieces[2] == [3, 4, 5] and len(words) == len(found.leave_one_out) == len(pieces)
     np.testing.assert_allclose(model.forward(np.array([ids, ids]), keep=False)[0][1], trace.hidden, atol=1e-12)
 
@@ -197,7 +186,7 @@ def test_the_untrained_model_is_seeded_at_berts_initial_scale(model):
     np.testing.assert_array_equal(rows[0, 0], rows[0, 2])
     np.testing.assert_array_equal(rows[0, 1], again.word[np.array([7])][0])
     assert abs(first.word[np.arange(2000)].std() - 0.02) < 0.001
-    trained, untrained = model.run(SENTENCE), first.run(SENTENCE)
+    trained, untrained = model.run(REAL_SENTENCE), first.run(REAL_SENTENCE)
     assert untrained.tokens == trained.tokens  # the same tokenizer and architecture
     n = len(trained.tokens)
     assert inside.head_entropy(untrained).mean() > 0.95 * np.log2(n) > inside.head_entropy(trained).mean()
@@ -214,155 +203,3 @@ def test_the_spread_of_q_dot_k_on_every_head(model, trace):
     np.testing.assert_allclose(found.top_scaled, trace.attentions.max(axis=-1).mean(axis=-1), atol=1e-12)
     assert found.theory == pytest.approx(np.sqrt(32)) and (found.top_raw >= found.top_scaled - 1e-12).all()
 
-
-# --- The real-model page's sections (AppTest) ---
-
-
-def ticks(spec: dict, axis: str) -> list[str]:
-    return [str(t) for t in spec["layout"][axis].get("ticktext", [])]
-
-
-def test_every_section_draws_its_numbers_from_the_core_in_both_languages(model, trace):
-    from conftest import all_text, figure_titles, open_app, tables
-
-    from views.shell.registry import REAL_SECTIONS
-
-    for lang in ("en", "zh"):
-        for section in REAL_SECTIONS:
-            at = open_app("real", section=section, lang=lang, text=SENTENCE)
-            assert at.query_params["section"] == section and (figure_titles(at) or tables(at)), (section, lang)
-    at = open_app("real", section="layer", layer=3, stage=2, text=SENTENCE)
-    share = inside.layer_stages(model, trace.inputs[2], 2).attention_share
-    assert f"In layer 3, attention writes **{share:.0%}** of the update and the feed-forward part **{1 - share:.0%}**" in all_text(at)
-    assert figure_titles(at)[0] == "A = Concat(heads) W_O + b_O (layer 3)"
-    shares = inside.sink_shares(trace)
-    at = open_app("real", section="sinks", text=SENTENCE)
-    assert f"put {shares['cls'][0].mean():.0%} of their weight on [CLS]" in all_text(at)
-    np.testing.assert_allclose(z_values(figures(at)[0]), shares["cls"], atol=1e-9)
-    found = inside.spread(model, trace)
-    at = open_app("real", section="scaling", text=SENTENCE)
-    assert at.table[0].value.iloc[0, 1] == f"{np.median(found.raw):.2f}"
-    assert f"without it the softmax's largest weight would have a median over the heads of {np.median(found.top_raw):.2f}" in all_text(at)
-    assert at.table[0].value.iloc[4, 1] == f"{np.median(found.top_raw):.2f}"  # the sentence's number is the table's
-
-
-def test_the_sink_switch_renormalises_every_attention_chart_of_a_section():
-    """“Hide [CLS] and [SEP]”: gone from the rows and columns of every attention chart, and each row still sums to 1."""
-    from conftest import open_app
-
-    for section, charts in (("heads", 1), ("moved", 1), ("random", 2)):
-        at = open_app("real", section=section, hide=1, text=SENTENCE)
-        weights = [spec for spec in figures(at) if "[CLS]" not in ticks(spec, "xaxis") and ticks(spec, "xaxis")[:1] == ["the"]]
-        assert len(weights) >= charts, section
-        for spec in weights[:charts]:
-            assert "[SEP]" not in ticks(spec, "yaxis")
-            np.testing.assert_allclose(z_values(spec).sum(axis=1), 1.0, atol=1e-9)
-        shown = open_app("real", section=section, text=SENTENCE)
-        assert any("[CLS]" in ticks(spec, "xaxis") for spec in figures(shown)), section
-
-
-def test_the_built_in_sentences_correlations_are_reproduced(model):
-    """assets/snapshots/importance.json, recomputed for three of its sentences; the page's means are the file's."""
-    import json
-
-    from conftest import all_text, open_app, tables
-
-    stored = json.loads((ROOT / "assets" / "snapshots" / "importance.json").read_text())
-    assert stored["sentences"] == list(inside.BUILT_IN) and len(stored["sentences"]) >= 20
-    again = inside.correlations(model, inside.BUILT_IN[:3])
-    for measure in inside.MEASURES:
-        np.testing.assert_allclose(again[measure], stored["spearman"][measure][:3], atol=1e-6)
-    at = open_app("real", section="importance", text=SENTENCE)
-    means = {m: np.nanmean(stored["spearman"][m]) for m in inside.MEASURES}
-    assert (f"Over the {len(stored['sentences'])} built-in sentences, mean ρ: raw attention {means['attention']:.2f}, "
-            f"rollout {means['rollout']:.2f}, flow {means['flow']:.2f}.") in all_text(at)
-    best = max(means, key=means.get)
-    assert f"On the set, {dict(attention='raw attention').get(best, best)} agrees best" in all_text(at)
-    found = inside.importance(model, model.run(SENTENCE), SENTENCE)
-    table = tables(at)["Each word's importance by the four measures"]
-    np.testing.assert_allclose(table.iloc[:, 1].to_numpy(dtype=float), found.leave_one_out, atol=5e-5)  # as shown: 4 decimals
-
-
-def test_a_click_on_a_tile_of_the_overview_opens_that_head():
-    """The overview's tiles each hold a point (layer, head); a click selects it and the callback opens that head."""
-    from conftest import open_app
-
-    from views import real
-
-    at = open_app("real", text=SENTENCE)
-    overview = figures(at)[2]
-    targets = overview["data"][1]
-    assert len(targets["customdata"]) == 72 and targets["customdata"][4 * 12 + 7] == [5, 8]
-    import streamlit as st
-
-    class FakeView:
-        def key(self, name: str) -> str:
-            return f"real.{name}"
-
-    st.session_state.clear()
-    st.session_state["overview-pick"] = {"selection": {"points": [{"customdata": [5, 8]}]}}
-    real.open_tile(FakeView())
-    assert st.session_state["real.layer"] == 5 and st.session_state["real.head"] == 8
-
-
-def test_hiding_the_specials_says_how_much_each_row_kept_before_renormalising():
-    """kept_share against an explicit loop: the weight each kept row had on the kept columns, whose reciprocal is how
-    much the renormalisation enlarges it."""
-    from attention_core.pretrained import kept_share, without_specials
-
-    tokens = ("[CLS]", "a", "b", "[SEP]")
-    weights = np.array([[0.7, 0.1, 0.1, 0.1], [0.5, 0.2, 0.1, 0.2], [0.01, 0.01, 0.01, 0.97], [0.25, 0.25, 0.25, 0.25]])
-    kept, share = kept_share(weights, tokens)
-    assert kept == [1, 2]
-    np.testing.assert_allclose(share, [sum(weights[i, j] for j in (1, 2)) for i in (1, 2)])
-    renormalised = without_specials(weights, tokens)[1]
-    np.testing.assert_allclose(renormalised * share[:, None], weights[np.ix_(kept, kept)])
-    assert renormalised[1, 1] == pytest.approx(0.5)  # 0.01 of 0.02 left: a row that kept 2 % shows a 50 % weight
-
-
-def test_weight_and_share_of_what_arrives_are_compared_cell_by_cell(model, trace):
-    """The moved map's rows sum to 1 like α's (hiding the specials leaves the shares as the renormalised weights would);
-    the page names exactly the cells with α_ij ≥ 0.2 and a share of what arrives at most half of α_ij, as a loop finds them."""
-    from conftest import all_text, open_app
-
-    from attention_core.pretrained import without_specials
-    from attention_plot.figures import plain
-    from attention_plot.plot import token_name
-
-    layer, head = 0, 0
-    weights, moved = inside.moved_norms(model, trace.inputs[layer], layer, head)
-    shares = inside.arriving_shares(moved)
-    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
-    for i in range(len(trace.tokens)):
-        for j in range(len(trace.tokens)):
-            assert shares[i, j] == pytest.approx(moved[i, j] / sum(moved[i]))
-    kept, renormalised = without_specials(weights, trace.tokens)
-    np.testing.assert_allclose(inside.arriving_shares(renormalised * moved[np.ix_(kept, kept)] / weights[np.ix_(kept, kept)]),
-                               inside.arriving_shares(moved[np.ix_(kept, kept)]))
-    expected = [(i, j) for i in range(len(trace.tokens)) for j in range(len(trace.tokens))
-                if weights[i, j] >= 0.2 and shares[i, j] <= weights[i, j] / 2]
-    at = open_app("real", section="moved", layer=layer + 1, head=head + 1, text=SENTENCE)
-    text = all_text(at)
-    if expected:
-        gaps = sorted(expected, key=lambda c: shares[c] - weights[c])
-        assert "Large weight, little brought" in text
-        shown = tuple(plain(t) for t in trace.tokens)
-        for i, j in gaps[:4]:  # a repeated word with its position: “the” (5)
-            assert f"{token_name(shown, i)} → {token_name(shown, j)}" in text
-    else:
-        assert "no cell with 20 % of its row's weight" in text
-    np.testing.assert_allclose(z_values(figures(at)[-1]), shares, atol=1e-9)
-
-
-def test_hiding_cls_and_sep_keeps_the_same_query_word():
-    """The query's number changes when [CLS] goes ([CLS] the cat … → the cat …): its word stays."""
-    from conftest import open_app
-
-    at = open_app("real", section="heads", text="the cat sat on the mat", query=3)  # 3 · cat, with [CLS] shown
-    assert at.selectbox(key="real.query").format_func(at.selectbox(key="real.query").value).endswith("cat")
-    at.toggle(key="real.hide").set_value(True).run()
-    query = at.selectbox(key="real.query")
-    assert query.value == 2 and query.format_func(query.value).endswith("cat")
-    at.toggle(key="real.hide").set_value(False).run()
-    query = at.selectbox(key="real.query")
-    assert query.value == 3 and query.format_func(query.value).endswith("cat")

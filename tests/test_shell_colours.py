@@ -8,13 +8,18 @@ dichromacy) and measured in CAM02-UCS, a space where distance is perceived diffe
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from colorspacious import cspace_convert
+from conftest import SENTENCE, figures, open_app
 
 from attention_plot.figures import APPROVED_SCALES, contrast, ink
 from views.hierarchy import shade
+from views.shell.registry import PAGES as REGISTRY
 
+PAGES = [page.id for page in REGISTRY]
 VISION = {"deuteranopia": "deuteranomaly", "protanopia": "protanomaly", "typical": None}
 
 
@@ -98,3 +103,13 @@ def test_the_cosine_pages_lines_each_have_their_own_look():
     chart = next(f for f in figures(at) if len(f["data"]) == 11)
     styles = [(t["line"]["color"], t["line"]["dash"]) for t in chart["data"]]
     assert len(set(styles)) == len(styles)
+
+
+def test_only_approved_colour_scales():
+    approved = [json.dumps(scale) for scale in APPROVED_SCALES.values()]
+    for page in PAGES:
+        for spec in figures(open_app(page, text=SENTENCE)):
+            for trace in spec["data"]:
+                if "colorscale" in trace:
+                    assert json.dumps(trace["colorscale"]) in approved, (page, trace["colorscale"])
+            assert spec["layout"].get("title", {}).get("text"), page

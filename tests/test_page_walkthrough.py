@@ -1,13 +1,17 @@
-"""AppTest: the walkthrough's payload (every step of every head, sent once), the URL round trip, the textbook example,
-the focus tables and bad input. Stepping itself happens in the browser: tests/test_browser.py."""
+"""AppTest for the walkthrough: its payload (every step of every head, sent once), the URL round trip, the textbook
+example, the focus tables and bad input; presenter mode, the JSON export, the link, hands-on numbers, predict-then-reveal
+and the real model's weights. Stepping itself happens in the browser: tests/test_browser_app.py, test_browser_steps.py."""
+
+import json
 
 import numpy as np
 import pytest
-from conftest import all_text, matrix, open_app, payload, step_ids, step_matrices, step_text, step_titles
+from conftest import SENTENCE, all_text, matrix, open_app, payload, step_ids, step_matrices, step_text, step_titles
 from jsnumbers import number, run
 
-from attention_core import explain
+from attention_core import explain, from_json
 from attention_plot import figures
+from attention_plot.text import Texts
 from views.shell.registry import MAX_TOKENS
 
 SIX = ("the", "cat", "sat", "on", "the", "mat")
@@ -206,9 +210,11 @@ def test_notice_goes_away_after_a_change():
     assert not [w for w in at.warning if "out of range" in w.value]
 
 
-@pytest.mark.parametrize("score", ["dot", "scaled_dot", "additive", "bilinear", "cosine"])
-@pytest.mark.parametrize("mode", ["soft", "hard", "local", "local-monotonic"])
-def test_every_score_and_mode_sends_every_step(score, mode):
+@pytest.mark.parametrize(("score", "mode"), [("dot", "soft"), ("scaled_dot", "hard"), ("additive", "local"), ("bilinear", "local-monotonic"),
+                                             ("cosine", "soft")])
+def test_each_score_and_each_mode_sends_every_step(score, mode):
+    """Each score and each mode once (not their 20 pairs: opening every page is the smoke test of test_shell_registry):
+    every step's matrices, the masked scores in the local modes only, the raw scores' arithmetic for the dot products."""
     header, values = payload(open_app(score=score, mode=mode, text="the cat sat on the mat", heads="2"))
     assert len(step_ids(header)) == 7
     for step in step_ids(header):
@@ -238,3 +244,122 @@ def test_every_querys_focus_decimals_at_once_are_each_querys_own(seed):
                         score=("scaled_dot", "dot", "cosine")[seed % 3]).trace.heads:
         every = every_focus_places(head)
         assert [tuple(int(x) for x in row) for row in every] == [focus_places(head, i) for i in range(head.weights.shape[0])]
+
+
+def test_presenter_mode_shows_only_the_step():
+    at = open_app(present="1", step="3", text=SENTENCE)
+    assert at.toggle(key="shared.present").value is True
+    header, _ = payload(at)
+    assert header["layout"] == "projector" and header["view"]["step"] == 3 and header["font"] == 17
+    assert header["sentence"] is None and at.sidebar.text_input  # on a projector the sentence is the sidebar's
+    assert step_titles(header, "raw") == ["raw scores"] and at.query_params["present"] == "1"
+    assert "Focus on one word" not in all_text(at)
+
+
+def test_presenter_mode_compact_steps():
+    header, _ = payload(open_app(present="1", step="2", text=SENTENCE))
+    assert step_titles(header, "qkv") == ["Q: queries", "K: keys", "V: values"]  # side by side, no W beside them
+    assert next(s for s in header["steps"] if s["id"] == "qkv")["blocks"][0]["t"] == "row"
+
+
+def test_json_export_round_trip(downloads):
+    """The file the page's own "download JSON" button gives is this view (the sentence, two heads) and reads back."""
+    at = open_app(text=SENTENCE, heads="2")
+    button = at.get("download_button")
+    keys = [b.proto.id for b in button]
+    assert any("download-json" in key for key in keys)
+    exported = downloads(next(b for b in button if "download-json" in b.proto.id))
+    e = explain(SENTENCE, heads=2, max_tokens=48)
+    from attention_core import to_json
+
+    again = from_json(exported)
+    np.testing.assert_array_equal(again.trace.output, e.trace.output)
+    assert json.loads(exported)["options"]["heads"] == 2 and to_json(again) == exported
+
+
+def test_every_matrix_has_a_description_and_the_page_has_no_second_csv():
+    at = open_app(text=SENTENCE, all="1", heads="2")
+    header, _ = payload(at)
+    assert all(m["alt"].startswith("Heatmap “") and m["title"] in m["alt"] for m in header["m"].values())
+    assert not any("csv-all" in b.proto.id for b in at.get("download_button"))  # the steps' own download menu has them
+    assert Texts("zh")("common.labels.row") == "行" and payload(open_app(text=SENTENCE, lang="zh"))[0]["texts"]["row"] == "行"
+
+
+def test_link_to_this_view_is_shown():
+    """The address holds the view (the browser writes the step); the sidebar's button copies the address as it is when
+    clicked (tested in the browser)."""
+    at = open_app(text=SENTENCE, d_k="5", step="4")
+    assert at.query_params["d_k"] == "5" and payload(at)[0]["view"]["step"] == 4
+    buttons = [c for c in at.get("bidi_component") if "Copy the link to this view" in str(c.proto)]
+    assert len(buttons) == 1 and "window.location.href" in str(buttons[0].proto)
+
+
+def reported(page: str = "walkthrough", key: str = "walk-steps", **report) -> object:
+    """The page as the step component leaves it after telling the server the head, the word and hands-on (its state)."""
+    from scripts.apptest import app_test
+
+    params = report.pop("params", {})
+    at = app_test(page, **params)
+    at.session_state[key] = {"report": report}
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def test_hands_on_scores():
+    at = reported(params={"text": "Thinking Machines"}, head=1, focus=1, hands=True)
+    e = explain("Thinking Machines")
+    editor = at.data_editor[0].value
+    np.testing.assert_allclose(editor["score"], e.trace.heads[0].raw_scores[0])
+    tables = [t.value for t in at.table]
+    assert any(t.shape[0] == 2 and t.iloc[0, -1] == f"{e.trace.heads[0].weights[0, 0]:.4f}" for t in tables)
+
+
+def test_hands_on_follows_the_reported_head_and_word():
+    at = reported(params={"text": SENTENCE, "heads": "2"}, head=2, focus=3, hands=True)
+    e = explain(SENTENCE, heads=2)
+    np.testing.assert_allclose(at.data_editor[0].value["score"], e.trace.heads[1].raw_scores[2])
+    tampered = reported(params={"text": SENTENCE}, head=9, focus=-4, hands=True)  # a report is clamped into the walk
+    np.testing.assert_allclose(tampered.data_editor[0].value["score"], explain(SENTENCE).trace.heads[0].raw_scores[0])
+    assert not reported(params={"text": SENTENCE}, head=1, focus=1, hands=False).data_editor
+
+
+def test_hands_on_d_k_changes_the_weights():
+    at = reported(params={"walk": "textbook"}, head=1, focus=1, hands=True)
+    number = next(n for n in at.number_input if n.key and n.key.endswith("-d_k-64"))  # starts at the view's d_k
+    assert number.value == 64
+    number.set_value(1).run()  # divide by 1 instead of 8: 112 and 96 give 0.99999989
+    tables = [t.value for t in at.table]
+    assert any(t.iloc[0, -1] == "1.0000" and t.iloc[1, -1] == "0.0000" for t in tables if t.shape == (2, 4))
+
+
+def test_predict_first_hides_every_matrix_the_answer_could_be_read_from():
+    """While the class guesses, the browser draws no matrix of the scores, the weights, the outputs or the heads'
+    outputs (any row gives the head's pattern away): each is marked so in the payload; Q, K, V and X are not."""
+    header, _ = payload(open_app(text=SENTENCE, heads="2", predict="1", focus="2"))
+    assert header["view"]["predict"] is True and header["view"]["focus"] == 2
+    for step in header["steps"]:
+        blocks = step["blocks"] + [inner for b in step["blocks"] if b["t"] == "row" for inner in b["c"]]
+        hidden = [b["hide"] for b in blocks if b["t"] == "m" and b["m"] not in ("wq", "wk", "wv", "w_o")]  # weights W are no answer
+        assert all(hidden) == (step["id"] in ("raw", "scaled", "softmax", "output", "heads")), step["id"]
+        assert any(hidden) == (step["id"] in ("raw", "scaled", "softmax", "output", "heads")), step["id"]
+
+
+def test_a_guess_is_right_with_the_key_and_the_weight_within_a_tenth():
+    from views.widgets.hands_on import predict_verdict
+
+    weights = np.array([0.1, 0.62, 0.28])
+    assert predict_verdict(weights, 1, 0.55) == "right" and predict_verdict(weights, 1, 0.72) == "right"
+    assert predict_verdict(weights, 1, 0.4) == "off_weight" and predict_verdict(weights, 2, 0.62) == "wrong_key"
+    assert predict_verdict(weights, None, None) == "wrong_key"
+
+
+def test_walkthrough_with_pretrained_weights(model):
+    at = open_app(walk="pretrained", layer="2", head="4", step="2", text="the cat sat on the mat")
+    header, values = payload(at)
+    assert header["note"].startswith("Real weights of all-MiniLM-L6-v2, layer 2") and header["heads"] == 12
+    assert header["view"]["head"] == 4 and header["walks"]["layer"] == 2
+    trace = model.run("the cat sat on the mat")
+    np.testing.assert_allclose(matrix(header, values, "weights.4"), trace.attentions[1][3], atol=1e-12)
+    assert matrix(header, values, "raw.4").shape == (8, 8) and matrix(header, values, "tokens-x").shape == (8, 385)
+    assert len(payload(at)[0]) and len(at.get("bidi_component")[0].proto.bytes) < 400_000  # 12 heads, no 385 × 32 W

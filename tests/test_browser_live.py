@@ -21,8 +21,6 @@ from classroom.network import network_address
 from scripts.axe_scan import violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-PROJECTOR = {"viewport": {"width": 1280, "height": 720}}
 JOINED = {"en": "You are in class", "zh": "你已加入课堂"}
 VOTE = {("en", 1): "Your answer", ("en", 2): "Your answer, voting again", ("zh", 1): "你的答案", ("zh", 2): "你的答案（第二次投票）"}
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -43,9 +41,8 @@ def start_class(page, url: str, lang: str, nicknames: bool = False, rows: int = 
     return page.locator(".live-code").inner_text().strip()
 
 
-def join(chromium, url: str, code: str, lang: str, nickname: str | None = None):
-    phone = chromium.new_context(**PHONE).new_page()
-    phone.goto(f"{url}/live?join={code}&lang={lang}")
+def join(open_page, url: str, code: str, lang: str, nickname: str | None = None):
+    phone = open_page(f"{url}/live?join={code}&lang={lang}", "phone")
     if nickname is not None:
         phone.locator("[data-testid=stTextInput] input").nth(1).fill(nickname)
         phone.locator("[data-testid=stFormSubmitButton] button").click()
@@ -94,15 +91,15 @@ def cosine_answer(text: str) -> str:
     return f"{cos:.2f}".replace("-", "−").replace("−0.00", "0.00")
 
 
-def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(chromium, app_url):
-    teacher = chromium.new_context(**PROJECTOR).new_page()
+def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_page, app_url):
+    teacher = open_page(None)
     code = start_class(teacher, app_url, "en", nicknames=True, rows=2, seats=3)
     assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
     shared = network_address()  # the browser opened 127.0.0.1: phones are given the machine's network address, with a word
     expected = f"http://{shared}:{app_url.rsplit(':', 1)[1]}" if shared else app_url
     assert teacher.locator(".live-qr").get_attribute("alt") == f"QR code that opens {expected}/live?join={code}"
     assert teacher.get_by_text("which phones cannot reach").count()
-    phones = [join(chromium, app_url, code, lang, name) for lang, name in
+    phones = [join(open_page, app_url, code, lang, name) for lang, name in
               (("en", "Ada"), ("zh", "小明"), ("en", "A nickname pasted from a message, far too long"))]
     assert phones[2].get_by_text("it is kept as “A nickname pasted from a", exact=False).count()
     seat(phones[0], 1, 1)
@@ -173,8 +170,6 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(chromi
     teacher.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=10000)  # no question open: it notices by itself
     assert not teacher.locator(".live-code, .live-qr").count()
     phones[2].get_by_text("This class has ended.").wait_for(timeout=15000)  # a phone learns it by itself
-    for page in (teacher, *phones):
-        page.context.close()
 
 
 FOCUSED_JS = """() => { const el = document.activeElement;
@@ -192,20 +187,19 @@ def focused(page, tag: str, text: str, timeout: float = 15) -> dict:
     raise AssertionError(f"focus on {now}, not on <{tag}> {text!r}")
 
 
-def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothing(chromium, app_url):
+def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothing(open_page, app_url):
     """A teacher with a keyboard only: Enter on "Start a live class" puts the focus on the join code (a heading), Enter
     on "Open the question" on the question as the projector shows it (not on the button, relabelled), Enter on "Close
     voting" and "Reveal the answer" on the question again (not on the page's body). A student with a keyboard: the
     question is a heading; the arrow keys move between the options and send nothing, Space sends, and what was sent
     is said (the page's live region). The sidebar closes with Escape."""
-    teacher = chromium.new_context(**PROJECTOR).new_page()
-    teacher.goto(f"{app_url}/live?lang=en")
+    teacher = open_page("/live?lang=en")
     start = teacher.locator(".st-key-live-start button")
     start.focus()
     teacher.keyboard.press("Enter")
     focused(teacher, "H2", "Join code")
     code = teacher.locator(".live-code").inner_text().strip()
-    phone = join(chromium, app_url, code, "en")
+    phone = join(open_page, app_url, code, "en")
     option = teacher.get_by_role("option", name=re.compile("Cosine similarity between two vectors")).first
     for _ in range(4):  # the select box may be drawn again while it opens (see pick)
         teacher.locator(".st-key-live-pick [role=combobox]").first.click()
@@ -215,7 +209,10 @@ def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothi
         except PlaywrightTimeout:
             teacher.keyboard.press("Escape")
     option.click()
+    # enabled once the pick reached the server (under load a moment later): a disabled button takes no focus
+    teacher.locator(".st-key-live-open button:not([disabled])").wait_for(timeout=30000)
     teacher.locator(".st-key-live-open button").focus()
+    focused(teacher, "BUTTON", "")
     teacher.keyboard.press("Enter")
     focused(teacher, "H2", "Cosine similarity between two vectors")
     # The phone: the question is a heading; arrows move, Space sends, Enter sends.
@@ -253,11 +250,9 @@ def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothi
     teacher.keyboard.press("Escape")
     teacher.wait_for_function("() => document.querySelector('[data-testid=stSidebar]').getAttribute('data-collapsed') === 'true'", timeout=5000)
     teacher.wait_for_function("() => !!document.activeElement.closest('[data-testid=stExpandSidebarButton]')", timeout=5000)
-    for page in (teacher, phone):
-        page.context.close()
 
 
-def test_two_replicas_share_one_class_through_postgresql(chromium):
+def test_two_replicas_share_one_class_through_postgresql(open_page):
     """The teacher on one replica, a student on the other (each opened on its own port, as nginx may send them): the
     class, the question and the answer are the same everywhere; a replica killed and restarted loses nothing."""
     from scripts.serve import balanced
@@ -265,10 +260,10 @@ def test_two_replicas_share_one_class_through_postgresql(chromium):
     with balanced(replicas=2) as balancer:
         first, second = (f"http://127.0.0.1:{replica.port}" for replica in balancer.replicas)
         assert balancer.replicas[0].database.startswith("postgresql+psycopg://attention_class:")  # a role with a password
-        teacher = chromium.new_context(**PROJECTOR).new_page()
+        teacher = open_page(None)
         code = start_class(teacher, first, "zh")
         pick(teacher, "softmax 权重的一行加起来等于多少")
-        phone = join(chromium, second, code, "zh")
+        phone = join(open_page, second, code, "zh")
         tap(phone, "D", 1, "zh")
         teacher.get_by_text("1 人中已有 1 人作答").wait_for(timeout=15000)
         killed = balancer.replicas[1]
@@ -281,5 +276,5 @@ def test_two_replicas_share_one_class_through_postgresql(chromium):
         teacher.get_by_text("第 1 轮：100% 正确（1 人中 1 人）").wait_for(timeout=15000)
         phone.goto(phone.url)  # the phone comes back on the restarted replica: its seat (the cookie) and its answer
         phone.get_by_text("你的答案：D.", exact=False).wait_for(timeout=45000)
-        teacher.context.close()
+        teacher.context.close()  # before the replicas stop
         phone.context.close()

@@ -1,14 +1,11 @@
-"""AppTest for the pages Why Q, K and V?, Attention types and Cosine similarity: every control."""
-
-import math
+"""AppTest for Attention types: the scores, modes and masks sections, every control, and a tampered link."""
 
 import numpy as np
-from conftest import all_text, figure_titles, figures, open_app, z_values
+from conftest import SENTENCE, figure_titles, figures, open_app, z_values
 
 from attention_core import explain
 
-TYPES, COSINE, WHY = "types", "cosine", "why_qkv"
-SENTENCE = "the cat sat on the mat"
+TYPES = "types"
 
 
 def test_types_scores_section_and_the_score_picker():
@@ -58,43 +55,3 @@ def test_types_tampered_url():
     assert "section = 9 is not understood" in "\n".join(w.value for w in at.warning)
     at = open_app(TYPES, section="modes", tau="0.3")
     assert "τ = 0.3, which is not one of the choices; using the nearest, 0.2" in "\n".join(w.value.replace("\\", "") for w in at.warning)
-
-
-def test_cosine_page_controls_and_numbers():
-    at = open_app(COSINE, text=SENTENCE)
-    at.slider(key="cosine.angle_a").set_value(0).run()
-    at.slider(key="cosine.angle_b").set_value(60).run()
-    cos_metric = next(m for m in at.metric if m.label == "cos θ")
-    assert float(cos_metric.value) == 0.5
-    at.slider(key="cosine.length_a").set_value(4.0).run()  # the cosine stays
-    assert float(next(m for m in at.metric if m.label == "cos θ").value) == 0.5
-    dot = float(next(m for m in at.metric if m.label == "a · b").value)
-    assert math.isclose(dot, 4.0 * 3.0 * 0.5, abs_tol=1e-4)
-    at.selectbox(key="cosine.query").set_value(3).run()
-    assert "Weights of “sat”" in " ".join(figure_titles(at))
-    scales = figures(at)[2]
-    assert len(scales["data"]) == 6
-    cosine_matrix = z_values(figures(at)[3])
-    np.testing.assert_allclose(np.diag(cosine_matrix), 1.0)
-    assert at.query_params["angle_b"] == "60" and at.query_params["length_a"] == "4" and at.query_params["query"] == "3"
-
-
-def test_why_qkv_shared_matrix_is_symmetric():
-    at = open_app(WHY, text=SENTENCE)
-    titles = figure_titles(at)
-    shared_diff = z_values(figures(at)[titles.index("shared: S − Sᵀ")])
-    assert np.abs(shared_diff).max() <= 1e-12
-    separate_diff = z_values(figures(at)[titles.index("separate: S − Sᵀ")])
-    assert np.abs(separate_diff).max() > 0.1
-    assert "with one shared matrix" in all_text(at)
-    e = explain(SENTENCE, heads=1)
-    np.testing.assert_allclose(z_values(figures(at)[titles.index("without V: A X")]), e.trace.heads[0].weights @ e.x)
-
-
-def test_pages_in_chinese_and_with_an_empty_sentence():
-    for page in (TYPES, COSINE, WHY):
-        at = open_app(page, lang="zh", text=SENTENCE)
-        text = all_text(at)
-        assert "Kinds of attention" not in text and "Why Q, K" not in text
-        empty = open_app(page, text="")
-        assert "Type a sentence" in all_text(empty)

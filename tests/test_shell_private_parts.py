@@ -44,6 +44,10 @@ def test_every_private_name_the_page_script_uses_is_still_in_streamlits_frontend
     shell = SHELL.read_text()
     for attribute in ("data-collapsed", "data-stale"):
         assert attribute in shell and f'"{attribute}"' in bundle, attribute
+    # Plotly's parts (bundled by Streamlit) the page script reads: a chart's toolbar and its buttons (one Tab stop, the
+    # full screen's button), its SVG and WebGL layers (hidden from a screen reader).
+    for part in ("modebar", "modebar-btn", "main-svg", "gl-container", "js-plotly-plot"):
+        assert part in shell and part in bundle, part
 
 
 def test_no_other_file_reaches_into_streamlits_dom():

@@ -14,14 +14,14 @@ import re
 
 import pytest
 import streamlit as st
-from conftest import ROOT, open_app
+from conftest import ROOT, SENTENCE, all_text, figures, open_app
 
 from attention_plot.text import catalogue
 from views.shell.registry import PAGES
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
-COMMAND = re.compile(r"\\[A-Za-z]+|[_^]\{[^}]*\}")  # LaTeX's own names (\operatorname, \mathbb): a formula's words are tested in test_texts
+COMMAND = re.compile(r"\\[A-Za-z]+|[_^]\{[^}]*\}")  # LaTeX's own names (\operatorname, \mathbb): a formula's words are tested in test_shell_texts
 VIEWS = [(page.id, section) for page in PAGES
          for section in (next((p.options for p in page.params if p.name == "section"), ()) or (None,))]
 
@@ -131,3 +131,39 @@ def test_a_links_notice_names_the_setting_as_the_page_does_with_its_range():
     at = open_app("walkthrough", lang="zh", heads="77")
     said = "\n".join(w.value for w in at.warning)
     assert "链接中的头数 = 77 超出范围（1–8），改用 8。" in said and "heads" not in said
+
+
+MH, CROSS, HAN, RNN = "multihead", "cross", "hierarchy", "rnn"
+
+
+@pytest.mark.parametrize("page", [MH, CROSS, HAN, RNN])
+def test_chinese_and_tampered_urls(page):
+    at = open_app(page, lang="zh", step="abc", d="99", fixed="7", pair="-2")
+    text = all_text(at)
+    assert not any(word in text for word in ("Multi-head attention", "Self vs cross", "Hierarchical attention", "RNN vs attention"))
+
+
+TYPES, COSINE, WHY = "types", "cosine", "why_qkv"
+
+
+def test_pages_in_chinese_and_with_an_empty_sentence():
+    for page in (TYPES, COSINE, WHY):
+        at = open_app(page, lang="zh", text=SENTENCE)
+        text = all_text(at)
+        assert "Kinds of attention" not in text and "Why Q, K" not in text
+        empty = open_app(page, text="")
+        assert "Type a sentence" in all_text(empty)
+
+
+PAGE_IDS = [page.id for page in PAGES]
+
+
+@pytest.mark.parametrize("page", PAGE_IDS)
+def test_chinese_pages_show_no_english_text(page):
+    english, chinese = catalogue("en"), catalogue("zh")
+    sentences = {str(v) for k, v in english.items() if isinstance(v, str) and len(str(v).split()) >= 3 and chinese.get(k) != v
+                 and "formula" not in k}
+    at = open_app(page, lang="zh", text=SENTENCE)
+    shown = all_text(at) + " ".join(str(t) for spec in figures(at) for t in (spec["layout"].get("title", {}).get("text", ""),))
+    leaks = [s for s in sentences if "{" not in s and s in shown]
+    assert not leaks, leaks[:3]

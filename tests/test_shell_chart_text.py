@@ -57,7 +57,7 @@ def test_every_chart_text_is_large_on_a_projector(page, params):
 
 
 def test_the_step_components_chart_text_is_large_on_a_projector():
-    """The walkthrough's matrices are drawn by the browser at the layout's chart font (tests/test_browser.py measures)."""
+    """The walkthrough's matrices are drawn by the browser at the layout's chart font (tests/test_browser_app.py measures)."""
     from conftest import payload
 
     assert payload(open_app(text="the cat sat on the mat", present=1))[0]["font"] == PROJECTOR_FONT
