@@ -59,7 +59,10 @@ def test_a_heatmap_is_one_frozen_description_and_its_own_cache_key():
     again = described(outline=np.eye(2, dtype=bool))
     assert again == h and hash(again) == hash(h) and again is not h
     assert described() != h and described(decimals=3) != described() and described(font=17) != described()
-    assert h.alt.startswith("weights") and h.x_title == "keys (columns)" and h.hover_rows == "query"
+    text = plot.labels(Texts("en"), "weights", (2, 2), "query", "key", np.array([[0.25, 0.75], [1.0, 0.0]]), ("a", "b"), ("a", "b"),
+                       "weights")  # its texts are made once, with it, from the values as they were
+    assert (h.x_title, h.y_title, h.hover_rows, h.hover_cols, h.hidden_note, h.alt) == text
+    assert h.alt.startswith("Heatmap “weights”") and h.x_title == "keys (columns)" and h.hover_rows == "query"
 
 
 def test_the_description_is_handed_down_unchanged_to_the_cache_and_the_builder(monkeypatch):
@@ -132,3 +135,19 @@ def test_a_page_that_stops_early_still_writes_its_link(app, monkeypatch):
     counts.clear()
     at.slider(key="shared.d_k").set_value(7).run()
     assert at.query_params["d_k"] == "7" and counts == {"address bar": 1, "link": 1}, counts
+
+
+def test_every_page_stops_through_the_shell():
+    """A page that stops early (``st.stop``) does it through ``views.shell.page.stop``, which writes the link first: after
+    Streamlit's stop nothing more is written, so a page calling ``st.stop`` itself would leave the old link behind."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    stops = []
+    for path in [root / "app.py", *sorted((root / "pages").rglob("*.py")), *sorted((root / "views").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "stop" \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "st":
+                stops.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert len(stops) == 1 and stops[0].startswith("views/shell/page.py:"), stops
