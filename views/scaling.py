@@ -27,7 +27,7 @@ from attention_core import (
 from attention_core.scaling import MEMORY_LIMIT_BYTES
 from attention_plot import figures
 from attention_plot.text import Texts
-from views.shell.page import View
+from views.shell.page import View, stop
 from views.shell.registry import BY_ID
 from views.widgets import snapshots
 from views.widgets.charts import show
@@ -206,7 +206,7 @@ def controls(view: View) -> Lab:
     except ValueError:
         st.error(T("scaling.refused", need=f"{memory_bytes(samples, n_keys) / 2**20:.0f}", limit=f"{MEMORY_LIMIT_BYTES / 2**20:.0f}"),
                  icon=":material/memory:")
-        st.stop()
+        stop()
     st.caption(T("scaling.method"))
     return Lab(d_k, n_keys, samples, temperature, settings.seed, cached_sweep(n_keys, samples, settings.seed, temperature))
 

@@ -64,7 +64,7 @@ def _random(view: View) -> Explanation | Message:
     if not tokenize(view.settings.text):
         return Message(view.T("walkthrough.empty"))
     try:
-        explanation = cache.explanation(view.settings.text, **view.settings.explain_options())
+        explanation = cache.explanation_for(view.settings)
     except ValueError as error:
         return Message(view.T("common.notices.error", message=figures.plain(str(error))))
     messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], view.T)

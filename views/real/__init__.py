@@ -17,7 +17,7 @@ from attention_plot.figures import label
 from attention_plot.text import Texts
 from views.real import inside
 from views.real.inside import hide_note
-from views.shell.page import View
+from views.shell.page import View, stop
 from views.widgets import ask
 from views.widgets import model as loaded
 from views.widgets.charts import chart, show, show_selectable
@@ -218,10 +218,10 @@ def model_and_run(view: View) -> tuple[MiniLM, RealTrace]:
     model = loaded.model()
     if model is None:
         st.error(T("real.missing"), icon=":material/download:")
-        st.stop()
+        stop()
     if not tokenize(settings.text):
         st.info(T("common.notices.empty"), icon=":material/edit:")
-        st.stop()
+        stop()
     trace = loaded.run(model, str(model.folder), settings.text)
     if trace.dropped:
         st.warning(T("real.cut", total=len(trace.tokens) + trace.dropped, kept=MAX_WORD_PIECES, dropped=trace.dropped),

@@ -6,7 +6,7 @@
 - ``arrive`` reads what the URL says that this session did not write itself (a link, opened once),
   with a ``Notice`` for every value that had to change (clamped, nearest choice, not understood, cut).
 - ``publish`` writes back the values the current page uses, and only those: a link holds values
-  a teacher can read (``d_k=64&tau=0.5``).
+  a teacher can read (``d_k=64&tau=0.5``); once per run, when it ends (a link opened also at once).
 - The values a page's step component keeps (``Page.browser``: the step, the head, the focused word) are the
   browser's: it writes them to the link itself, and ``publish`` leaves them out. A link that sets them again (opened,
   or Back to an older address) changes ``view_token``, and the browser then takes the server's values.
@@ -126,14 +126,16 @@ def is_echo(params: dict[str, str]) -> bool:
     return params in written_links()
 
 
-def arrive(page: Page) -> None:
+def arrive(page: Page) -> bool:
     """Read the URL's values that this session did not write (a link opened) into the session, once.
 
-    A URL this session wrote itself (``is_echo``) is never read back: what the screen shows wins over it.
+    A URL this session wrote itself (``is_echo``) is never read back: what the screen shows wins over it. Returns
+    whether the URL was not one this session wrote (a link opened or typed, the session's first run).
     """
     params = st.query_params.to_dict()
     written = written_links()[-1] if written_links() else {}
-    incoming = {} if is_echo(params) else {name: value for name, value in params.items() if written.get(name) != value}
+    echo = is_echo(params)
+    incoming = {} if echo else {name: value for name, value in params.items() if written.get(name) != value}
     if incoming:
         st.session_state[LINKED] = frozenset(st.session_state.get(LINKED, ())) | set(incoming)
     if set(incoming) & set(page.browser):
@@ -160,6 +162,7 @@ def arrive(page: Page) -> None:
             elif name not in st.session_state:
                 st.session_state[name] = _stored(param, _default(param, scope, T))
     st.session_state[NOTICES] = notices
+    return not echo
 
 
 def view_token(page_id: str) -> str:
@@ -205,13 +208,19 @@ def link(page: Page) -> dict[str, str]:
     return params
 
 
-def publish(page: Page) -> None:
-    """Write the page's values to the URL (only when they changed), so a copied link reproduces the view."""
+def publish(page: Page) -> dict[str, str]:
+    """Write the page's values to the URL (only when they changed), so a copied link reproduces the view; returns them.
+
+    Once per run: when it ends (app.py), or as the page on screen stops early (``page.stop``). A link opened is also
+    answered at once, before the page runs (``arrive`` said so): a control touched while that run is still drawing then
+    sends back the link as this session wrote it, never the link's own text to be read again.
+    """
     params = link(page)
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
     links = [written for written in written_links() if written != params][-KEPT_LINKS + 1:]
     st.session_state[WRITTEN] = [*links, params]
+    return params
 
 
 def on_screen(page: Page) -> bool:
