@@ -1,4 +1,4 @@
-"""Entry point: the navigation built from the page registry, the link read once, the page's sidebar, the link written back."""
+"""Entry point: the navigation built from the page registry, the link read once, the page's sidebar, the link written back once."""
 
 import functools
 from pathlib import Path
@@ -42,15 +42,19 @@ def main(default: str | None = None) -> None:
         st.switch_page(ROOT / BY_ID[asked].file)
     st.session_state[OPENED_BY_APP] = page.id
     st.session_state[FULL_RUN] = True
-    state.arrive(page)
+    opened = state.arrive(page)  # a link opened (not a URL this session wrote)
     fit_defaults(page)
     present = state.shared("present")
     T = Texts(state.shared("lang"))
     st.set_page_config(page_title=f"{T(f'{page.id}.nav')} · {T('common.app_title')}", page_icon=str(ROOT / "assets" / "icon.png"), layout="wide",
                        initial_sidebar_state="collapsed" if present else "auto")
     sidebar.render(page)
-    if state.on_screen(page):  # now, in case the page stops early (empty sentence, missing model), and again after it;
-        state.publish(page)  # never before a new page's run ends: the browser would show its values under the old page's path
+    # The link is written once per run: when it ends, or as the page on screen stops early (page.stop: nothing can be
+    # written after st.stop); never before a new page's run ends (the browser would show its values under the old
+    # page's path). A link opened on the page on screen is also answered at once, before any of its controls can be
+    # touched: a rerun they start then carries the link as this session wrote it, not the link's text to be read again.
+    if opened and state.on_screen(page):
+        state.publish(page)
     theme.apply(present)
     start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
     try:
@@ -61,8 +65,8 @@ def main(default: str | None = None) -> None:
     finally:
         st.session_state[FULL_RUN] = False
     show_link_notices(page, T)
-    state.publish(page)
-    script.keep(slot, page)  # the step component's values back into the link the server just wrote
+    link = state.publish(page)
+    script.keep(slot, page, link)  # the step component's values back into the link the server just wrote
     with st.sidebar:
         if not st.session_state.pop(charts.CSV_IN_PAGE, False):  # the walkthrough's steps draw their own
             charts.download_matrices(T, charts.csv_name(page.path, state.page_values(page).get("section")))

@@ -60,6 +60,7 @@ from attention_core.measures import (
 from attention_core.multihead import MAX_HEADS, MultiHeadTrace, Projections, init_projections, multi_head
 from attention_core.positions import alibi_bias, alibi_slopes, positioned_head, rope
 from attention_core.rnn import RNNParameters, complexity, init_rnn, reach, rnn
+from attention_core.scale import flash_traffic, latent_attention, lightning_indexer, roofline, sparse_attention, standard_traffic
 from attention_core.scaling import (
     SWEEP_D_K,
     DivisorChoices,
@@ -148,6 +149,7 @@ __all__ = [
     "empty_cache",
     "entropy_bits",
     "explain",
+    "flash_traffic",
     "focus_row",
     "from_json",
     "general_attention",
@@ -162,6 +164,8 @@ __all__ = [
     "jacobian_norms",
     "jensen_shannon_bits",
     "kv_cache_bytes",
+    "latent_attention",
+    "lightning_indexer",
     "logits",
     "loser_gradients",
     "loss",
@@ -175,6 +179,7 @@ __all__ = [
     "reach",
     "replay",
     "rnn",
+    "roofline",
     "rope",
     "sample_raw_scores",
     "scaling_runs",
@@ -185,7 +190,9 @@ __all__ = [
     "softmax_jacobian",
     "softmax_over_scales",
     "softmax_stats",
+    "sparse_attention",
     "split_sentences",
+    "standard_traffic",
     "stretch_sweep",
     "sweep",
     "textbook_example",

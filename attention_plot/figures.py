@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import functools
 import html
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -184,40 +185,96 @@ def quotient_decimals(numerators: NDArray, divisor: float, quotients: NDArray, s
     return most
 
 
-def heatmap(
-    matrix: NDArray,
-    row_labels: tuple[str, ...],
-    col_labels: tuple[str, ...],
-    *,
-    kind: str,
-    title: str,
-    x_title: str,
-    y_title: str,
-    show_values: bool,
-    hover_rows: str,
-    hover_cols: str,
-    hover_extra: NDArray | None = None,
-    decimals: int = 2,
-    column_groups: int = 1,
-    outline: NDArray | None = None,
-    font: int = 13,
-    hidden_note: str = "",
-    zmax: float = 1.0,
-) -> Figure:
-    """A heatmap of ``matrix`` (rows x cols) on integer positions, so repeated tokens stay apart.
+def frozen(array: NDArray) -> NDArray:
+    """``array`` as a contiguous read-only array, copied when it could still change (a description never changes)."""
+    array = np.ascontiguousarray(array)
+    if array.flags.writeable:
+        array = array.copy()
+        array.flags.writeable = False
+    return array
 
-    kind: "signed" (diverging, centred at 0), "weights" (sequential, 0..zmax: 1 unless a map of small shares asks for
-    less, its colour bar showing the range) or "q"/"k"/"v"
-    (diverging in that matrix's own hue). hover_extra (rows, cols) adds a line per cell,
-    e.g. the arithmetic of a score. -inf (masked) cells are left blank and marked −∞.
+
+def _array_id(array: NDArray | None) -> tuple | None:
+    return None if array is None else (array.shape, array.dtype.str, array.tobytes())
+
+
+@dataclass(frozen=True, eq=False)
+class Heatmap:
+    """One heatmap, described once: what it shows (values, labels), how (colour scale and range, numbers in the cells and
+    their decimals, frames, groups, an image's outline), its texts (title, axis titles, tooltip names, the note shown
+    when the numbers are too small, the text alternative) and its font. A page's helper (``attention_plot.plot.heatmap``)
+    builds it; the chart sender, the cache and ``heatmap`` below take it as it is.
+
+    values (rows, cols); rows, cols: the labels. kind: "signed" (diverging, centred at 0), "weights" (sequential,
+    0..zmax: 1 unless a map of small shares asks for less, its colour bar showing the range) or "q"/"k"/"v" (diverging in
+    that matrix's own hue). -inf (masked) cells are left blank and marked −∞.
+    arithmetic (q (rows, d), k (cols, d)): each cell's tooltip adds q·k term by term, adding up to the cell as shown.
     column_groups > 1 draws lines that split the columns into that many equal groups (heads).
     outline (rows, cols) bool draws a frame around each row's allowed span (a local window).
+    ink (image (rows, cols), level): the image's outline where it crosses ``level`` drawn over the cells (``with_ink``).
     font: the size of labels in px (larger on a projector; the rows grow with it), and the largest size of cell numbers:
     the browser sizes those to the cells (Plotly's "auto"), so a narrow phone or a half-width chart on a projector gets
     smaller numbers instead of numbers that run together; too small to read, assets/theme.css hides them and shows
     ``hidden_note`` (hover or tap a cell) under the cells (on a screen).
-    Returns the figure as a dict of Plotly properties (``spec`` makes its JSON).
+    Arrays are kept read-only; two descriptions are equal (and hash alike) when every field is, arrays by their bytes,
+    so a description is its own cache key.
     """
+
+    values: NDArray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    kind: str
+    title: str
+    x_title: str
+    y_title: str
+    hover_rows: str
+    hover_cols: str
+    show_values: bool = True
+    decimals: int = 2
+    zmax: float = 1.0
+    column_groups: int = 1
+    outline: NDArray | None = None
+    arithmetic: tuple[NDArray, NDArray] | None = None
+    ink: tuple[NDArray, float] | None = None
+    font: int = 13
+    hidden_note: str = ""
+    alt: str = ""  # the text alternative a screen reader hears (``attention_plot.plot.labels``)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "values", frozen(self.values))
+        set_(self, "rows", tuple(self.rows))
+        set_(self, "cols", tuple(self.cols))
+        if self.outline is not None:
+            set_(self, "outline", frozen(self.outline))
+        if self.arithmetic is not None:
+            set_(self, "arithmetic", (frozen(self.arithmetic[0]), frozen(self.arithmetic[1])))
+        if self.ink is not None:
+            set_(self, "ink", (frozen(self.ink[0]), float(self.ink[1])))
+        set_(self, "_identity", (
+            _array_id(self.values), self.rows, self.cols, self.kind, self.title, self.x_title, self.y_title, self.hover_rows,
+            self.hover_cols, self.show_values, self.decimals, self.zmax, self.column_groups, _array_id(self.outline),
+            None if self.arithmetic is None else tuple(map(_array_id, self.arithmetic)),
+            None if self.ink is None else (_array_id(self.ink[0]), self.ink[1]), self.font, self.hidden_note, self.alt))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Heatmap) and self._identity == other._identity  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._identity)  # type: ignore[attr-defined]
+
+
+def heatmap(h: Heatmap) -> Figure:
+    """The heatmap ``h`` describes, on integer positions (repeated tokens stay apart), as a dict of Plotly properties
+    (``spec`` makes its JSON)."""
+    matrix, row_labels, col_labels, kind, font, decimals = h.values, h.rows, h.cols, h.kind, h.font, h.decimals
+    title, x_title, y_title, hover_rows, hover_cols = h.title, h.x_title, h.y_title, h.hover_rows, h.hover_cols
+    show_values, column_groups, outline, hidden_note, zmax = h.show_values, h.column_groups, h.outline, h.hidden_note, h.zmax
+    hover_extra = None
+    if h.arithmetic is not None:
+        q, k = h.arithmetic
+        shown = np.where(np.isfinite(matrix), matrix, q @ k.T)  # a hidden row's hover is blanked below
+        hover_extra = dot_arithmetic(q, k, shown, decimals)
     n_rows, n_cols = matrix.shape
     finite = np.where(np.isfinite(matrix), matrix, np.nan)
     rows = np.array([label(t) for t in row_labels], dtype=object)
@@ -273,7 +330,8 @@ def heatmap(
             for g in range(1, column_groups)
         ] + ([] if outline is None else window_frames(outline)),
     )
-    return {"data": [trace], "layout": layout}  # every property here is known to be valid: no go.Figure to build
+    figure = {"data": [trace], "layout": layout}  # every property here is known to be valid: no go.Figure to build
+    return figure if h.ink is None else with_ink(figure, *h.ink)
 
 
 def bar_ticks(colour: dict, length: float, font: int) -> dict:
@@ -550,3 +608,29 @@ def dot_arithmetic(q: NDArray, k: NDArray, scores: NDArray | None = None, decima
     head = "<br>q<sub>" + i + "</sub>·k<sub>" + j + "</sub> = Σ q<sub>" + i + "t</sub> k<sub>" + j + "t</sub>:<br>"
     total = numbers_text(products.sum(axis=-1), places) + " ≈ " + numbers_text(units(scores, decimals), decimals)
     return head + lines + "<br>Σ = " + total
+
+
+def roofline(peak: float, bandwidth: float, points: tuple[tuple[str, float], ...], *, title: str, x_title: str, y_title: str,
+             roof_name: str, ridge_name: str, span: tuple[float, float] = (1.0, 1e4)) -> Figure:
+    """A roofline, log-log: the attainable throughput min(peak, I x bandwidth) in TFLOP/s against the arithmetic intensity I
+    (FLOP/byte) over ``span``, the ridge I = peak / bandwidth dotted, and each kernel (name, intensity) as a point on the
+    roof. Its numbers as a table (``layout.meta.numbers``): each point, then the ridge."""
+    ridge = peak / bandwidth
+    x = np.unique(np.append(np.geomspace(span[0], span[1], 41), ridge))
+    traces = [dict(type="scatter", mode="lines", x=x, y=np.minimum(peak, x * bandwidth) / 1e12, name=label(roof_name),
+                   line=dict(color="#000000", width=2), hovertemplate="%{x:.3g} FLOP/B: %{y:.4g}<extra></extra>")]
+    symbols = ("circle", "diamond", "square", "triangle-up")
+    for i, (name, intensity) in enumerate(points):
+        colour, _ = line_style(i)
+        traces.append(dict(type="scatter", mode="markers", x=[intensity], y=[min(peak, intensity * bandwidth) / 1e12], name=label(name),
+                           marker=dict(size=14, color=colour, symbol=symbols[i % len(symbols)], line=dict(color="#ffffff", width=1)),
+                           hovertemplate=f"{label(name)}: %{{x:.3g}} FLOP/B, %{{y:.4g}}<extra></extra>"))
+    numbers = [["", x_title, y_title], *([name, intensity, min(peak, intensity * bandwidth) / 1e12] for name, intensity in points),
+               [ridge_name, ridge, peak / 1e12]]
+    layout = dict(
+        title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=420, margin=dict(l=10, r=10, t=84, b=10),
+        xaxis=dict(title=dict(text=x_title), **DECADES), yaxis=dict(title=dict(text=y_title), **DECADES),
+        shapes=[dict(type="line", x0=ridge, x1=ridge, y0=0, y1=1, yref="paper", line=dict(color="#555", dash="dot"))],
+        legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), meta=dict(numbers=numbers),
+    )
+    return {"data": traces, "layout": layout}

@@ -6,7 +6,7 @@
     plot.weights(textbook_example())            # softmax(Q Kᵀ / √d_k), 2 × 2: 0.88 and 0.12 in the first row
     plot.step(explain("the cat sat"), "raw")     # a step of the walkthrough, as the walkthrough draws it
 
-Each figure comes from the builders the pages use (``attention_plot.figures.heatmap``), with the same titles,
+Each figure comes from the builders the pages use (``heatmap`` describes it, ``attention_plot.figures.heatmap`` draws it), with the same titles,
 axis names and tooltips, in English or Chinese (``lang="zh"``).
 """
 
@@ -101,18 +101,29 @@ def positions(n: int) -> tuple[str, ...]:
     return tuple(str(i + 1) for i in range(n))
 
 
+def heatmap(values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, T: Texts, kind: str = "signed", title: str = "",
+            rows_are: str = "token", cols_are: str = "dimension", numbers: bool = True, font: int = figures.SCREEN_FONT,
+            **how: object) -> figures.Heatmap:
+    """The description of ``values`` (rows, cols) as the app's heatmap (``figures.Heatmap``), with its texts in ``T``'s
+    language: axis titles and tooltip names for rows that are ``rows_are`` and columns that are ``cols_are``, the note,
+    the text alternative. Numbers in the cells when asked for (``numbers``) and readable; ``how``: the other fields of
+    ``figures.Heatmap`` (decimals, zmax, column_groups, outline, arithmetic, ink)."""
+    text = labels(T, title, np.shape(values), rows_are, cols_are, values, rows, cols, kind)
+    return figures.Heatmap(values, rows, cols, kind=kind, title=title, x_title=text.x_title, y_title=text.y_title,
+                           hover_rows=text.hover_rows, hover_cols=text.hover_cols,
+                           show_values=numbers and figures.readable(np.shape(values)), font=font, hidden_note=text.hidden_note,
+                           alt=text.alt, **how)  # type: ignore[arg-type]
+
+
 def matrix(values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind: str = "signed", title: str = "",
            rows_are: str = "token", cols_are: str = "dimension", numbers: bool = True, lang: str = "en",
            arithmetic: tuple[NDArray, NDArray] | None = None) -> go.Figure:
     """Any matrix (rows, cols) as the app's heatmap. kind: "signed", "weights" (0..1), "q", "k" or "v";
     ``arithmetic`` = (q, k) lists q·k term by term in each cell's tooltip (raw scores)."""
     values = np.asarray(values, dtype=float)
-    text = labels(Texts(lang), title, values.shape, rows_are, cols_are, values, tuple(rows), tuple(cols), kind)
-    extra = None if arithmetic is None else figures.dot_arithmetic(*arithmetic, values)
-    figure = figures.heatmap(values, tuple(rows), tuple(cols), kind=kind, title=title, x_title=text.x_title, y_title=text.y_title,
-                             show_values=numbers and figures.readable(values.shape), hover_rows=text.hover_rows,
-                             hover_cols=text.hover_cols, hover_extra=extra, hidden_note=text.hidden_note)
-    return go.Figure(figures.sized(figure, 13), _validate=False)  # as the app sends it: Plotly.js sizes numbers "auto"
+    described = heatmap(values, tuple(rows), tuple(cols), T=Texts(lang), kind=kind, title=title, rows_are=rows_are, cols_are=cols_are,
+                        numbers=numbers, arithmetic=arithmetic)
+    return go.Figure(figures.sized(figures.heatmap(described), 13), _validate=False)  # as the app sends it: Plotly.js sizes numbers "auto"
 
 
 HEAD_STEPS = {  # step -> (the head's matrix, kind, title key, rows are, columns are)

@@ -1,15 +1,15 @@
 """Positions and scale: where words are (none, sinusoidal, learned, RoPE, ALiBi), shared keys and values with the
-cache's memory, and fast attention computed exactly block by block, with the cost as n grows."""
+cache's memory, fast attention computed exactly block by block, with the cost as n grows, and attention at today's
+scale: latent attention, sparse top-k attention and the memory traffic of FlashAttention."""
 
-import streamlit as st
 
 from views import positions
+from views.positions import today
 from views.shell import page
-from views.shell.registry import POSITION_SECTIONS
 
 view = page.start("positions")
 T = view.T
-section = st.segmented_control(T("positions.section"), POSITION_SECTIONS, format_func=lambda s: T(f"positions.sections.{s}"),
-                               key=view.key("section"), required=True)
+section = view.widget("section", T("positions.section"), style="segmented_control", format_func=lambda s: T(f"positions.sections.{s}"))
 page.section_heading(T(f"positions.sections.{section}"))
-{"positions": positions.positions_section, "sharing": positions.sharing_section, "fast": positions.fast_section}[section](view)
+{"positions": positions.positions_section, "sharing": positions.sharing_section, "fast": positions.fast_section,
+ "latent": today.latent_section, "sparse": today.sparse_section, "traffic": today.traffic_section}[section](view)

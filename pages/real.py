@@ -2,16 +2,13 @@
 model opened up: one layer end to end, weights beside the vectors they move, sinks, what explains a word's importance,
 trained beside untrained, the √d_k argument on real heads, and each head over a corpus."""
 
-import streamlit as st
 
 from views import real
 from views.shell import page
-from views.shell.registry import REAL_SECTIONS
 
 view = page.start("real")
 T = view.T
 model, trace = real.model_and_run(view)  # the page stops when the model is missing or the sentence empty
-section = st.segmented_control(T("inside.section"), REAL_SECTIONS, format_func=lambda s: T(f"inside.sections.{s}"),
-                               key=view.key("section"), required=True)
+section = view.widget("section", T("inside.section"), style="segmented_control", format_func=lambda s: T(f"inside.sections.{s}"))
 page.section_heading(T(f"inside.sections.{section}"))
 real.section(view, section, model, trace)

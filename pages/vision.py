@@ -1,16 +1,13 @@
 """Attention on images, where the article says it was born: a digit as a sentence of patches, the walkthrough's steps
 on it, where a tiny vision transformer trained in NumPy looks, glimpses of k patches, and a digit drawn by hand."""
 
-import streamlit as st
 
 from views import vision
 from views.shell import page
-from views.shell.registry import VISION_SECTIONS
 
 view = page.start("vision")
 T = view.T
-section = st.segmented_control(T("vision.section"), VISION_SECTIONS, format_func=lambda s: T(f"vision.sections.{s}"),
-                               key=view.key("section"), required=True)
+section = view.widget("section", T("vision.section"), style="segmented_control", format_func=lambda s: T(f"vision.sections.{s}"))
 page.section_heading(T(f"vision.sections.{section}"))
 {"sentence": vision.sentence_section, "steps": vision.steps_section, "looks": vision.looks_section,
  "glimpse": vision.glimpse_section, "draw": vision.draw_section}[section](view)

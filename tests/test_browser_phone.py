@@ -78,7 +78,8 @@ def charts(visit: Visit) -> list[dict]:
 PHONES = ["phone", "landscape"]
 LANGS = ["en", "zh"]
 # The pages of the findings: the toolbar over titles (1), titles cut (2), colour bars piled (3).
-FOUND = ["/positions-and-scale?section=positions", "/positions-and-scale?section=sharing", "/watch-it-learn?section=decode", "/vision"]
+FOUND = ["/positions-and-scale?section=positions", "/positions-and-scale?section=sharing", "/watch-it-learn?section=decode", "/vision",
+         "/positions-and-scale?section=latent", "/positions-and-scale?section=sparse", "/positions-and-scale?section=traffic"]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -36,7 +36,8 @@ def opened(open_page, path: str, width: int = 1280, height: int = 720):
 
 
 @pytest.mark.parametrize("path", ["cosine", "types?section=scores", "lesson", "live", "watch-it-learn?section=decode",
-                                  "real-model?section=heads", "vision?section=sentence&lang=zh", "positions-and-scale?section=positions"])
+                                  "real-model?section=heads", "vision?section=sentence&lang=zh", "positions-and-scale?section=positions",
+                                  "positions-and-scale?section=latent", "positions-and-scale?section=traffic&lang=zh"])
 def test_the_outline_goes_down_one_level_at_a_time(open_page, path):
     page = opened(open_page, f"/{path}")
     outline = page.evaluate(OUTLINE_JS)
@@ -54,7 +55,9 @@ TABLES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-t
 
 
 @pytest.mark.parametrize("path", ["real-model?section=heads", "real-model?section=scaling", "real-model?section=layer", "cosine",
-                                  "vision?section=sentence", "positions-and-scale?section=positions"])
+                                  "vision?section=sentence", "positions-and-scale?section=positions",
+                                  "positions-and-scale?section=latent", "positions-and-scale?section=sparse&lang=zh",
+                                  "positions-and-scale?section=traffic"])
 def test_every_chart_has_a_table_of_its_numbers(open_page, path):
     page = opened(open_page, f"/{path}")
     count = draw_charts(page)

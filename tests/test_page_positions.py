@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import all_text, figure_titles, figures, open_app, z_values
+from conftest import all_text, figure_titles, figures, open_app, tables, z_values
 
 from attention_core import explain
 from attention_core.fast import MODEL_SHAPES, kv_cache_bytes
 from attention_core.positions import alibi_slopes
-from views.shell.registry import CACHE_MODELS, POSITION_SECTIONS
+from attention_core.scale import GPUS, init_indexer, init_latent, latent_attention, lightning_indexer, sparse_attention
+from views.positions.today import INDEXER_DIM, INDEXER_HEADS
+from views.shell.registry import CACHE_MODELS, LATENT_HEADS, POSITION_SECTIONS, TRAFFIC_GPUS
 
 PAGE = "positions"
 SENTENCE = "the dog bit the man"
@@ -132,3 +134,148 @@ def test_the_page_uses_the_sentence_from_the_sidebar():
     e = explain(SENTENCE, d_model=8, d_k=4, heads=1, positions=False, seed=3)
     weights = z_values(figures(at)[0])
     assert weights.shape == (len(e.tokens), len(e.tokens))
+
+
+# --- Attention at today's scale: latent attention, sparse top-k attention, memory traffic ---
+
+
+def heatmaps(at) -> dict[str, np.ndarray]:
+    """The page's heatmaps by title: their matrices as sent."""
+    return {title: z_values(f) for title, f in zip(figure_titles(at), figures(at)) if f["data"][0]["type"] == "heatmap"}
+
+
+def test_latent_attention_is_drawn_from_the_core_step_by_step_and_absorbed_equals_rebuilt():
+    at = open_app(PAGE, section="latent", text=SENTENCE, d_model="8", d_k="4", seed="3", d_c="3", d_rope="4", latent_head="2")
+    e = explain(SENTENCE, d_model=8, d_k=4, heads=1, positions=False, seed=3)
+    t = latent_attention(e.token_vectors, init_latent(8, LATENT_HEADS, 4, 3, 4, 9, seed=3))
+    shown = heatmaps(at)
+    np.testing.assert_array_equal(shown["c_KV = x W_DKV: the latent (3 per token, cached)"], t.c_kv)
+    np.testing.assert_array_equal(shown["k_R = RoPE(x W_KR): the position key (4 per token, cached)"], t.k_r)
+    np.testing.assert_array_equal(shown["k_C = c_KV W_UK: every head's keys (heads side by side)"], np.hstack(list(t.k_c)))
+    weights = shown[next(title for title in shown if title.startswith("Head 2: weights"))]
+    np.testing.assert_array_equal(weights, t.weights[1])
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-14)
+    assert not np.triu(weights, 1).any()  # causal
+    content = shown["Head 2: q_C · k_C (content)"]
+    np.testing.assert_array_equal(content[np.tril_indices(5)], t.raw_content[1][np.tril_indices(5)])
+    assert np.isnan(content[np.triu_indices(5, 1)]).all()  # what the mask hides is left blank
+    text = all_text(at)
+    gap = float(text.split("rebuilt by at most **")[1].split("**")[0])
+    assert gap <= 1e-12 and "the same numbers to 1e-12" in text
+    assert "cache keeps **7** numbers (d_c + d_h^R = 3 + 4)" in text and "would keep 16" in text
+    assert "softmax((content + position) / 2.83)" in next(title for title in shown if title.startswith("Head 2: weights"))  # √(4 + 4)
+
+
+def test_deepseeks_caches_per_token_are_the_papers_and_follow_the_context():
+    at = open_app(PAGE, section="latent", text=SENTENCE, context="131072")
+    table = tables(at)["The cache of one sequence of 131,072 tokens, 16-bit numbers"]
+    assert list(table["numbers per token and layer"]) == ["32,768", "2,048", "256", "576"]  # DeepSeek-V2, Table 1
+    assert list(table["DeepSeek-V2: per token (60 layers)"]) == ["3.75 MiB", "240.00 KiB", "30.00 KiB", "67.50 KiB"]  # x 60 x 2 bytes
+    assert list(table["DeepSeek-V2: 131,072 tokens"]) == ["480.00 GiB", "30.00 GiB", "3.75 GiB", "8.44 GiB"]
+    assert list(table["DeepSeek-V3: per token (61 layers)"])[3] == f"{576 * 61 * 2 / 1024:.2f} KiB"
+    text = all_text(at)
+    assert "**1.76%** of it, as little as grouped-query attention with 2.25 groups" in text
+    assert "arXiv 2405.04434" in text and "arXiv 2412.19437" in text
+    at.select_slider(key="positions.context").set_value(4096).run()
+    assert at.query_params["context"] == "4096"
+    assert list(tables(at)["The cache of one sequence of 4,096 tokens, 16-bit numbers"]["DeepSeek-V2: 4,096 tokens"])[3] == "270.00 MiB"
+    empty = open_app(PAGE, section="latent", text="")  # the published caches need no sentence
+    assert not empty.exception and len(tables(empty)) == 1 and empty.info
+
+
+def test_latent_controls_move_the_view_and_the_link():
+    at = open_app(PAGE, section="latent", text=SENTENCE)
+    at.slider(key="positions.d_c").set_value(2).run()
+    at.segmented_control(key="positions.d_rope").set_value(6).run()
+    at.segmented_control(key="positions.latent_head").set_value(2).run()
+    assert (at.query_params["d_c"], at.query_params["d_rope"], at.query_params["latent_head"]) == ("2", "6", "2")
+    titles = figure_titles(at)
+    assert "c_KV = x W_DKV: the latent (2 per token, cached)" in titles and "Head 2: q_R · k_R (position)" in titles
+    assert "q_C = c_Q W_UQ, with c_Q = x W_DQ (6 wide)" in titles
+
+
+def test_top_k_attention_keeps_k_keys_per_query_and_equals_dense_attention_at_k_equal_n():
+    at = open_app(PAGE, section="sparse", text=SENTENCE, top_k="2")
+    e = explain(SENTENCE, d_model=8, d_k=4, heads=1, positions=False, seed=0)
+    index = lightning_indexer(e.token_vectors, init_indexer(8, INDEXER_HEADS, INDEXER_DIM, seed=0)).scores
+    head = e.trace.heads[0]
+    t = sparse_attention(head.q, head.k, head.v, index, 2)
+    shown = heatmaps(at)
+    kept = shown["Kept keys (1 kept, 0 left out), k = 2"]
+    assert kept.sum(axis=1).tolist() == [1, 2, 2, 2, 2]  # min(k, keys before and at the query)
+    np.testing.assert_array_equal(kept, t.kept)
+    np.testing.assert_array_equal(shown["Top-2 attention: weights over the kept keys only"], t.weights)
+    distance = float(all_text(at).split("dense attention's by up to **")[1].split("**")[0])
+    assert distance == pytest.approx(t.distance, rel=0.05) and distance > 0
+    at.slider(key="positions.top_k").set_value(5).run()
+    assert "the output is dense attention's exactly: the difference is **0**" in all_text(at)
+    shown = heatmaps(at)
+    np.testing.assert_array_equal(shown["Top-5 attention: weights over the kept keys only"],
+                                  shown["Dense attention: weights over every earlier key"])
+    curve = figures(at)[figure_titles(at).index("Distance from dense attention as k grows")]
+    assert curve["data"][0]["y"][-1] == 0 and curve["data"][1]["y"][-1] == 0  # both choices end at dense attention
+
+
+def test_top_k_beyond_the_sentence_is_the_sentence_and_the_cost_table_follows_the_formula():
+    at = open_app(PAGE, section="sparse", text=SENTENCE, top_k="40")
+    assert at.query_params["top_k"] == "5" and not at.exception
+    cost = tables(at)["Pairs scored and multiply-adds per layer, dense against top-k"]
+    assert list(cost["pairs, dense: n(n+1)/2"])[-1] == f"{131072 * 131073 // 2:,}"
+    assert list(cost["pairs, top-2,048"])[-1] == f"{2048 * 2049 // 2 + (131072 - 2048) * 2048:,}"
+    assert cost["(top-k + indexer) ÷ dense"].iloc[0] == "1.06"  # below k tokens the indexer only adds
+    assert "index_n_heads" not in all_text(at) and "64 heads of 128, 2,048 keys kept per query" in all_text(at)
+
+
+def test_the_traffic_table_is_the_algorithms_count_and_says_it_is_a_model():
+    at = open_app(PAGE, section="traffic", seq="4096", head_dim="64", sram="100", gpu="h100")
+    assert "A model of the traffic, computed from the algorithms' lines, not a measurement" in at.info[0].value
+    table = tables(at)["One head, N = 4,096, d = 64, on the H100 SXM"]
+    assert list(table["HBM reads (elements)"]) == [f"{3 * 4096 * 64 + 2 * 4096**2:,}", "11,706,368"]  # B_c = 200: 21 passes
+    assert list(table["HBM writes (elements)"]) == [f"{2 * 4096**2 + 4096 * 64:,}", "5,947,392"]
+    assert list(table["limited by"]) == ["memory", "memory"]
+    text = all_text(at)
+    assert "B_c = 200 keys and B_r = 64 queries; 21 passes" in text and "ridge is at 295 FLOP per byte" in text
+    counted = text.split("read ")[1]
+    assert counted.startswith("5,632 and wrote 3,200 elements; the formula gives 5,632 and 3,200")
+    assert "NVIDIA H100 Tensor Core GPU data sheet" in text and "arXiv 2205.14135" in text
+    roof = figures(at)[figure_titles(at).index("Roofline of the H100 SXM")]
+    assert max(roof["data"][0]["y"]) == pytest.approx(989.5)  # dense BF16 TFLOP/s
+    at.selectbox(key="positions.gpu").set_value("a100").run()
+    roof = figures(at)[figure_titles(at).index("Roofline of the A100 80GB SXM")]
+    assert max(roof["data"][0]["y"]) == pytest.approx(312) and at.query_params["gpu"] == "a100"
+    assert "NVIDIA A100 Tensor Core GPU data sheet" in all_text(at)
+
+
+def test_blocks_that_do_not_fit_say_so_and_extreme_links_are_clamped():
+    at = open_app(PAGE, section="traffic", seq="3", gpu="z100", block_c="10000", block_r="128", sram="48")
+    warnings = " ".join(w.value for w in at.warning)
+    assert "These blocks do not fit" in warnings and "147,968 numbers on chip" in warnings and "24,576 of 48 KiB" in warnings
+    assert dict(at.query_params) | {"seq": "512", "block_c": "512", "gpu": "h100"} == dict(at.query_params)
+    at = open_app(PAGE, section="latent", text=SENTENCE, d_c="0", d_rope="3", latent_head="9", context="5")
+    assert (at.query_params["d_c"], at.query_params["d_rope"], at.query_params["latent_head"]) == ("1", "4", "2")
+    assert len(at.warning) == 4 and not at.exception
+
+
+@pytest.mark.parametrize("section", ["latent", "sparse", "traffic"])
+def test_the_new_sections_in_chinese_say_nothing_in_english(section):
+    at = open_app(PAGE, section=section, text=SENTENCE, lang="zh")
+    text = all_text(at)
+    for english in ("the cache", "keys kept", "A model of the traffic", "Head 1", "per token", "limited by"):
+        assert english not in text
+    for caption in tables(at):
+        assert not any(word in caption for word in ("tokens", "One head", "Pairs scored"))
+    if section == "traffic":
+        assert "这是流量的模型" in at.info[0].value and "NVIDIA H100 Tensor Core GPU 数据手册" in text
+
+
+def test_the_registry_offers_every_gpu_the_core_knows():
+    assert tuple(GPUS) == TRAFFIC_GPUS
+
+
+def test_the_new_sections_take_the_largest_sizes():
+    long = " ".join(f"w{i}" for i in range(48))
+    for section, params in (("latent", {"d_c": "16", "d_rope": "8"}), ("sparse", {"top_k": "48"}),
+                            ("traffic", {"seq": "131072", "head_dim": "256", "sram": "228", "block_c": "16", "block_r": "16", "gpu": "b200"})):
+        at = open_app(PAGE, section=section, text=long, d_model="128", d_k="128", **params)
+        assert not at.error and not at.exception, section
+    assert "exactly" in all_text(at) or section == "traffic"

@@ -32,7 +32,8 @@ def test_cell_text_is_the_servers_digit_for_digit(decimals):
 @given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=1, max_size=50), st.integers(0, 6))
 def test_cell_text_agrees_for_any_float(values, decimals):
     values = np.asarray(values, dtype=float)
-    values[np.abs(values) > 1e12] = 1e12  # np.round's product stays exact below this; the app shows nothing larger
+    limit = 1e15 / 10**decimals  # value x 10^decimals stays below 2^53, where np.round's product is exact; the app shows nothing larger
+    values[np.abs(values) > limit] = limit
     assert js_cell_text(values, decimals) == list(figures.cell_text(values, decimals))
 
 

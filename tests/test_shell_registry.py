@@ -39,6 +39,15 @@ def test_every_page_is_declared_once_with_its_file_and_texts():
                     assert f"{page.id}.fixed.{fixed.name}" in texts, (lang, page.id, fixed.name)
 
 
+def test_every_value_a_link_holds_has_its_name_for_notices_in_both_languages():
+    """A link's notice names the setting as the page does (``common.params.<name>``); without it a Chinese notice would
+    show the URL key ("decimals")."""
+    names = {p.name for page in PAGES for p in page.params} | {p.name for p in SHARED + ALWAYS}
+    for lang in LANGUAGES:
+        texts = catalogue(lang)
+        assert not {name for name in names if f"common.params.{name}" not in texts}, lang
+
+
 WIDGETS = ("slider", "select_slider", "selectbox", "toggle", "number_input", "text_input", "text_area", "radio", "checkbox",
            "segmented_control", "multiselect")
 

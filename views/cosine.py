@@ -22,10 +22,10 @@ def vectors_section(view: View) -> None:
     st.header(T("cosine.vectors"))
     controls, picture = st.columns([1, 2])
     with controls:
-        angle_a = st.slider(T("cosine.angle_a"), -180, 180, key=view.key("angle_a"))
-        length_a = st.slider(T("cosine.length_a"), 0.1, 5.0, step=0.1, key=view.key("length_a"))
-        angle_b = st.slider(T("cosine.angle_b"), -180, 180, key=view.key("angle_b"))
-        length_b = st.slider(T("cosine.length_b"), 0.1, 5.0, step=0.1, key=view.key("length_b"))
+        angle_a = view.widget("angle_a", T("cosine.angle_a"))
+        length_a = view.widget("length_a", T("cosine.length_a"))
+        angle_b = view.widget("angle_b", T("cosine.angle_b"))
+        length_b = view.widget("length_b", T("cosine.length_b"))
     pair = vector_pair(angle_a, length_a, angle_b, length_b)
     with picture:
         show(figures.vectors(pair.a, pair.b, names=("a", "b"), title=T("cosine.arrows")), key="arrows")
@@ -49,7 +49,7 @@ def sentence_sections(view: View) -> None:
     cosine = explanation_or_stop(settings, T, heads=1, score="cosine", mode="soft")
     tokens = cosine.tokens
     view.clamp("query", 1, len(tokens))
-    query = st.selectbox(T("cosine.pick"), range(1, len(tokens) + 1), key=view.key("query"), format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
+    query = view.widget("query", T("cosine.pick"), style="selectbox", hi=len(tokens), format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
     weights = softmax_over_scales(cosine.trace.heads[0].raw_scores[query], MULTIPLIERS)  # (multipliers, keys)
     show(figures.lines(MULTIPLIERS, weights.T, tuple(f"{j + 1} · {t}" for j, t in enumerate(tokens)),
                        title=T("cosine.scale_chart", token=figures.label(tokens[query])), x_title=T("cosine.scale_axis"),

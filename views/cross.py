@@ -6,8 +6,7 @@ import streamlit as st
 
 from attention_core import tokenize
 from views.shell import messages
-from views.shell.page import View
-from views.shell.registry import CROSS_PAIRS, MAX_TOKENS
+from views.shell.page import View, stop
 from views.widgets import cache
 from views.widgets.charts import chart
 
@@ -21,22 +20,21 @@ def use_pair(view: View) -> None:
 def texts(view: View) -> tuple[str, str]:
     """The pair (translation, question and passage) and its two texts, typed or the pair's own; stops while one is empty."""
     T = view.T
-    st.segmented_control(T("cross.pair"), CROSS_PAIRS, format_func=lambda name: T(f"cross.pairs.{name}"), required=True,
-                         key=view.key("pair"), on_change=use_pair, args=(view,))
-    source = st.text_input(T("cross.source"), key=view.key("source"))
-    target = st.text_input(T("cross.target"), key=view.key("target"))
+    view.widget("pair", T("cross.pair"), style="segmented_control", format_func=lambda name: T(f"cross.pairs.{name}"),
+                on_change=use_pair, args=(view,))
+    source = view.widget("source", T("cross.source"))
+    target = view.widget("target", T("cross.target"))
     if not tokenize(source) or not tokenize(target):
         st.info(T("cross.empty_source" if not tokenize(source) else "cross.empty_target"), icon=":material/edit:")
-        st.stop()
+        stop()
     return source, target
 
 
 def cross_section(view: View, source: str, target: str) -> None:
     """The target attending to the source beside the target attending to itself, causally."""
     settings, T = view.settings, view.T
-    options = settings.explain_options() | {"heads": 1}
-    cross = cache.explanation(target, context=source, **options)
-    causal = cache.explanation(target, causal=True, **options)
+    cross = cache.explanation_for(settings, target, heads=1, context=source)
+    causal = cache.explanation_for(settings, target, heads=1, causal=True)
     for total, dropped in zip((len(cross.tokens), len(cross.context_tokens)), cross.dropped):
         messages.show_cut(total + dropped, dropped, T)
 
@@ -55,10 +53,9 @@ def cross_section(view: View, source: str, target: str) -> None:
 def general_section(view: View, source: str, target: str) -> None:
     """General attention: one question vector over the passage, beside the passage's self-attention."""
     settings, T = view.settings, view.T
-    options = settings.explain_options() | {"heads": 1}
     st.header(T("cross.general_title"))
     st.markdown(T("cross.general_intro"))
-    passage, question = cache.general(target, source, **(options | {"max_tokens": MAX_TOKENS}))
+    passage, question = cache.general_for(settings, target, source, heads=1)
     chart(question.weights, (T("cross.question_row"),), passage.tokens, kind="weights", title=T("cross.question"), key="general",
           T=T, values=True, rows_are="query", cols_are="key")
     chart(passage.trace.heads[0].weights, passage.tokens, passage.tokens, kind="weights", title=T("cross.passage_self"),

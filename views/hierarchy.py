@@ -8,7 +8,7 @@ import streamlit as st
 from attention_core import HierarchicalTrace, split_sentences
 from attention_plot import figures
 from attention_plot.figures import ink, label
-from views.shell.page import View
+from views.shell.page import View, stop
 from views.shell.registry import MAX_TOKENS
 from views.widgets import cache
 from views.widgets.charts import chart, dims, show
@@ -60,13 +60,12 @@ def document(view: View) -> HierarchicalTrace:
     stops while the box is empty."""
     settings, T = view.settings, view.T
     st.latex(T("hierarchy.formula"))
-    text = st.text_area(T("hierarchy.document"), key=view.key("doc"),
-                        help=T("hierarchy.document_help", max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS))
+    text = view.widget("doc", T("hierarchy.document"), style="text_area",
+                       help=T("hierarchy.document_help", max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS))
     if not split_sentences(text):
         st.info(T("hierarchy.empty"), icon=":material/edit:")
-        st.stop()
-    trace = cache.document(text, d_model=settings.d_model, seed=settings.seed, positions=settings.pe,
-                           max_sentences=MAX_SENTENCES, max_tokens=MAX_TOKENS)
+        stop()
+    trace = cache.document_for(settings, text, max_sentences=MAX_SENTENCES)
     cut_sentences, cut_tokens = trace.dropped
     if cut_sentences:
         st.warning(T("hierarchy.cut_sentences", total=len(trace.sentences) + cut_sentences, kept=len(trace.sentences)),

@@ -26,18 +26,6 @@ def view_url(page_id: str, params: dict[str, str]) -> str:
     return f"{here.scheme}://{here.netloc}/{path if not BY_ID[page_id].default else ''}?{urlencode(params)}"
 
 
-def kept(key: str) -> None:
-    """A widget's value outlives a visit to another page (Streamlit forgets the value of a widget it does not draw):
-    a copy under another key, put back before the widget is drawn again."""
-    copy = f"kept.{key}"
-    if key not in st.session_state and copy in st.session_state:
-        st.session_state[key] = st.session_state[copy]
-
-
-def keep(key: str) -> None:
-    st.session_state[f"kept.{key}"] = st.session_state[key]
-
-
 GUESSES_COOKIE = "lesson_guesses"  # the class's guesses and reveals, kept by the browser over a reload
 
 
@@ -59,21 +47,28 @@ def format_guesses(guesses: dict[str, tuple[int, bool]]) -> str:
                     if stop.id in guesses)
 
 
+def guess_keys(stop_id: str) -> tuple[str, str]:
+    """The session (and widget) keys of a stop's guess and of its reveal."""
+    return f"lesson.{stop_id}.guess", f"lesson.{stop_id}.reveal"
+
+
 def restore_guesses() -> None:
-    """A reload (a new session) gets the class's guesses and reveals back from the browser's cookie."""
+    """The guesses and reveals outlive a visit to another page (``state.keep``, as every parameter), and a reload (a new
+    session) gets them back from the browser's cookie."""
+    state.keep(*(name for stop in STOPS for name in guess_keys(stop.id)))
     if "lesson.restored" in st.session_state:
         return
     st.session_state["lesson.restored"] = True
     for stop_id, (guess, revealed) in parse_guesses(str((st.context.cookies or {}).get(GUESSES_COOKIE, ""))).items():
-        st.session_state.setdefault(f"kept.lesson.{stop_id}.guess", guess)
-        st.session_state.setdefault(f"kept.lesson.{stop_id}.reveal", revealed)
+        guess_key, reveal_key = guess_keys(stop_id)
+        st.session_state.setdefault(guess_key, guess)
+        st.session_state.setdefault(reveal_key, revealed)
 
 
 def _clear() -> None:
     for stop in STOPS:
-        for name in (f"lesson.{stop.id}.guess", f"lesson.{stop.id}.reveal"):
+        for name in guess_keys(stop.id):
             st.session_state.pop(name, None)
-            st.session_state.pop(f"kept.{name}", None)
 
 
 def clear_button(T) -> None:
@@ -86,26 +81,21 @@ def clear_button(T) -> None:
 
 def remember_guesses() -> None:
     """The browser keeps the guesses and reveals drawn now (assets/js/shell.js writes the cookie) for a class's hours."""
-    state = st.session_state
-    guesses = {stop.id: (state[f"lesson.{stop.id}.guess"], bool(state.get(f"lesson.{stop.id}.reveal"))) for stop in STOPS
-               if state.get(f"lesson.{stop.id}.guess") is not None}
+    session = st.session_state
+    keys = {stop.id: guess_keys(stop.id) for stop in STOPS}
+    guesses = {stop_id: (session[guess], bool(session.get(reveal))) for stop_id, (guess, reveal) in keys.items()
+               if session.get(guess) is not None}
     value = format_guesses(guesses)
-    if state.get("lesson.remembered", "") != value:
-        state["lesson.remembered"] = value
+    if session.get("lesson.remembered", "") != value:
+        session["lesson.remembered"] = value
         cookie(GUESSES_COOKIE, value, int(CLASS_HOURS * 3600) if value else 0)
 
 
 def _stop_state(stop: Stop) -> tuple[int | None, bool]:
     """The class's guess for ``stop`` (an option's index, or None) and whether its answer was revealed."""
-    kept(f"lesson.{stop.id}.guess")
-    kept(f"lesson.{stop.id}.reveal")
-    guess = st.session_state.get(f"lesson.{stop.id}.guess")
-    return guess, bool(st.session_state.get(f"lesson.{stop.id}.reveal")) and guess is not None
-
-
-def _set(name: str, value: object) -> None:
-    st.session_state[name] = value
-    keep(name)
+    guess_key, reveal_key = guess_keys(stop.id)
+    guess = st.session_state.get(guess_key)
+    return guess, bool(st.session_state.get(reveal_key)) and guess is not None
 
 
 def presenter(view: View) -> None:
@@ -127,11 +117,11 @@ def presenter(view: View) -> None:
     if isinstance(guess, dict) and guess.get("stop") in by_id and isinstance(guess.get("option"), int):
         stop = by_id[guess["stop"]]
         if 0 <= guess["option"] < len(T.get(f"lesson.stops.{stop.id}.options")):
-            _set(f"lesson.{stop.id}.guess", guess["option"])
+            st.session_state[guess_keys(stop.id)[0]] = guess["option"]
             remember_guesses()
             st.rerun()
     if isinstance(reveal, dict) and reveal.get("stop") in by_id:
-        _set(f"lesson.{reveal['stop']}.reveal", bool(reveal.get("on")))
+        st.session_state[guess_keys(reveal["stop"])[1]] = bool(reveal.get("on"))
         remember_guesses()
         st.rerun()
     if isinstance(asked, dict) and asked.get("stop") in by_id and teaching:
@@ -197,11 +187,11 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         values = answer_values(stop.id)
         st.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}")
         options = [str(option).format(**values) for option in T.get(f"lesson.stops.{stop.id}.options")]
-        if st.session_state.get(f"kept.{key}.guess") not in (None, *range(len(options))):  # a tampered cookie
-            del st.session_state[f"kept.{key}.guess"]
-        kept(f"{key}.guess")
-        guess = st.radio(T("lesson.your_guess_at", number=number), range(len(options)), index=None, key=f"{key}.guess", on_change=keep,
-                         args=(f"{key}.guess",), format_func=lambda i: figures.plain(options[i]), horizontal=True)
+        guess_key, reveal_key = guess_keys(stop.id)
+        if st.session_state.get(guess_key) not in (None, *range(len(options))):  # a tampered cookie
+            del st.session_state[guess_key]
+        guess = st.radio(T("lesson.your_guess_at", number=number), range(len(options)), index=None, key=guess_key,
+                         format_func=lambda i: figures.plain(options[i]), horizontal=True)
         ask.ask_here(T, ask.Item(f"lesson.{stop.id}", len(options), stop.correct), key=f"{key}.live")
         if guess is None:  # the view shows the answer: it opens once the class has committed to a guess
             st.caption(T("lesson.guess_first"))
@@ -212,8 +202,7 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         open_here.link_button(T("lesson.open"), view_url(stop.page, params), icon=":material/open_in_new:", width="stretch")
         open_projector.link_button(T("lesson.open_present"), view_url(stop.page, params | {"present": "1"}),
                                    icon=":material/co_present:", width="stretch")
-        kept(f"{key}.reveal")
-        if st.toggle(T("lesson.reveal"), key=f"{key}.reveal", on_change=keep, args=(f"{key}.reveal",)):
+        if st.toggle(T("lesson.reveal"), key=reveal_key):
             verdict = "lesson.right" if guess == stop.correct else "lesson.wrong"
             (st.success if guess == stop.correct else st.warning)(
                 f"{T(verdict, option=options[stop.correct])}  \n{T(f'lesson.stops.{stop.id}.answer', **values)}",

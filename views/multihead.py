@@ -9,9 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import Explanation, head_distances, multi_head_cost
-from views.shell import state
 from views.shell.page import View
-from views.shell.registry import SHARED_BY_NAME
 from views.widgets.charts import chart, dims
 from views.widgets.inputs import explanation_or_stop
 from views.widgets.tables import named_table
@@ -29,9 +27,8 @@ class Heads:
 def heads_controls(view: View) -> Heads:
     """The number of heads (the shared setting, drawn here) and whether they split d_model between them."""
     settings, T = view.settings, view.T
-    limits = SHARED_BY_NAME["heads"]
-    heads = st.slider(T("multihead.heads"), limits.lo, limits.hi, key=state.key("shared", "heads"), help=T("multihead.heads_help"))
-    split = st.toggle(T("multihead.split"), key=view.key("split"), help=T("multihead.split_help"))
+    heads = view.widget("heads", T("multihead.heads"), help=T("multihead.heads_help"))
+    split = view.widget("split", T("multihead.split"), help=T("multihead.split_help"))
     d_k = max(1, settings.d_model // heads) if split else settings.d_k
     st.caption(T("multihead.split_note" if split else "multihead.free_note", d_model=settings.d_model, heads=heads, d_k=d_k))
     return Heads(heads, d_k, explanation_or_stop(settings, T, heads=heads, d_k=d_k))

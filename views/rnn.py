@@ -8,7 +8,6 @@ import streamlit as st
 from attention_core import complexity, reach
 from attention_plot import figures
 from views.shell.page import View
-from views.shell.registry import RNN_D
 from views.widgets import cache
 from views.widgets.charts import chart, dims, show
 from views.widgets.inputs import explanation_or_stop
@@ -29,7 +28,7 @@ def steps_section(view: View) -> None:
     hidden = cache.rnn_states(np.asarray(e.x), settings.d_model, settings.seed)
 
     view.clamp("step", 1, n)
-    step = st.slider(T("rnn.step"), 1, max(n, 2), key=view.key("step"), help=T("rnn.step_help"), disabled=n == 1)
+    step = view.widget("step", T("rnn.step"), hi=max(n, 2), help=T("rnn.step_help"), disabled=n == 1)
     left, right = st.columns(2)
     with left:
         chart(reach(n, step, model="rnn").astype(float), tokens, tokens, kind="weights", title=T("rnn.rnn_reach", step=step, n=n),
@@ -50,7 +49,7 @@ def table_section(view: View) -> int:
     Returns d."""
     T = view.T
     st.header(T("rnn.table_title"))
-    d = st.select_slider(T("rnn.d"), RNN_D, key=view.key("d"), help=T("rnn.d_help"))
+    d = view.widget("d", T("rnn.d"), help=T("rnn.d_help"))
     st.markdown(T("rnn.table_intro", d=d))
     ns = np.unique(np.round(np.logspace(0, np.log10(4 * d), 60)))
     table = complexity(ns, d)

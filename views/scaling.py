@@ -27,8 +27,8 @@ from attention_core import (
 from attention_core.scaling import MEMORY_LIMIT_BYTES
 from attention_plot import figures
 from attention_plot.text import Texts
-from views.shell.page import View
-from views.shell.registry import BY_ID, LAB_KEYS, LAB_SAMPLES, LAB_TEMPERATURES
+from views.shell.page import View, stop
+from views.shell.registry import BY_ID
 from views.widgets import snapshots
 from views.widgets.charts import show
 
@@ -197,17 +197,16 @@ def controls(view: View) -> Lab:
     """d_k, keys, samples and temperature; a lab too large for the server's memory is refused (the page stops)."""
     settings, T = view.settings, view.T
     columns = st.columns(4)
-    d_k = columns[0].select_slider(T("scaling.d_k"), SWEEP_D_K, key=view.key("d_k"))
-    n_keys = columns[1].select_slider(T("scaling.n_keys"), LAB_KEYS, key=view.key("n_keys"))
-    samples = columns[2].select_slider(T("scaling.samples"), LAB_SAMPLES, key=view.key("samples"))
-    temperature = columns[3].select_slider(T("scaling.temperature"), LAB_TEMPERATURES, key=view.key("temperature"),
-                                           help=T("scaling.temperature_help"))
+    d_k = view.widget("d_k", T("scaling.d_k"), into=columns[0])
+    n_keys = view.widget("n_keys", T("scaling.n_keys"), into=columns[1])
+    samples = view.widget("samples", T("scaling.samples"), into=columns[2])
+    temperature = view.widget("temperature", T("scaling.temperature"), into=columns[3], help=T("scaling.temperature_help"))
     try:
         check_lab(d_k, n_keys, samples)
     except ValueError:
         st.error(T("scaling.refused", need=f"{memory_bytes(samples, n_keys) / 2**20:.0f}", limit=f"{MEMORY_LIMIT_BYTES / 2**20:.0f}"),
                  icon=":material/memory:")
-        st.stop()
+        stop()
     st.caption(T("scaling.method"))
     return Lab(d_k, n_keys, samples, temperature, settings.seed, cached_sweep(n_keys, samples, settings.seed, temperature))
 

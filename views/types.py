@@ -9,11 +9,10 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from attention_core import SCORES, AttentionTrace, Explanation, entropy_bits, gumbel_noise, gumbel_softmax
+from attention_core import AttentionTrace, Explanation, entropy_bits, gumbel_noise, gumbel_softmax
 from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell.page import View
-from views.shell.registry import TAUS, TEMPERATURES
 from views.widgets.charts import chart, show
 from views.widgets.inputs import explanation_or_stop
 
@@ -78,7 +77,7 @@ def sentence(view: View) -> Explanation:
 def scores_section(view: View, base: Explanation) -> None:
     """The score functions chosen, each with its formula, raw scores, weights and entropy."""
     settings, T = view.settings, view.T
-    chosen = st.multiselect(T("types.scores.pick"), SCORES, key=view.key("scores"), format_func=lambda s: T(f"common.scores.{s}"))
+    chosen = view.widget("scores", T("types.scores.pick"), format_func=lambda s: T(f"common.scores.{s}"))
     for score in chosen:
         score_panel(score, explanation_or_stop(settings, T, **ONE_HEAD | {"score": score}).trace.heads[0], base.tokens, T)
         st.divider()
@@ -88,8 +87,8 @@ def modes_section(view: View, base: Explanation) -> None:
     """Soft, hard, hard sampled, Gumbel-softmax at τ, and the two local modes in a window."""
     settings, T = view.settings, view.T
     tokens = base.tokens
-    tau = st.select_slider(T("types.modes.tau"), TAUS, key=view.key("tau"), help=T("types.modes.tau_help"))
-    window = st.slider(T("types.modes.window"), 0, 8, key=view.key("window"))
+    tau = view.widget("tau", T("types.modes.tau"), help=T("types.modes.tau_help"))
+    window = view.widget("window", T("types.modes.window"))
     soft = base.trace.heads[0]
     mode_panel("soft", soft.weights, tokens, T)
     mode_panel("hard", explanation_or_stop(settings, T, **ONE_HEAD | {"mode": "hard"}).trace.heads[0].weights, tokens, T)
@@ -106,9 +105,8 @@ def masks_section(view: View, base: Explanation) -> None:
     """A causal mask and a temperature, on the same head."""
     settings, T = view.settings, view.T
     tokens = base.tokens
-    causal = st.toggle(T("types.masks.causal"), key=view.key("causal"), help=T("types.masks.causal_help"))
-    temperature = st.select_slider(T("types.masks.temperature"), TEMPERATURES, help=T("types.masks.temperature_help"),
-                                   key=view.key("temperature"))
+    causal = view.widget("causal", T("types.masks.causal"), help=T("types.masks.causal_help"))
+    temperature = view.widget("temperature", T("types.masks.temperature"), help=T("types.masks.temperature_help"))
     st.caption(T("types.masks.causal_note"))
     masked = explanation_or_stop(settings, T, **ONE_HEAD, causal=causal, temperature=temperature).trace.heads[0]
     weights_with_entropy(masked.weights, tokens, tokens, title=T("types.masks.weights", temperature=f"{temperature:g}"),

@@ -72,13 +72,12 @@ def chosen_image(view: View) -> tuple[NDArray, int, int]:
 
 
 def pick_digit(view: View, into=st) -> None:
-    into.segmented_control(view.T("vision.digit"), tuple(range(10)), key=view.key("digit"), required=True,
-                           help=view.T("vision.digit_help"))
+    view.widget("digit", view.T("vision.digit"), into=into, style="segmented_control", help=view.T("vision.digit_help"))
 
 
 def pick_patch(view: View, into=st) -> int:
-    return int(into.segmented_control(view.T("vision.patch"), core.PATCH_SIZES, key=view.key("patch"), required=True,
-                                      format_func=lambda p: view.T("vision.patch_size", size=p, count=(8 // p) ** 2)))
+    return int(view.widget("patch", view.T("vision.patch"), into=into, style="segmented_control",
+                           format_func=lambda p: view.T("vision.patch_size", size=p, count=(8 // p) ** 2)))
 
 
 def pick_both(view: View) -> int:
@@ -222,12 +221,12 @@ def looks_section(view: View) -> None:
     st.caption(T("vision.accuracy", accuracy=f"{run.accuracy[-1]:.1%}", count=len(held),
                  chance=f"{np.bincount(labels[held]).max() / len(held):.1%}", seconds=run.settings["seconds"], steps=run.settings["steps"]))
     watched = run.steps
-    step = st.select_slider(T("vision.training"), options=[int(w) for w in watched], key=view.key("training"))
+    step = view.widget("training", T("vision.training"), options=[int(w) for w in watched])
     at = int(np.searchsorted(watched, step))  # the watched step's index in the run
     trained = at == len(watched) - 1
     names = patch_names(m, T)
     cls_maps = run.attention[at, :, digit]  # (layers, H, m)
-    predict = st.toggle(T("vision.predict"), key=view.key("predict"), help=T("vision.predict_help"))
+    predict = view.widget("predict", T("vision.predict"), help=T("vision.predict_help"))
     if predict:
         last = cls_maps[-1].mean(axis=0)
         spans = [core.patch_span(i, size) for i in range(m)]  # each option says where its patch lies, as the maps are labelled
@@ -258,7 +257,7 @@ def looks_section(view: View) -> None:
         with right:
             show_selectable(image_figure(image, size, T, chosen=query), key="vision-pick", on_select=lambda: open_patch(view),
                             alt=T("vision.pick_alt", patch=query))
-        st.selectbox(T("vision.query"), range(1, m + 1), key=view.key("query"), format_func=lambda i: names[i - 1])
+        view.widget("query", T("vision.query"), style="selectbox", hi=m, format_func=lambda i: names[i - 1])
         rows = trace.layers[-1].weights[0].mean(axis=0)[query, 1:]  # that patch's attention, last layer, heads averaged
         over_image(rows, size, image, T("vision.query_map", patch=query), "vision-query", T, own_scale=True)
         shown = round(float(rows.sum()), 2)  # with [CLS] the row sums to 1: the two shares as shown add up to 1.00

@@ -27,8 +27,10 @@ from views.widgets import model as real
 from views.widgets.hands_on import edit_numbers
 from views.widgets.walk import Walk, pack_steps, steps_for
 
-WALKS = ("random", "textbook", "pretrained")
-LAYERS = tuple(range(1, 7))  # all-MiniLM-L6-v2's layers
+# The walks and layers the step component offers (it draws their choice), as the registry declares them.
+WALKS = BY_ID["walkthrough"].param("walk").options  # random, textbook, pretrained
+_LAYER = BY_ID["walkthrough"].param("layer")
+LAYERS = tuple(range(_LAYER.lo, _LAYER.hi + 1))  # all-MiniLM-L6-v2's layers
 TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 
@@ -62,7 +64,7 @@ def _random(view: View) -> Explanation | Message:
     if not tokenize(view.settings.text):
         return Message(view.T("walkthrough.empty"))
     try:
-        explanation = cache.explanation(view.settings.text, **view.settings.explain_options())
+        explanation = cache.explanation_for(view.settings)
     except ValueError as error:
         return Message(view.T("common.notices.error", message=figures.plain(str(error))))
     messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], view.T)

@@ -18,7 +18,7 @@ from attention_plot.text import Texts
 from views.learn import data
 from views.shell import state
 from views.shell.page import Layout, View
-from views.shell.registry import LAST_STEP, LEARN_TEMPERATURES, TRAIN_D_K, TRAIN_HEADS, TRAIN_LR, TRAIN_STEPS
+from views.shell.registry import LAST_STEP
 from views.widgets import snapshots, steps
 from views.widgets.charts import chart, show
 from views.widgets.tables import named_table
@@ -205,22 +205,20 @@ def decode(view: View, task_name: str) -> None:
     T = view.T
     snap, task = snapshots.snapshot(task_name), named_task(task_name)
     config = snap.config
-    text = st.text_input(T("learn.decode.prompt"), key=view.key("prompt"))
+    text = view.widget("prompt", T("learn.decode.prompt"))
     st.caption(T("learn.decode.alphabet", symbols=" ".join(symbols(task, range(task.vocab))), context=config.context))
     # Every control is drawn on every run, whatever the prompt: a control left out of a run loses its value.
     columns = st.columns(5)
-    temperature = columns[0].select_slider(T("learn.decode.temperature"), LEARN_TEMPERATURES, key=view.key("temperature"),
-                                           help=T("learn.decode.temperature_help"))
+    temperature = view.widget("temperature", T("learn.decode.temperature"), into=columns[0], help=T("learn.decode.temperature_help"))
     view.clamp("top_k", 0, task.vocab)
-    top_k = columns[1].slider(T("learn.decode.top_k"), 0, task.vocab, key=view.key("top_k"), help=T("learn.decode.top_k_help"))
+    top_k = view.widget("top_k", T("learn.decode.top_k"), into=columns[1], hi=task.vocab, help=T("learn.decode.top_k_help"))
     view.clamp("generate", 0, config.context - 1)
-    wanted = columns[2].slider(T("learn.decode.generate"), 0, config.context - 1, key=view.key("generate"),
-                               help=T("learn.decode.generate_help", context=config.context))
+    wanted = view.widget("generate", T("learn.decode.generate"), into=columns[2], hi=config.context - 1,
+                         help=T("learn.decode.generate_help", context=config.context))
     view.clamp("head", 1, config.heads)
-    head = columns[3].segmented_control(T("learn.decode.head"), range(1, config.heads + 1), key=view.key("head"), required=True)
+    head = view.widget("head", T("learn.decode.head"), into=columns[3], style="segmented_control", hi=config.heads)
     view.clamp("layer", 1, config.layers)
-    layer = columns[4].segmented_control(T("learn.decode.layer"), range(1, config.layers + 1), key=view.key("layer"),
-                                         required=True)
+    layer = view.widget("layer", T("learn.decode.layer"), into=columns[4], style="segmented_control", hi=config.layers)
     bad = task.unknown(text)
     if bad is not None:
         shown = figures.plain(bad) if bad.isprintable() else f"U+{ord(bad):04X}"  # a tab or a control character, named
@@ -292,11 +290,11 @@ def train(view: View, task_name: str) -> None:
     T = view.T
     snap, task = snapshots.snapshot(task_name), named_task(task_name)
     columns = st.columns(5)
-    heads = columns[0].select_slider(T("learn.train.heads"), TRAIN_HEADS, key=view.key("heads"))
-    d_k = columns[1].select_slider(T("learn.train.d_k"), TRAIN_D_K, key=view.key("d_k"))
-    lr = columns[2].select_slider(T("learn.train.lr"), TRAIN_LR, key=view.key("lr"), format_func=lambda v: f"{v:g}")
-    steps = columns[3].select_slider(T("learn.train.steps"), TRAIN_STEPS, key=view.key("steps"))
-    scaled = columns[4].toggle(T("learn.train.scaled"), key=view.key("scaled"))
+    heads = view.widget("heads", T("learn.train.heads"), into=columns[0])
+    d_k = view.widget("d_k", T("learn.train.d_k"), into=columns[1])
+    lr = view.widget("lr", T("learn.train.lr"), into=columns[2], format_func=lambda v: f"{v:g}")
+    steps = view.widget("steps", T("learn.train.steps"), into=columns[3])
+    scaled = view.widget("scaled", T("learn.train.scaled"), into=columns[4])
     config = TinyConfig(vocab=task.vocab, context=task.length, d_model=heads * d_k, heads=heads, layers=snap.config.layers,
                         scaled=scaled)
     settings = (task_name, config, steps, lr, view.settings.seed)

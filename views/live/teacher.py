@@ -15,7 +15,6 @@ import segno
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from attention_core import explain
 from attention_plot.figures import plain
 from attention_plot.text import DEFAULT_LANGUAGE, Texts
 from classroom import generators, store
@@ -39,6 +38,7 @@ from views.shell import state
 from views.shell.page import View, want_focus
 from views.shell.registry import MAX_TOKENS
 from views.shell.script import cookie
+from views.widgets import cache
 from views.widgets.questions import STUDENT, TEACHER, WALK_ITEM, Item, focus_item
 
 ASK_DRAWN = "live-ask-drawn"  # the open question "Ask the class" was drawn with (its id, or None)
@@ -253,7 +253,7 @@ def walk_item(view: View) -> Item | None:
     if WALK_ITEM in st.session_state:
         return st.session_state[WALK_ITEM]
     try:
-        explained = explain(view.settings.text, **view.settings.explain_options())
+        explained = cache.explanation_for(view.settings)
     except ValueError:
         return None
     tokens = explained.tokens[:MAX_TOKENS]

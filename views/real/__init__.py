@@ -18,7 +18,7 @@ from attention_plot.figures import label
 from attention_plot.text import Texts
 from views.real import corpus, inside
 from views.real.inside import hide_note
-from views.shell.page import View
+from views.shell.page import View, stop
 from views.widgets import ask
 from views.widgets import model as loaded
 from views.widgets.charts import chart, show, show_selectable
@@ -64,7 +64,7 @@ def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left:
     return {"data": traces, "layout": layout}
 
 
-def tile_targets(shape: tuple[int, int], T: Texts, layers: int = 6, heads: int = 12) -> dict:
+def tile_targets(shape: tuple[int, int], T: Texts, layers: int = MiniLM.layers_count, heads: int = MiniLM.heads) -> dict:
     """One point at the centre of each tile of the overview, nearly invisible: a click on a tile selects its point."""
     size = (shape[0] + 1) // layers - 1
     centre = (size - 1) / 2
@@ -118,7 +118,8 @@ def overview_numbers(trace: RealTrace, T: Texts) -> list[list[str]]:
             *([str(layer + 1), *(cell(layer, h) for h in range(heads))] for layer in range(layers))]
 
 
-def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = 6, heads: int = 12) -> figures.Figure:
+def overview_figure(grid: np.ndarray, layer: int, head: int, *, title: str, layers: int = MiniLM.layers_count,
+                    heads: int = MiniLM.heads) -> figures.Figure:
     """The tiled heads (from ``overview``) as one heatmap, axes numbered by head and layer, one tile framed."""
     size = (grid.shape[0] + 1) // layers - 1
     top, side = layer * (size + 1), head * (size + 1)
@@ -152,8 +153,8 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     """One head (its heatmap and its lines), the class's question about it, all 72 heads as tiles, and what each does."""
     T = view.T
     pickers = st.columns([3, 3])  # six layer buttons need the room
-    layer = pickers[0].segmented_control(T("real.layer"), range(1, 7), key=view.key("layer"), required=True)
-    head = pickers[1].select_slider(T("real.head"), range(1, 13), key=view.key("head"))
+    layer = inside.pick_layer(view, pickers[0]) + 1
+    head = inside.pick_head(view, pickers[1]) + 1
     hide = bool(view["hide"])
     kept = keep(trace, hide)
     tokens = tuple(trace.tokens[i] for i in kept)
@@ -164,10 +165,10 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     pick, guess = st.columns([3, 2], vertical_alignment="bottom")
     follow_query(view, hide, kept)
     view.clamp("query", 1, len(tokens))
-    query = pick.selectbox(T("walkthrough.focus.pick"), range(1, len(tokens) + 1), key=view.key("query"),
-                           format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
+    query = view.widget("query", T("walkthrough.focus.pick"), into=pick, style="selectbox", hi=len(tokens),
+                        format_func=lambda i: f"{i} · {tokens[i - 1]}") - 1
     st.session_state[view.key("query-token")] = (hide, kept[query])
-    predict = guess.toggle(T("classroom.predict"), key=view.key("predict"), help=T("classroom.predict_help"))
+    predict = view.widget("predict", T("classroom.predict"), into=guess, help=T("classroom.predict_help"))
     if len(tokens) <= ask.MAX_OPTIONS:  # the same question for the live class's phones
         ask.ask_here(T, ask.focus_item(weights[query], tokens, query, f"real-{layer}-{head}"), key="real-live")
     quiz = f"real-{hash((trace.tokens, layer, head, hide, query))}"
@@ -219,10 +220,10 @@ def model_and_run(view: View) -> tuple[MiniLM, RealTrace]:
     model = loaded.model()
     if model is None:
         st.error(T("real.missing"), icon=":material/download:")
-        st.stop()
+        stop()
     if not tokenize(settings.text):
         st.info(T("common.notices.empty"), icon=":material/edit:")
-        st.stop()
+        stop()
     trace = loaded.run(model, str(model.folder), settings.text)
     if trace.dropped:
         st.warning(T("real.cut", total=len(trace.tokens) + trace.dropped, kept=MAX_WORD_PIECES, dropped=trace.dropped),
@@ -239,7 +240,7 @@ def section(view: View, name: str, model: MiniLM, trace: RealTrace) -> None:
     """The section ``name`` (REAL_SECTIONS), under the switch that hides [CLS] and [SEP] where the section has it."""
     T, text = view.T, view.settings.text
     if name in ("heads", "moved", "random"):
-        st.toggle(T("real.hide"), key=view.key("hide"), help=T("real.hide_help"))
+        view.widget("hide", T("real.hide"), help=T("real.hide_help"))
     {"heads": lambda: heads_section(view, model, trace),
      "layer": lambda: inside.layer_section(view, model, trace, text),
      "moved": lambda: inside.moved_section(view, model, trace),

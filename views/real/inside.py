@@ -16,7 +16,6 @@ from attention_core.pretrained import SPECIAL_TOKENS, MiniLM, RealTrace, head_su
 from attention_plot import figures, plot
 from attention_plot.figures import label
 from views.shell.page import View
-from views.shell.registry import LAYER_STAGES
 from views.widgets import model as real
 from views.widgets.charts import chart, dims, show
 from views.widgets.tables import named_table
@@ -30,12 +29,13 @@ MEASURE_COLOURS = {"leave_one_out": "#000000", "attention": "#0072B2", "rollout"
 
 
 def pick_layer(view: View, into=st) -> int:
-    """The layer (0-based), from six buttons."""
-    return into.segmented_control(view.T("real.layer"), range(1, 7), key=view.key("layer"), required=True) - 1
+    """The layer (0-based), from a button for each of the model's layers."""
+    return view.widget("layer", view.T("real.layer"), into=into, style="segmented_control") - 1
 
 
 def pick_head(view: View, into=st) -> int:
-    return into.select_slider(view.T("real.head"), range(1, 13), key=view.key("head")) - 1
+    """The head (0-based), on a slider over the layer's heads."""
+    return view.widget("head", view.T("real.head"), into=into, style="select_slider") - 1
 
 
 def shown_weights(weights: np.ndarray, tokens: tuple[str, ...], hide: bool) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -93,8 +93,7 @@ def layer_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> Non
     layer = pick_layer(view)
     stages = stages_of(model, str(model.folder), text, layer)
     norms = stages.norms
-    stage = st.segmented_control(T("inside.layer.stage"), range(1, LAYER_STAGES + 1), key=view.key("stage"), required=True,
-                                 format_func=lambda s: T(f"inside.layer.stages.s{s}.name"))
+    stage = view.widget("stage", T("inside.layer.stage"), style="segmented_control", format_func=lambda s: T(f"inside.layer.stages.s{s}.name"))
     st.subheader(T(f"inside.layer.stages.s{stage}.title", layer=layer + 1))
     if view.layout.explains:
         st.markdown(T(f"inside.layer.stages.s{stage}.body"))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NoReturn
 
 import streamlit as st
 
 from attention_core import tokenize
 from attention_plot.text import Texts
 from views.shell import messages, private, state
-from views.shell.registry import LONG_EXAMPLES, MAX_TOKENS, SHARED, Page, page
+from views.shell.registry import LONG_EXAMPLES, SHARED, SHARED_BY_NAME, Page, page
 
 # pages/ holds this app's st.navigation pages, not a legacy multipage app (a page Streamlit ran on its own anyway
 # reruns through app.py: ``start``).
@@ -23,7 +23,8 @@ FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False wh
 
 @dataclass(frozen=True)
 class Settings:
-    """The shared settings as they are now (the sidebar shows those the page uses)."""
+    """The shared settings as they are now (the sidebar shows those the page uses); ``views.widgets.cache`` turns them
+    into the core's options beside the cached call."""
 
     text: str
     d_model: int  # width of each token vector
@@ -36,11 +37,6 @@ class Settings:
     seed: int
     lang: str
     present: bool  # presenter mode
-
-    def explain_options(self) -> dict[str, object]:
-        """Keyword arguments for ``attention_core.explain`` (besides the text)."""
-        return dict(d_model=self.d_model, d_k=self.d_k, heads=self.heads, score=self.score, mode=self.mode,
-                    window=self.window, positions=self.pe, seed=self.seed, max_tokens=MAX_TOKENS)
 
 
 @dataclass(frozen=True)
@@ -71,6 +67,15 @@ class View:
     def key(self, name: str) -> str:
         """The session and widget key of one of the page's own values."""
         return state.key(self.page.id, name)
+
+    def widget(self, name: str, label: str, *, into: Any = st, **display: Any) -> Any:
+        """Draw the widget of the value ``name`` in ``into`` and return its value: the page's own value of that name, else
+        the shared setting. Its bounds, step and options are the registry's (``Param.widget``; ``lo``, ``hi`` or
+        ``options`` narrow them where only this run knows them); ``label`` and ``display`` (help, format_func) the page's."""
+        own = self.page.param(name)
+        if own is not None:
+            return own.widget(into, label, self.key(name), **display)
+        return SHARED_BY_NAME[name].widget(into, label, state.key("shared", name), **display)
 
     def __getitem__(self, name: str) -> Any:
         return st.session_state[self.key(name)]
@@ -119,6 +124,15 @@ def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: b
         st.warning(T("common.notices.not_found", path=messages.plain(missing)), icon=":material/link_off:")
     offer_longer_sentence(current)
     return current
+
+
+def stop() -> NoReturn:
+    """Stop the page here (``st.stop``: an empty sentence, a missing model), its link written first (on the page on screen,
+    as at the end of a run): once Streamlit stops a run, nothing more can be written, the link and the session included."""
+    opened = st.session_state.get(OPENED_BY_APP)
+    if opened is not None and state.on_screen(page(opened)):
+        state.publish(page(opened))
+    st.stop()
 
 
 def _shell(page_: Page) -> tuple:

@@ -1,16 +1,18 @@
-"""Parameters a view is made of, as data: each reads its value from URL text and writes it back.
+"""Parameters a view is made of, as data: each reads its value from URL text, writes it back and draws its widget.
 
-Pure (no Streamlit): ``read`` turns what a link says into a value and, when the value had to
-change, a ``Notice`` the page shows; ``write`` gives the text a teacher sees in the link.
+Pure (no Streamlit import): ``read`` turns what a link says into a value and, when the value had to
+change, a ``Notice`` the page shows; ``write`` gives the text a teacher sees in the link; ``widget``
+draws the value's widget in the Streamlit container it is handed, with the bounds, step and options
+declared here (a page never repeats them: tests/test_shell_widgets.py), under the value's session key.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 MAX_TEXT_CHARS = 2000  # longer text is cut before tokenizing (a link must stay shareable)
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -56,6 +58,22 @@ class Param:
     def _unknown(self, given: str) -> tuple[Any, Notice]:
         return self.default, Notice(self.name, given, self.write(self.default), "unknown")
 
+    STYLES: ClassVar[tuple[str, ...]] = ()  # the Streamlit widgets that can edit this kind of value, the usual one first
+
+    def widget(self, into: Any, label: str, key: str, *, style: str | None = None, **display: Any) -> Any:
+        """Draw the value's widget in ``into`` (``st``, a column, the sidebar) under ``key`` (``state.key``), its bounds or
+        options from this declaration, and return its value. ``style`` names the Streamlit widget, one of the kind's
+        ``STYLES`` (the first when None); ``display`` is how it looks and acts (``help``, ``format_func``, ``on_change``),
+        passed on. The value itself is the session's (``state.arrive`` put it there): no widget is given a default."""
+        return getattr(into, self.style(style))(label, key=key, **display)
+
+    def style(self, style: str | None) -> str:
+        """The Streamlit widget ``style`` names, checked (the kind's usual one when None)."""
+        style = style or (self.STYLES[0] if self.STYLES else "")
+        if style not in self.STYLES:
+            raise ValueError(f"{self.name}: a {type(self).__name__} is drawn as one of {self.STYLES}, not {style!r}")
+        return style
+
 
 def parse_number(given: str) -> float | None:
     try:
@@ -71,6 +89,19 @@ class Int(Param):
 
     lo: int = 0
     hi: int = 1
+    STYLES = ("slider", "number_input", "segmented_control", "select_slider", "selectbox")
+
+    def widget(self, into: Any, label: str, key: str, *, style: str | None = None, lo: int | None = None, hi: int | None = None,
+               **display: Any) -> Any:
+        """As ``Param.widget``; ``lo`` and ``hi`` narrow the bounds to what this view allows, when only the run knows it
+        (the sentence's tokens, the tiny model's heads). A slider or a number box (in steps of 1) takes the bounds; a
+        segmented control, a select slider or a select box offers every whole number in them."""
+        lo, hi, style = self.lo if lo is None else lo, self.hi if hi is None else hi, self.style(style)
+        if style == "slider":
+            return into.slider(label, lo, hi, key=key, **display)
+        if style == "number_input":
+            return into.number_input(label, lo, hi, step=1, key=key, **display)
+        return offer(into, style, label, range(lo, hi + 1), key, display)
 
     def read(self, given: str) -> tuple[int, Notice | None]:
         number = parse_number(given)
@@ -87,6 +118,10 @@ class Float(Param):
     lo: float = 0.0
     hi: float = 1.0
     step: float = 0.1
+    STYLES = ("slider",)
+
+    def widget(self, into: Any, label: str, key: str, *, style: str | None = None, **display: Any) -> Any:
+        return getattr(into, self.style(style))(label, self.lo, self.hi, step=self.step, key=key, **display)
 
     def read(self, given: str) -> tuple[float, Notice | None]:
         number = parse_number(given)
@@ -105,6 +140,13 @@ class Choice(Param):
     """One of ``options`` (numbers or names); a number between options takes the nearest."""
 
     options: tuple = ()
+    STYLES = ("select_slider", "segmented_control", "selectbox", "radio")
+
+    def widget(self, into: Any, label: str, key: str, *, style: str | None = None, options: Sequence | None = None,
+               **display: Any) -> Any:
+        """As ``Param.widget``; ``options`` narrows the options to those this view has, when only the run knows them (the
+        training steps a shipped run watched)."""
+        return offer(into, self.style(style), label, self.options if options is None else options, key, display)
 
     def read(self, given: str) -> tuple[Any, Notice | None]:
         for option in self.options:
@@ -128,6 +170,10 @@ class Choices(Param):
     """Several of ``options``, comma-separated in the link; unknown names are dropped, none left gives the default."""
 
     options: tuple = ()
+    STYLES = ("multiselect",)
+
+    def widget(self, into: Any, label: str, key: str, *, style: str | None = None, **display: Any) -> Any:
+        return getattr(into, self.style(style))(label, self.options, key=key, **display)
 
     def read(self, given: str) -> tuple[tuple, Notice | None]:
         names = [name.strip() for name in given.split(",") if name.strip()]
@@ -144,6 +190,8 @@ class Choices(Param):
 class Flag(Param):
     """On or off: 1/0 in the link (true/false, yes/no, on/off are understood)."""
 
+    STYLES = ("toggle",)
+
     def read(self, given: str) -> tuple[bool, Notice | None]:
         word = given.strip().lower()
         if word in TRUE + FALSE:
@@ -158,6 +206,8 @@ class Flag(Param):
 class Text(Param):
     """Free text, cut to ``MAX_TEXT_CHARS``. ``default`` is the key of a text in assets/ (it follows the language);
     it may name other values in braces, e.g. ``cross.defaults.{pair}_source``."""
+
+    STYLES = ("text_input", "text_area")
 
     def read(self, given: str) -> tuple[str, Notice | None]:
         if len(given) <= MAX_TEXT_CHARS:
@@ -178,6 +228,14 @@ class Token(Param):
         if given == "" or re.fullmatch(self.pattern, value):
             return value, None
         return self.default, Notice(self.name, given[:80], self.default, "unknown")
+
+
+def offer(into: Any, style: str, label: str, options: Sequence, key: str, display: dict[str, Any]) -> Any:
+    """The widget ``style`` offering ``options``; a segmented control always has one chosen (a parameter always has a
+    value)."""
+    if style == "segmented_control":
+        display = {"required": True} | display
+    return getattr(into, style)(label, options, key=key, **display)
 
 
 def index_code(options: tuple) -> Callable[[str], str | None]:

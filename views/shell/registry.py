@@ -14,8 +14,10 @@ from pathlib import Path
 
 from attention_core import MODES, SCORES, SWEEP_D_K
 from attention_core.corpus import SCORES as CORPUS_SCORES
+from attention_core.fast import MODEL_SHAPES
 from attention_core.positions import SHUFFLES
-from attention_core.pretrained import MAX_WORD_PIECES
+from attention_core.pretrained import MAX_WORD_PIECES, MiniLM
+from attention_core.vision import PATCH_SIZES
 from views.shell.params import (
     Choice,
     Choices,
@@ -122,6 +124,10 @@ class Page:
     def own_params(self, values: Values) -> tuple[Param, ...]:
         return tuple(p for p in self.params if p.when(values))
 
+    def param(self, name: str) -> Param | None:
+        """The page's own parameter ``name`` (None when it has none of that name)."""
+        return next((p for p in self.params if p.name == name), None)
+
 
 def join_code(given: str) -> str:
     """A join code as typed or linked, in the stored form (upper case; spaces and dashes dropped)."""
@@ -136,8 +142,8 @@ def walk_fixed(values: Values) -> tuple[Fixed, ...]:
     if values.get("walk") == "textbook":
         return (Fixed("sentence", "Thinking Machines"), Fixed("d_k", 64), Fixed("textbook_scores", "112, 96"))
     if values.get("walk") == "pretrained":
-        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("model_d_k", 32), Fixed("heads", 12),
-                Fixed("score", "scaled_dot"))
+        return (Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", MiniLM.d_model), Fixed("model_d_k", MiniLM.d_k),
+                Fixed("heads", MiniLM.heads), Fixed("score", "scaled_dot"))
     return ()
 
 
@@ -178,7 +184,7 @@ TRAIN_STEPS = (100, 200, 500, 1000, 1500, 2000)
 LAST_STEP = 100_000  # "step" beyond a run's end shows its last snapshot
 
 
-POSITION_SECTIONS = ("positions", "sharing", "fast")
+POSITION_SECTIONS = ("positions", "sharing", "fast", "latent", "sparse", "traffic")
 VISION_SECTIONS = ("sentence", "steps", "looks", "glimpse", "draw")
 VISION_STEPS = tuple(range(0, 601, 20))  # the shipped runs' watched training steps (a link says the step itself)
 REAL_SECTIONS = ("heads", "layer", "moved", "sinks", "importance", "random", "scaling", "corpus")
@@ -189,12 +195,27 @@ LAYER_STAGES = 5  # the input, attention's addition, + residual and LayerNorm, t
 def sections(*names: str) -> Callable[[Values], bool]:
     return lambda values: values.get("section") in names
 KV_HEADS = (1, 2, 4, 8)
-CACHE_MODELS = ("llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2")
+CACHE_MODELS = tuple(MODEL_SHAPES)  # "llama-2-7b", "llama-2-70b", "mistral-7b", "gpt-2"
 CACHE_TOKENS = (1024, 4096, 8192, 32768, 131072)
 
 
 def positions_shared(values: Values) -> tuple[str, ...]:
-    return ("text", "d_model", "d_k", "seed") if values.get("section") != "fast" else ("seed",)
+    return {"fast": ("seed",), "traffic": ()}.get(values.get("section"), ("text", "d_model", "d_k", "seed"))
+
+
+LATENT_HEADS = 2  # the latent attention's heads on the typed sentence (enough to see k_R shared by every head)
+TRAFFIC_TOKENS = tuple(2**p for p in range(9, 18))  # N = 512 ... 131,072
+TRAFFIC_HEAD_DIMS = (64, 128, 256)
+SRAM_KIB = (48, 64, 100, 164, 228)  # FlashAttention's M: 100 KB in the paper; A100 up to 164 KB of shared memory per SM, H100 228
+BLOCKS_C = (0, 16, 32, 64, 128, 256, 512)  # 0: the paper's rule, B_c = ceil(M / 4d)
+BLOCKS_R = (0, 16, 32, 64, 128)  # 0: the paper's rule, B_r = min(ceil(M / 4d), d)
+TRAFFIC_GPUS = ("a100", "h100", "h200", "b200")
+
+
+def positions_fixed(values: Values) -> tuple[Fixed, ...]:
+    """What each section of "Positions and scale" sets itself (the sidebar shows it with its value)."""
+    return {"latent": (Fixed("latent_fixed", LATENT_HEADS),), "sparse": (Fixed("score", "scaled_dot"), Fixed("sparse_fixed", None)),
+            "traffic": (Fixed("traffic_fixed", None),)}.get(values.get("section"), (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)))
 
 
 def learn_shared(values: Values) -> tuple[str, ...]:
@@ -217,8 +238,8 @@ PAGES: tuple[Page, ...] = (
         Choice("walk", "random", options=("random", "textbook", "pretrained"),
                legacy={"example": flag_code("textbook"), "weights": flag_code("pretrained")}),
         Int("step", 1, lo=1, hi=7),
-        Int("head", 1, lo=1, hi=12, when=several_heads),
-        Int("layer", 1, lo=1, hi=6, when=pretrained),
+        Int("head", 1, lo=1, hi=MiniLM.heads, when=several_heads),  # the real model's heads (a random walk has at most 8)
+        Int("layer", 1, lo=1, hi=MiniLM.layers_count, when=pretrained),
         Flag("values", True),
         Flag("all", False),
         Int("focus", 1, lo=1, hi=MAX_WORD_PIECES),
@@ -291,8 +312,7 @@ PAGES: tuple[Page, ...] = (
         Choice("lr", 0.01, options=TRAIN_LR, when=section("train")),
         Choice("steps", 1500, options=TRAIN_STEPS, when=section("train")),  # induction forms by then (tests/test_page_learn.py)
     )),
-    Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4,
-         fixed=lambda values: (Fixed("score", "scaled_dot"), Fixed("positions_fixed", None)), params=(
+    Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4, fixed=positions_fixed, params=(
         Choice("section", "positions", options=POSITION_SECTIONS),
         Choice("shuffle", "reverse", options=SHUFFLES, when=section("positions")),
         Flag("causal", False, when=section("positions")),
@@ -305,13 +325,25 @@ PAGES: tuple[Page, ...] = (
         Int("fold", 1, lo=1, hi=48, when=section("fast")),
         Int("window", 64, lo=1, hi=4096, when=section("fast")),
         Int("global_tokens", 4, lo=0, hi=64, when=section("fast")),
+        Int("d_c", 4, lo=1, hi=16, when=section("latent")),
+        Choice("d_rope", 2, options=(2, 4, 6, 8), when=section("latent")),
+        Int("latent_head", 1, lo=1, hi=LATENT_HEADS, when=section("latent")),
+        Choice("context", 131072, options=CACHE_TOKENS, when=section("latent")),
+        Int("top_k", 2, lo=1, hi=MAX_TOKENS, when=section("sparse")),
+        Choice("seq", 4096, options=TRAFFIC_TOKENS, when=section("traffic")),
+        Choice("head_dim", 64, options=TRAFFIC_HEAD_DIMS, when=section("traffic")),
+        Choice("sram", 100, options=SRAM_KIB, when=section("traffic")),
+        Choice("block_c", 0, options=BLOCKS_C, when=section("traffic")),
+        Choice("block_r", 0, options=BLOCKS_R, when=section("traffic")),
+        Choice("gpu", "h100", options=TRAFFIC_GPUS, when=section("traffic")),
     )),
     Page("real", "real-model", ":material/psychology:", ("text",),
-         fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", 384), Fixed("d_k", 32), Fixed("heads", 12), Fixed("layers", 6)),
+         fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", MiniLM.d_model), Fixed("d_k", MiniLM.d_k), Fixed("heads", MiniLM.heads),
+                Fixed("layers", MiniLM.layers_count)),
          params=(
         Choice("section", "heads", options=REAL_SECTIONS),
-        Int("layer", 1, lo=1, hi=6, when=sections("heads", "layer", "moved", "random", "corpus")),
-        Int("head", 1, lo=1, hi=12, when=sections("heads", "moved", "random", "corpus")),
+        Int("layer", 1, lo=1, hi=MiniLM.layers_count, when=sections("heads", "layer", "moved", "random", "corpus")),
+        Int("head", 1, lo=1, hi=MiniLM.heads, when=sections("heads", "moved", "random", "corpus")),
         Int("stage", 1, lo=1, hi=LAYER_STAGES, when=section("layer")),
         Flag("hide", False, when=sections("heads", "moved", "random")),
         Int("query", 2, lo=1, hi=MAX_WORD_PIECES, when=section("heads")),
@@ -323,7 +355,7 @@ PAGES: tuple[Page, ...] = (
     Page("vision", "vision", ":material/image:", browser=("step", "head"), params=(
         Choice("section", "sentence", options=VISION_SECTIONS),
         Choice("digit", 7, options=tuple(range(10))),
-        Choice("patch", 2, options=(2, 4), when=sections("sentence", "steps", "glimpse")),
+        Choice("patch", 2, options=PATCH_SIZES, when=sections("sentence", "steps", "glimpse")),
         Int("head", 1, lo=1, hi=2, when=section("steps")),
         Int("step", 1, lo=1, hi=5, when=section("steps")),
         Choice("training", VISION_STEPS[-1], options=VISION_STEPS, when=section("looks")),

@@ -46,13 +46,14 @@ def start() -> object:
     return slot
 
 
-def keep(slot: object, page: Page) -> None:
-    """After the link was written: the values the browser keeps on ``page`` go back into it (the step component's)."""
+def keep(slot: object, page: Page, link: dict[str, str]) -> None:
+    """After ``link`` was written (``state.publish``): the values the browser keeps on ``page`` go back into it (the step
+    component's)."""
     if not page.browser:
         return
     with slot:
         _component()(data={"kind": "keep", "page": page.id, "token": state.view_token(page.id), "names": list(page.browser),
-                           "link": state.link(page)}, key="attention-keep", height=0)
+                           "link": link}, key="attention-keep", height=0)
 
 
 def cookie(name: str, value: str, age: int) -> None:

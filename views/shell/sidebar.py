@@ -20,29 +20,27 @@ def _use_example() -> None:
 
 
 def _slider(param: Param, T: Texts) -> None:
-    st.slider(T(f"common.sidebar.{param.name}"), param.lo, param.hi, key=state.key("shared", param.name),
-              help=T(f"common.sidebar.{param.name}_help"))
+    param.widget(st, T(f"common.sidebar.{param.name}"), state.key("shared", param.name), help=T(f"common.sidebar.{param.name}_help"))
 
 
 def _choice(param: Param, T: Texts) -> None:
     group = {"score": "scores", "mode": "modes"}[param.name]
-    st.selectbox(T(f"common.sidebar.{param.name}"), param.options, key=state.key("shared", param.name),
+    param.widget(st, T(f"common.sidebar.{param.name}"), state.key("shared", param.name), style="selectbox",
                  format_func=lambda option: T(f"common.{group}.{option}"))
 
 
 def _text(param: Param, T: Texts) -> None:
-    st.text_input(T("common.sidebar.text"), key=state.key("shared", "text"), help=T("common.sidebar.text_help", max_tokens=MAX_TOKENS))
+    param.widget(st, T("common.sidebar.text"), state.key("shared", "text"), help=T("common.sidebar.text_help", max_tokens=MAX_TOKENS))
     st.selectbox(T("common.sidebar.examples"), EXAMPLES, index=None, key="example_pick",
                  placeholder=T("common.sidebar.examples_placeholder"), on_change=_use_example)
 
 
 def _toggle(param: Param, T: Texts) -> None:
-    st.toggle(T(f"common.sidebar.{param.name}"), key=state.key("shared", param.name), help=T(f"common.sidebar.{param.name}_help"))
+    param.widget(st, T(f"common.sidebar.{param.name}"), state.key("shared", param.name), help=T(f"common.sidebar.{param.name}_help"))
 
 
 def _seed(param: Param, T: Texts) -> None:
-    st.number_input(T("common.sidebar.seed"), param.lo, param.hi, step=1, key=state.key("shared", "seed"),
-                    help=T("common.sidebar.seed_help"))
+    param.widget(st, T("common.sidebar.seed"), state.key("shared", "seed"), style="number_input", help=T("common.sidebar.seed_help"))
 
 
 CONTROLS: dict[str, Callable[[Param, Texts], None]] = {
@@ -56,8 +54,8 @@ def render(page: Page) -> Texts:
     values = state.page_values(page)
     T = Texts(values["lang"])
     with st.sidebar:
-        st.radio(T("common.sidebar.language"), SHARED_BY_NAME["lang"].options, key=state.key("shared", "lang"), horizontal=True,
-                 format_func=lambda code: T(f"common.languages.{code}"))
+        SHARED_BY_NAME["lang"].widget(st, T("common.sidebar.language"), state.key("shared", "lang"), style="radio", horizontal=True,
+                                      format_func=lambda code: T(f"common.languages.{code}"))
         for name in page.shared_names(values):
             if name not in page.drawn(values):
                 CONTROLS[name](SHARED_BY_NAME[name], T)
@@ -67,5 +65,6 @@ def render(page: Page) -> Texts:
             st.caption("  \n".join(T(f"{page.id}.fixed.{f.name}", value=f.value) for f in fixed))
         if not page.shared_names(values):
             st.caption(T("common.sidebar.nothing_shared"))
-        st.toggle(T("common.sidebar.present"), key=state.key("shared", "present"), help=T("common.sidebar.present_help"))
+        SHARED_BY_NAME["present"].widget(st, T("common.sidebar.present"), state.key("shared", "present"),
+                                         help=T("common.sidebar.present_help"))
     return T

@@ -1,11 +1,12 @@
 """One mechanism for state, for shared settings and page parameters alike: URL <-> session <-> widget.
 
 - Every value lives in ``st.session_state`` under ``<scope>.<name>`` (scope: ``shared`` or a page id);
-  the widget that edits it uses that same key, so widget, session and value are one thing.
+  the widget that edits it uses that same key, so widget, session and value are one thing. ``keep_values``
+  keeps every one across pages, and the values a page keeps that no link holds (``keep``: the lesson's guesses).
 - ``arrive`` reads what the URL says that this session did not write itself (a link, opened once),
   with a ``Notice`` for every value that had to change (clamped, nearest choice, not understood, cut).
 - ``publish`` writes back the values the current page uses, and only those: a link holds values
-  a teacher can read (``d_k=64&tau=0.5``).
+  a teacher can read (``d_k=64&tau=0.5``); once per run, when it ends (a link opened also at once).
 - The values a page's step component keeps (``Page.browser``: the step, the head, the focused word) are the
   browser's: it writes them to the link itself, and ``publish`` leaves them out. A link that sets them again (opened,
   or Back to an older address) changes ``view_token``, and the browser then takes the server's values.
@@ -36,6 +37,7 @@ FITTED = "url.fitted"  # the pages that opened with a fitted default once (never
 NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
 NONCE = "url.nonce"  # this session's random name: a duplicated tab (a session of its own) never takes another's view
 SERIALS = "url.view_serials"  # per page: how many times a link set the values the browser keeps (Page.browser)
+KEPT = "state.kept"  # the session keys of values kept across pages that are no parameter (``keep``)
 
 
 def was_linked(name: str) -> bool:
@@ -53,12 +55,18 @@ def shared(name: str):
 
 
 def keep_values() -> None:
-    """Keep every value across reruns and pages, also while its widget is not drawn (Streamlit forgets those)."""
-    for scope, params in BY_SCOPE.items():
-        for param in params:
-            name = key(scope, param.name)
-            if name in st.session_state:
-                st.session_state[name] = st.session_state[name]
+    """Keep every value across reruns and pages, also while its widget is not drawn (Streamlit forgets those): every
+    parameter's, and those a page asked to ``keep``."""
+    names = [key(scope, param.name) for scope, params in BY_SCOPE.items() for param in params]
+    for name in (*names, *sorted(st.session_state.get(KEPT, ()))):
+        if name in st.session_state:
+            st.session_state[name] = st.session_state[name]
+
+
+def keep(*names: str) -> None:
+    """Keep the values under these session keys as ``keep_values`` keeps the parameters': across reruns and pages, also
+    while their widgets are not drawn. For a page's values that no link holds (the lesson's guesses and reveals)."""
+    st.session_state[KEPT] = frozenset(st.session_state.get(KEPT, ())) | set(names)
 
 
 def page_values(page: Page) -> dict[str, object]:
@@ -118,14 +126,16 @@ def is_echo(params: dict[str, str]) -> bool:
     return params in written_links()
 
 
-def arrive(page: Page) -> None:
+def arrive(page: Page) -> bool:
     """Read the URL's values that this session did not write (a link opened) into the session, once.
 
-    A URL this session wrote itself (``is_echo``) is never read back: what the screen shows wins over it.
+    A URL this session wrote itself (``is_echo``) is never read back: what the screen shows wins over it. Returns
+    whether the URL was not one this session wrote (a link opened or typed, the session's first run).
     """
     params = st.query_params.to_dict()
     written = written_links()[-1] if written_links() else {}
-    incoming = {} if is_echo(params) else {name: value for name, value in params.items() if written.get(name) != value}
+    echo = is_echo(params)
+    incoming = {} if echo else {name: value for name, value in params.items() if written.get(name) != value}
     if incoming:
         st.session_state[LINKED] = frozenset(st.session_state.get(LINKED, ())) | set(incoming)
     if set(incoming) & set(page.browser):
@@ -152,6 +162,7 @@ def arrive(page: Page) -> None:
             elif name not in st.session_state:
                 st.session_state[name] = _stored(param, _default(param, scope, T))
     st.session_state[NOTICES] = notices
+    return not echo
 
 
 def view_token(page_id: str) -> str:
@@ -197,13 +208,19 @@ def link(page: Page) -> dict[str, str]:
     return params
 
 
-def publish(page: Page) -> None:
-    """Write the page's values to the URL (only when they changed), so a copied link reproduces the view."""
+def publish(page: Page) -> dict[str, str]:
+    """Write the page's values to the URL (only when they changed), so a copied link reproduces the view; returns them.
+
+    Once per run: when it ends (app.py), or as the page on screen stops early (``page.stop``). A link opened is also
+    answered at once, before the page runs (``arrive`` said so): a control touched while that run is still drawing then
+    sends back the link as this session wrote it, never the link's own text to be read again.
+    """
     params = link(page)
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
     links = [written for written in written_links() if written != params][-KEPT_LINKS + 1:]
     st.session_state[WRITTEN] = [*links, params]
+    return params
 
 
 def on_screen(page: Page) -> bool:

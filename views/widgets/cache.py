@@ -3,6 +3,11 @@
 Traces and figures are immutable once built, so one copy serves all sessions
 (st.cache_resource, no pickling); ``max_entries`` bounds the memory a stream of
 distinct sentences can take.
+
+A page hands its ``Settings`` (the sidebar's values) to ``explanation_for``, ``general_for`` or ``document_for``: they
+turn them into the core's options here, beside the cached call (``core_options`` is the one place that knows the
+core's names for them: ``pe`` is ``positions``, the token limit ``max_tokens``). A heatmap arrives as one
+``figures.Heatmap`` and leaves as its JSON (``heatmap``).
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ import time
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from attention_core import (
     AttentionTrace,
@@ -29,22 +33,20 @@ from attention_core import (
     textbook_example,
 )
 from attention_plot import figures
+from views.shell.page import Settings
+from views.shell.registry import MAX_TOKENS
 
 
-class Key:
-    """An array as a dictionary key: equal when shape, dtype and bytes are equal (``.array`` is the array)."""
+def core_options(settings: Settings, **overrides: object) -> dict[str, object]:
+    """The shared settings as keyword arguments of ``attention_core.explain`` (besides the text), with a page's
+    ``overrides`` (one head, another score, a causal mask...) in the core's own names."""
+    return dict(d_model=settings.d_model, d_k=settings.d_k, heads=settings.heads, score=settings.score, mode=settings.mode,
+                window=settings.window, positions=settings.pe, seed=settings.seed, max_tokens=MAX_TOKENS) | overrides
 
-    __slots__ = ("_id", "array")
 
-    def __init__(self, array: NDArray) -> None:
-        self.array = np.ascontiguousarray(array)
-        self._id = (self.array.shape, self.array.dtype.str, self.array.tobytes())
-
-    def __hash__(self) -> int:
-        return hash(self._id)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Key) and self._id == other._id
+def explanation_for(settings: Settings, text: str | None = None, **overrides: object) -> Explanation:
+    """``text`` (the sidebar's sentence when None) explained with the settings and ``overrides`` (``core_options``)."""
+    return explanation(settings.text if text is None else text, **core_options(settings, **overrides))
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -59,10 +61,22 @@ def textbook() -> AttentionTrace:
     return textbook_example()
 
 
+def general_for(settings: Settings, question: str, passage: str, **overrides: object) -> tuple[Explanation, AttentionTrace]:
+    """General attention of ``question`` over ``passage`` with the settings and ``overrides`` (``core_options``)."""
+    return general(question, passage, **core_options(settings, **overrides))
+
+
 @st.cache_resource(max_entries=256, show_spinner=False)
 def general(question: str, passage: str, **options: object) -> tuple[Explanation, AttentionTrace]:
     """``attention_core.general_attention``, computed once per distinct input."""
     return general_attention(question, passage, **options)
+
+
+def document_for(settings: Settings, text: str, **overrides: object) -> HierarchicalTrace:
+    """The hierarchical trace of a document with the settings it uses (d_model, seed, positions, the token limit) and
+    ``overrides`` (``max_sentences``)."""
+    options = core_options(settings)
+    return document(text, **{name: options[name] for name in ("d_model", "seed", "positions", "max_tokens")} | overrides)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -100,51 +114,12 @@ def layer_times(d: int, lengths: tuple[int, ...], repeat: int = 7) -> dict[str, 
     return times
 
 
-def heatmap(
-    matrix: NDArray,
-    rows: tuple[str, ...],
-    cols: tuple[str, ...],
-    kind: str,
-    title: str,
-    x_title: str,
-    y_title: str,
-    show_values: bool,
-    hover_rows: str,
-    hover_cols: str,
-    arithmetic: tuple[NDArray, NDArray] | None = None,
-    decimals: int = 2,
-    column_groups: int = 1,
-    outline: NDArray | None = None,
-    font: int = 13,
-    hidden_note: str = "",
-    ink: tuple[NDArray, float] | None = None,
-    zmax: float = 1.0,
-) -> figures.Spec:
-    """``figures.heatmap`` as the JSON Plotly draws, built once per distinct input for every session.
-
-    ``arithmetic`` = (q, k) adds q·k to the hover, term by term, adding up to the cells as shown. The last 2048
-    distinct heatmaps are kept; ``ink`` (image, level) draws the image's outline over the cells (``figures.with_ink``).
-    The key is the arrays' bytes, cheaper than ``st.cache_resource``'s signature and MD5 on
-    every call (measured with ``make profile``: a fifth of a loaded server's time went to those keys).
-    """
-    return _heatmap(Key(matrix), rows, cols, kind, title, x_title, y_title, show_values, hover_rows, hover_cols,
-                    None if arithmetic is None else (Key(arithmetic[0]), Key(arithmetic[1])), decimals, column_groups,
-                    None if outline is None else Key(outline), font, hidden_note, None if ink is None else (Key(ink[0]), float(ink[1])), zmax)
-
-
 @functools.lru_cache(maxsize=2048)
-def _heatmap(matrix: Key, rows: tuple[str, ...], cols: tuple[str, ...], kind: str, title: str, x_title: str, y_title: str,
-             show_values: bool, hover_rows: str, hover_cols: str, arithmetic: tuple[Key, Key] | None, decimals: int,
-             column_groups: int, outline: Key | None, font: int, hidden_note: str, ink: tuple[Key, float] | None,
-             zmax: float = 1.0) -> figures.Spec:
-    extra = None
-    if arithmetic is not None:
-        q, k = arithmetic[0].array, arithmetic[1].array
-        shown = np.where(np.isfinite(matrix.array), matrix.array, q @ k.T)  # a hidden row's hover is blanked by heatmap
-        extra = figures.dot_arithmetic(q, k, shown, decimals)
-    figure = figures.heatmap(
-        matrix.array, rows, cols, kind=kind, title=title, x_title=x_title, y_title=y_title, show_values=show_values,
-        hover_rows=hover_rows, hover_cols=hover_cols, hover_extra=extra, decimals=decimals, column_groups=column_groups,
-        outline=None if outline is None else outline.array, font=font, hidden_note=hidden_note, zmax=zmax,
-    )
-    return figures.spec(figure if ink is None else figures.with_ink(figure, ink[0].array, ink[1]))
+def heatmap(described: figures.Heatmap) -> figures.Spec:
+    """``figures.heatmap`` as the JSON Plotly draws, built once per distinct description for every session.
+
+    The last 2048 distinct heatmaps are kept. The description is its own key (its arrays' bytes), cheaper than
+    ``st.cache_resource``'s signature and MD5 on every call (measured with ``make profile``: a fifth of a loaded server's
+    time went to those keys).
+    """
+    return figures.spec(figures.heatmap(described))

@@ -71,17 +71,19 @@ def dims(n: int) -> tuple[str, ...]:
 
 
 def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind: str, title: str, key: str,
-          T: Texts, values: bool, cols_are: str = "dimension", rows_are: str = "token",
-          arithmetic: tuple[NDArray, NDArray] | None = None, decimals: int = 2, column_groups: int = 1,
-          outline: NDArray | None = None, ink: tuple[NDArray, float] | None = None, zmax: float = 1.0) -> None:
-    """Draw one cached heatmap; numbers in cells only when asked for and readable. ink (image, level): the image's
-    outline drawn over the cells (an attention map over the digit it looks at); zmax: the weights' colour range."""
-    text = plot.labels(T, title, np.shape(matrix), rows_are, cols_are, matrix, rows, cols, kind)
-    spec = cache.heatmap(np.asarray(matrix), rows, cols, kind, title, text.x_title, text.y_title, values and figures.readable(matrix.shape),
-                         text.hover_rows, text.hover_cols, arithmetic, decimals, column_groups, outline, st.session_state.get(FONT, 13),
-                         text.hidden_note, ink, zmax)
-    send(spec, key, alt=text.alt)
-    shown_matrices().append((title, np.asarray(matrix), rows, cols))
+          T: Texts, values: bool, cols_are: str = "dimension", rows_are: str = "token", **how: object) -> None:
+    """Draw one cached heatmap, described once (``plot.heatmap``: its texts in the student's language, at this run's
+    chart font); numbers in cells only when asked for and readable. ``how``: the description's other fields, e.g.
+    ``outline``, ``column_groups``, ``decimals``, ``ink`` (image, level: the image's outline over the cells, an attention
+    map over the digit it looks at), ``zmax`` (the weights' colour range)."""
+    draw(plot.heatmap(np.asarray(matrix), rows, cols, T=T, kind=kind, title=title, rows_are=rows_are, cols_are=cols_are,
+                      numbers=values, font=st.session_state.get(FONT, 13), **how), key)
+
+
+def draw(heatmap: figures.Heatmap, key: str) -> None:
+    """Send the heatmap as its cached JSON with its text alternative, and keep its matrix for the page's CSV."""
+    send(cache.heatmap(heatmap), key, alt=heatmap.alt)
+    shown_matrices().append((heatmap.title, heatmap.values, heatmap.rows, heatmap.cols))
 
 
 def all_matrices_csv(matrices: list, row_header: str = "row") -> str:

@@ -7,7 +7,7 @@ import streamlit as st
 from attention_core import Explanation, tokenize
 from attention_plot.text import Texts
 from views.shell import messages
-from views.shell.page import Settings
+from views.shell.page import Settings, stop
 from views.widgets import cache
 
 
@@ -19,11 +19,11 @@ def explanation_or_stop(settings: Settings, T: Texts, **overrides: object) -> Ex
     """
     if not tokenize(settings.text):
         st.info(T("common.notices.empty"), icon=":material/edit:")
-        st.stop()
+        stop()
     try:
-        explanation = cache.explanation(settings.text, **(settings.explain_options() | overrides))
+        explanation = cache.explanation_for(settings, **overrides)
     except ValueError as error:
         messages.show_error(error, T)
-        st.stop()
+        stop()
     messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], T)
     return explanation

@@ -113,7 +113,7 @@ def _positions() -> dict[str, object]:
     order = shuffle_order("reverse", len(e.tokens))
     added = positional_encoding(*vectors.shape)
     gaps = {}
-    for scheme in ("none", "sinusoidal"):  # as the positions page measures it (views/positions.py)
+    for scheme in ("none", "sinusoidal"):  # as the positions page measures it (views/positions/__init__.py)
         head = positioned_head(vectors, p.w_q, p.w_k, p.w_v, scheme, added=added)
         shuffled = positioned_head(vectors[order], p.w_q, p.w_k, p.w_v, scheme, added=added)
         gaps[scheme] = float(np.abs(shuffled.weights - permuted(head, order)[0]).max())

@@ -23,7 +23,6 @@ from attention_core.fast import (
     time_full_attention,
 )
 from attention_core.positions import (
-    SHUFFLES,
     alibi_bias,
     alibi_power_of_two,
     alibi_slopes,
@@ -39,7 +38,6 @@ from attention_core.scores import cosine_scores
 from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell.page import View
-from views.shell.registry import CACHE_TOKENS, KV_HEADS
 from views.widgets import model as real
 from views.widgets.charts import chart, show
 from views.widgets.inputs import explanation_or_stop
@@ -60,7 +58,7 @@ def positions_section(view: View) -> None:
     n, d = vectors.shape
     even = p.w_q.shape[1] % 2 == 0  # RoPE turns pairs of dimensions
     schemes = SIDE_BY_SIDE if even else tuple(s for s in SIDE_BY_SIDE if s != "rope")
-    causal = st.toggle(T("positions.causal"), key=view.key("causal"), help=T("positions.causal_help"))
+    causal = view.widget("causal", T("positions.causal"), help=T("positions.causal_help"))
     added = positional_encoding(n, d)
     slopes = alibi_slopes(view["slope_heads"])
     heads = {scheme: positioned_head(vectors, p.w_q, p.w_k, p.w_v, scheme, added=added, slope=float(slopes[0]), causal=causal)
@@ -69,8 +67,7 @@ def positions_section(view: View) -> None:
     st.subheader(T("positions.permutation.title"))
     if view.layout.explains:
         st.markdown(T("positions.permutation.intro"))
-    shuffle = st.segmented_control(T("positions.shuffle"), SHUFFLES, key=view.key("shuffle"), required=True,
-                                   format_func=lambda s: T(f"positions.shuffles.{s}"))
+    shuffle = view.widget("shuffle", T("positions.shuffle"), style="segmented_control", format_func=lambda s: T(f"positions.shuffles.{s}"))
     order = shuffle_order(shuffle, n)
     moved = tuple(tokens[i] for i in order)
     differences = {}
@@ -167,7 +164,7 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
     st.subheader(T("positions.alibi.title"))
     if view.layout.explains:
         st.markdown(T("positions.alibi.intro"))
-    count = st.slider(T("positions.alibi.heads"), 1, 16, key=view.key("slope_heads"))
+    count = view.widget("slope_heads", T("positions.alibi.heads"))
     slopes = alibi_slopes(count)
     show(figures.bars(slopes, tuple(T("positions.alibi.head", head=h + 1) for h in range(count)), title=T("positions.alibi.slopes"),
                       y_title=T("positions.alibi.slope"), x_title=T("positions.alibi.head_axis"), ticks=tuple(str(h + 1) for h in range(count))),
@@ -197,8 +194,8 @@ def sharing_section(view: View) -> None:
     e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft")
     tokens, x = e.tokens, e.x
     d = x.shape[1]
-    kv_heads = st.segmented_control(T("positions.sharing.kv_heads"), KV_HEADS, key=view.key("kv_heads"), required=True,
-                                    format_func=lambda g: T("positions.sharing.kind", g=g, kind=T(f"positions.sharing.kinds.{kind_of(g)}")))
+    kv_heads = view.widget("kv_heads", T("positions.sharing.kv_heads"), style="segmented_control",
+                           format_func=lambda g: T("positions.sharing.kind", g=g, kind=T(f"positions.sharing.kinds.{kind_of(g)}")))
     rng = np.random.default_rng(settings.seed)
     d_k = settings.d_k
     w_q = rng.standard_normal((QUERY_HEADS, d, d_k)) / math.sqrt(d)
@@ -233,9 +230,8 @@ def cache_section(view: View) -> None:
     if view.layout.explains:
         st.markdown(T("positions.sharing.cache_intro"))
     left, right = st.columns(2)
-    model = left.selectbox(T("positions.sharing.model"), tuple(MODEL_SHAPES), key=view.key("model"),
-                           format_func=lambda m: model_label(m, T))
-    tokens_count = right.select_slider(T("positions.sharing.tokens"), CACHE_TOKENS, key=view.key("tokens"), format_func=lambda t: f"{t:,}")
+    model = view.widget("model", T("positions.sharing.model"), into=left, style="selectbox", format_func=lambda m: model_label(m, T))
+    tokens_count = view.widget("tokens", T("positions.sharing.tokens"), into=right, format_func=lambda t: f"{t:,}")
     shape = MODEL_SHAPES[model]
     rows = []
     for name, g in (("mha", shape.heads), ("own", shape.kv_heads), ("mqa", 1)):
@@ -290,13 +286,13 @@ def fast_section(view: View) -> None:
     if view.layout.explains:
         st.markdown(T("positions.fast.intro"))
     columns = st.columns(3)
-    n = columns[0].slider(T("positions.fast.n"), 2, 48, key=view.key("n"))
+    n = view.widget("n", T("positions.fast.n"), into=columns[0])
     view.clamp("block", 1, n)
-    block = columns[1].slider(T("positions.fast.block"), 1, n, key=view.key("block"))
+    block = view.widget("block", T("positions.fast.block"), into=columns[1], hi=n)
     blocks = math.ceil(n / block)
     view.clamp("fold", 1, blocks)
-    fold = columns[2].slider(T("positions.fast.fold"), 1, max(blocks, 2), key=view.key("fold"), help=T("positions.fast.fold_help"),
-                             disabled=blocks == 1)
+    fold = view.widget("fold", T("positions.fast.fold"), into=columns[2], hi=max(blocks, 2), help=T("positions.fast.fold_help"),
+                       disabled=blocks == 1)
     fold = min(fold, blocks)
     rng = np.random.default_rng(settings.seed)
     q, k, v = (rng.standard_normal((n, 4)) for _ in range(3))
@@ -347,8 +343,8 @@ def fast_section(view: View) -> None:
     st.caption(T("positions.fast.growth", n=COST_SIZES[-1], previous=COST_SIZES[-2], growth=f"{growth:.1f}",
                  seconds=f"{seconds[-1] * 1000:.0f}", memory=f"{score_bytes[-1] / 2**20:.0f}"))
     columns = st.columns(2)
-    window = columns[0].number_input(T("positions.fast.window"), 1, 4096, key=view.key("window"))
-    global_tokens = columns[1].number_input(T("positions.fast.globals"), 0, 64, key=view.key("global_tokens"))
+    window = view.widget("window", T("positions.fast.window"), into=columns[0], style="number_input")
+    global_tokens = view.widget("global_tokens", T("positions.fast.globals"), into=columns[1], style="number_input")
     pairs = np.array([[allowed_pairs(kind, size, window, global_tokens) for size in PAIR_SIZES] for kind in ("full", "window", "sparse")])
     show(figures.lines(np.array(PAIR_SIZES), pairs, tuple(T(f"positions.fast.kinds.{kind}", window=window, g=global_tokens)
                                                            for kind in ("full", "window", "sparse")),
