@@ -228,7 +228,7 @@ VIEWS = [("walkthrough", {"walk": "random", "mode": "local"}), ("cosine", {}), (
 VIEWS += [("types", {"section": s}) for s in BY_ID["types"].params[0].options]
 VIEWS += [("positions", {"section": s}) for s in BY_ID["positions"].params[0].options]
 VIEWS += [("learn", {"section": s}) for s in ("watch", "decode", "train")]
-VIEWS += [("real", {"section": s}) for s in ("heads", "layer")]
+VIEWS += [("real", {"section": s}) for s in ("heads", "layer", "corpus")]
 VIEWS += [("vision", {"section": s}) for s in ("sentence", "looks")]
 # Chosen in the walkthrough's step component (its sentence box too, on a screen: Page.draws).
 STEP_COMPONENT = {("walkthrough", "walk"), ("walkthrough", "layer"), ("walkthrough", "text")}

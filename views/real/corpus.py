@@ -19,7 +19,6 @@ from attention_plot.figures import label
 from views.real.inside import pick_head, pick_layer
 from views.shell import state
 from views.shell.page import FONT, View, shown_matrices
-from views.shell.registry import CORPORA
 from views.widgets import model as loaded
 from views.widgets.charts import chart, show, show_selectable
 from views.widgets.tables import named_table
@@ -204,14 +203,13 @@ def distribution_figure(values: np.ndarray, typed: float, *, name: str, title: s
 
 def sentence_heatmap(weights: np.ndarray, tokens: tuple[str, ...], cells: np.ndarray, *, T, title: str, key: str) -> None:
     """One head's weights on one sentence, the cells its score adds up framed."""
-    text = plot.labels(T, title, weights.shape, "query", "key", weights, tokens, tokens, "weights")
-    figure = figures.heatmap(weights, tokens, tokens, kind="weights", title=title, x_title=text.x_title, y_title=text.y_title,
-                             show_values=figures.readable(weights.shape), hover_rows=text.hover_rows, hover_cols=text.hover_cols,
-                             font=st.session_state.get(FONT, 13), hidden_note=text.hidden_note)
+    described = plot.heatmap(weights, tokens, tokens, T=T, kind="weights", title=title, rows_are="query", cols_are="key",
+                             font=st.session_state.get(FONT, 13))
+    figure = figures.heatmap(described)
     if len(tokens) <= MAX_FRAMED:
         figure["layout"]["shapes"] = [dict(type="rect", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=CHOSEN, width=2))
                                       for i, j in np.argwhere(cells)]
-    show(figure, key=key, alt=text.alt)
+    show(figure, key=key, alt=described.alt)
     shown_matrices().append((title, weights, tokens, tokens))
 
 
@@ -247,10 +245,9 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     if view.layout.explains:
         st.markdown(T("corpus.intro"))
     controls = st.columns([2, 2, 2], vertical_alignment="bottom")
-    source = controls[0].segmented_control(T("corpus.source"), CORPORA, key=view.key("corpus"), required=True,
-                                           format_func=lambda s: T(f"corpus.sources.{s}"))
-    measure = controls[1].selectbox(T("corpus.measure"), corpus.SCORES, key=view.key("measure"), format_func=lambda s: score_name(T, s))
-    versus = controls[2].selectbox(T("corpus.versus"), corpus.SCORES, key=view.key("versus"), format_func=lambda s: score_name(T, s))
+    source = view.widget("corpus", T("corpus.source"), into=controls[0], style="segmented_control", format_func=lambda s: T(f"corpus.sources.{s}"))
+    measure = view.widget("measure", T("corpus.measure"), into=controls[1], style="selectbox", format_func=lambda s: score_name(T, s))
+    versus = view.widget("versus", T("corpus.versus"), into=controls[2], style="selectbox", format_func=lambda s: score_name(T, s))
     if source == "pasted":
         paste_box(view, model)
     scores, name, corpus_name = in_use(view, model)
