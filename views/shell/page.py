@@ -113,7 +113,7 @@ def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: b
         st.rerun()
     current = view(page_id)
     T = current.T
-    st.title(T(f"{page_id}.title"))
+    st.title(T(f"{page_id}.title"), anchor=page_id.replace("_", "-"))  # not made from its words: Chinese ones drop out
     if current.layout.explains and not own_intro:
         st.markdown(T(intro(current) if intro else f"{page_id}.intro"))
     slot = st.session_state[NOTICES_SLOT] = st.empty()  # drawn now, and again after the page ran (it may move a value)
