@@ -97,6 +97,12 @@ def label(text: str) -> str:
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!<>|~$:=")
 
 
+def colon(words: str) -> str:
+    """``words`` followed by a colon in their own language: the full-width "：" after Chinese ("词元：Thinking"), ": "
+    after any other."""
+    return f"{words}：" if any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in words) else f"{words}: "
+
+
 def plain(text: str) -> str:
     """User text made safe inside Streamlit markdown: every special character escaped."""
     return "".join("\\" + ch if ch in MARKDOWN_SPECIAL else ch for ch in text)
@@ -299,7 +305,7 @@ def heatmap(h: Heatmap) -> Figure:
         type="heatmap", z=typed(finite), x=np.arange(n_cols), y=np.arange(n_rows), text=text, customdata=custom,
         **({"texttemplate": "%{text}"} if show_values else {}),
         xgap=1 if n_cols <= 48 else 0, ygap=1 if n_rows <= 48 else 0,  # a gap on cells under a pixel wide would hide them all
-        hovertemplate=f"{hover_rows}: %{{customdata[0]}}<br>{hover_cols}: %{{customdata[1]}}<br>"
+        hovertemplate=f"{colon(hover_rows)}%{{customdata[0]}}<br>{colon(hover_cols)}%{{customdata[1]}}<br>"
         "= %{text}%{customdata[2]}<extra></extra>",
         textfont=dict(size="auto"), **colour,
         colorbar=dict(thickness=10, len=0.9, tickfont=dict(size=font), **bar_ticks(colour, 0.9 * row_height * n_rows, font)),
@@ -624,7 +630,7 @@ def roofline(peak: float, bandwidth: float, points: tuple[tuple[str, float], ...
         colour, _ = line_style(i)
         traces.append(dict(type="scatter", mode="markers", x=[intensity], y=[min(peak, intensity * bandwidth) / 1e12], name=label(name),
                            marker=dict(size=14, color=colour, symbol=symbols[i % len(symbols)], line=dict(color="#ffffff", width=1)),
-                           hovertemplate=f"{label(name)}: %{{x:.3g}} FLOP/B, %{{y:.4g}}<extra></extra>"))
+                           hovertemplate=f"{colon(label(name))}%{{x:.3g}} FLOP/B, %{{y:.4g}}<extra></extra>"))
     numbers = [["", x_title, y_title], *([name, intensity, min(peak, intensity * bandwidth) / 1e12] for name, intensity in points),
                [ridge_name, ridge, peak / 1e12]]
     layout = dict(

@@ -61,6 +61,18 @@ def violations(page) -> list[dict]:
             for v in results.response["violations"]]
 
 
+DUPLICATE_IDS_JS = """() => { const seen = new Map();
+  for (const el of document.querySelectorAll('[id]')) seen.set(el.id, (seen.get(el.id) || 0) + 1);
+  return [...seen].filter(([id, n]) => id && n > 1).map(([id, n]) => `${id} (${n}x)`); }"""
+
+
+def duplicate_ids(page) -> list[str]:
+    """Ids given to two elements or more (axe-core 4.x no longer checks them: WCAG 2.2 made 4.1.1 obsolete). Streamlit
+    makes a heading's anchor from its words, and Chinese words drop out: "45 分钟的一堂课" and "45 分钟的路线" are both #45,
+    and a link to one may land on the other."""
+    return page.evaluate(DUPLICATE_IDS_JS)
+
+
 def target(found: object) -> str:
     """axe-core's selector of an element: a list of selectors, one per shadow root on the way in (the step component is
     drawn in a shadow root: ``[["#host", ".steps td"]]``), written ``host >>> inside``."""

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import pytest
 from conftest import VIEWPORTS
 
-from scripts.axe_scan import english_left, violations
+from scripts.axe_scan import duplicate_ids, english_left, violations
 from scripts.browser import CHROMIUM, MISSING_CHROMIUM, STEPS_ROOT_JS, serve
 from tests.fuzz.driver import Server, Visit, key_class
 from views.shell.params import Choice
@@ -147,9 +147,11 @@ IDS = [f"{path or 'walkthrough'}-{lang}" for _, path, _, lang in EVERY_PAGE]
 
 def usable_by_everyone(page, lang: str, where: str) -> None:
     """axe-core's first violation of any impact fails (heading-order, region and empty-table-header too, which axe
-    calls moderate or minor), naming the element; in Chinese, the first English text too."""
+    calls moderate or minor), naming the element; an id given twice (axe no longer checks); in Chinese, the first
+    English text too."""
     for found in violations(page):
         pytest.fail(f"{where}: axe-core: {found['id']} ({found['impact']}): {found['help']}: {found['nodes'][0]}\n{found['why'][0]}")
+    assert not duplicate_ids(page), f"{where}: ids given twice: {duplicate_ids(page)}"
     if lang == "zh":
         left = english_left(page)
         assert not left, f"{where}: English on a Chinese page: {left[:5]}"

@@ -176,12 +176,13 @@ FOCUSED_JS = """() => { const el = document.activeElement;
   return el && el !== document.body ? {tag: el.tagName, text: (el.textContent || '').trim().slice(0, 80), cls: String(el.className)} : null; }"""
 
 
-def focused(page, tag: str, text: str, timeout: float = 15) -> dict:
-    """Wait until the focus is on a ``tag`` whose words start with ``text``; returns where it is (fails with it)."""
+def focused(page, tag: str, text: str, timeout: float = 15, within: bool = False) -> dict:
+    """Wait until the focus is on a ``tag`` whose words start with ``text`` (``within``: hold it); returns where it is
+    (fails with it)."""
     end, now = time.monotonic() + timeout, None
     while time.monotonic() < end:
         now = page.evaluate(FOCUSED_JS)
-        if now and now["tag"] == tag and now["text"].startswith(text):
+        if now and now["tag"] == tag and (text in now["text"] if within else now["text"].startswith(text)):
             return now
         page.wait_for_timeout(150)
     raise AssertionError(f"focus on {now}, not on <{tag}> {text!r}")
@@ -250,6 +251,73 @@ def test_a_live_class_by_keyboard_the_focus_follows_and_an_arrow_key_sends_nothi
     teacher.keyboard.press("Escape")
     teacher.wait_for_function("() => document.querySelector('[data-testid=stSidebar]').getAttribute('data-collapsed') === 'true'", timeout=5000)
     teacher.wait_for_function("() => !!document.activeElement.closest('[data-testid=stExpandSidebarButton]')", timeout=5000)
+
+
+def said(page, words: str) -> None:
+    """``words`` are in the page's own live region (shell.js): a screen reader says them."""
+    page.locator(".attention-said").filter(has_text=words).wait_for(state="attached", timeout=15000)
+
+
+def test_a_phone_by_keyboard_hears_the_teacher_move_on_and_keeps_its_focus(open_page, app_url):
+    """A student in Chinese with a keyboard (390 px): the code typed and Enter puts the focus on the notice to wait (the
+    join box is gone); each move of the teacher (a question asked, voting closed, the answer revealed, one more like it,
+    the class ended) is said through the page's live region, the stale "Sent" gone, and the focus, lost with the vote's
+    options, goes to the question's heading (or the ended notice), never taken from a control in use. The teacher's
+    "End the class" opens on its question, not on "Yes": a second Enter ends nothing."""
+    teacher = open_page(None)
+    code = start_class(teacher, app_url, "en")
+    phone = open_page("/live?lang=zh", "phone")
+    box = phone.get_by_label("黑板上的加入码", exact=True).and_(phone.locator("input"))
+    box.fill(code)
+    box.press("Enter")
+    phone.get_by_text(JOINED["zh"], exact=False).first.wait_for(timeout=30000)
+    focused(phone, "DIV", "等待老师的下一道题", within=True)
+    pick(teacher, "Cosine similarity between two vectors")
+    heading = phone.locator("[class*=st-key-live-q-] h2").first
+    heading.wait_for(timeout=30000)
+    asked = heading.inner_text().strip()
+    said(phone, f"新的一道题：{asked}")
+    focused(phone, "H2", asked)  # the notice to wait is gone: the focus went to the question
+    phone.locator("[class*=st-key-live-answer-] input[type=radio]").nth(1).focus()
+    phone.keyboard.press("Space")
+    said(phone, "已提交：B.")
+    teacher.get_by_text("1 of 1 answered").wait_for(timeout=15000)
+    teacher.locator(".st-key-live-close button").click()
+    phone.get_by_text("投票已停止，请等待揭晓答案。").wait_for(timeout=15000)
+    said(phone, "投票已停止：请等待揭晓答案。")
+    focused(phone, "H2", asked)  # the options are gone: the focus is on the question, not the page's body
+    keep = phone.locator("[data-testid=stExpandSidebarButton] button, [data-testid=stExpandSidebarButton]").first
+    keep.focus()  # a control in use: the next move is said, the focus stays
+    teacher.locator(".st-key-live-reveal button").click()
+    said(phone, f"答案已揭晓：{asked}")
+    phone.wait_for_timeout(1500)
+    assert phone.evaluate("() => !!document.activeElement.closest('[data-testid=stExpandSidebarButton]')")
+    phone.locator("[class*=st-key-live-q-] h2").first.focus()
+    teacher.locator(".st-key-live-similar button").first.click()
+    teacher.get_by_text("One more like it: answer alone, without discussing.").wait_for(timeout=15000)
+    phone.wait_for_function("(old) => { const h = document.querySelector('[class*=st-key-live-q-] h2'); return h && h.textContent.trim() !== old; }",
+                            arg=asked, timeout=15000)
+    again = phone.locator("[class*=st-key-live-q-] h2").first.inner_text().strip()
+    said(phone, f"新的一道题：{again}")
+    assert "已提交" not in phone.locator(".attention-said").inner_text()  # the last question's "Sent" is not said as current
+    focused(phone, "H2", again)
+    phone.locator("[class*=st-key-live-answer-] input[type=radio]").first.focus()
+    phone.keyboard.press("Space")
+    said(phone, "已提交：A.")
+    # The teacher ends the class by keyboard: Enter opens the question, a second Enter ends nothing
+    teacher.get_by_role("button", name="End the class").focus()
+    teacher.keyboard.press("Enter")
+    focused(teacher, "P", "End the class for everyone?")
+    teacher.keyboard.press("Enter")
+    teacher.wait_for_timeout(1500)
+    assert not teacher.get_by_text(f"Class {code} has ended", exact=False).count()
+    teacher.keyboard.press("Tab")
+    focused(teacher, "BUTTON", "")
+    assert "Yes, end the class" in teacher.evaluate("() => document.activeElement.textContent")
+    teacher.keyboard.press("Enter")
+    teacher.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=15000)
+    said(phone, "课堂已经结束。")  # the phone learns it by itself, and says it
+    focused(phone, "DIV", "这个课堂已经结束。", within=True)  # the options gone: the focus on the notice
 
 
 def test_two_replicas_share_one_class_through_postgresql(open_page):

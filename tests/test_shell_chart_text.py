@@ -108,3 +108,12 @@ def test_a_small_number_in_a_charts_text_keeps_its_digits():
 
     assert [_short(v) for v in (4096.0, 0.8808, 0.0006316, -0.0003158, 1.13e-07, 0.0)] == \
         ["4,096", "0.881", "0.000632", "−0.000316", "1.13e−07", "0"]
+
+
+def test_a_chinese_tooltip_uses_the_full_width_colon():
+    """A heatmap's tooltip in Chinese reads "词元：Thinking", not "词元: Thinking"; in English "token: Thinking"."""
+    templates = {lang: [trace["hovertemplate"] for spec in figures(open_app("multihead", text="the cat sat on the mat", heads=2, lang=lang))
+                        for trace in spec["data"] if trace.get("type") == "heatmap"] for lang in ("zh", "en")}
+    assert templates["zh"] and all("：%{customdata[0]}" in t and ": %{" not in t for t in templates["zh"]), templates["zh"][:1]
+    assert templates["en"] and all(": %{customdata[0]}" in t for t in templates["en"]), templates["en"][:1]
+    assert builders.colon("词元") == "词元：" and builders.colon("token") == "token: "

@@ -218,10 +218,11 @@ def screen(view: View) -> None:
                  more=len(longer), longer=sum(stop.minutes for stop in STOPS)))
     ask.lesson_banner(T)
     clear_button(T)
-    st.header(T("lesson.short_title", minutes=sum(stop.minutes for stop in SHORT)))
+    # anchors of their own: made from the words, the Chinese ones drop out, and "45 分钟的路线" would be the title's #45
+    st.header(T("lesson.short_title", minutes=sum(stop.minutes for stop in SHORT)), anchor="short-path")
     for number, stop in enumerate(SHORT, 1):
         draw_stop(view, number, stop)
-    st.header(T("lesson.longer_title"))
+    st.header(T("lesson.longer_title"), anchor="longer-class")
     st.caption(T("lesson.longer_intro"))
     for number, stop in enumerate(longer, len(SHORT) + 1):
         draw_stop(view, number, stop)

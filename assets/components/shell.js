@@ -111,6 +111,7 @@ if (!host.__attentionShell) {
     if (Date.now() > wanted.until) { wanted = null; return; }
     const target = wanted.find();
     if (!target || !target.isConnected || doc.activeElement === target) return;
+    if (wanted.kind === "lost" && !lost()) return;  // only once the focus is lost (its element gone): never taken from a control
     if (!lost() && !wanted.always) { wanted = null; return; }
     wanted.always = false;
     wanted.until = Math.min(wanted.until, Date.now() + 1500);  // held a moment while the page draws it again, no longer
@@ -128,7 +129,8 @@ if (!host.__attentionShell) {
     if (place && place.getAttribute("tabindex") === null) place.tabIndex = -1;
     return place;
   }, 8000, true, true, "arrive");
-  // A pop-over (st.popover) takes the focus to its first control when it opens and gives it back to its button when it
+  // A pop-over (st.popover) takes the focus to its first control when it opens (or to what it marks data-focus-first:
+  // "End the class" asks first, so that a second Enter is no irreversible "Yes") and gives it back to its button when it
   // closes (Escape, or a click outside).
   let popover = null, opener = null;
   const popovers = () => {
@@ -137,7 +139,7 @@ if (!host.__attentionShell) {
       popover = body;
       const active = doc.activeElement;
       opener = active && active.closest && active.closest("[data-testid=stPopover]") ? active : opener;
-      const first = body.querySelector(FOCUSABLE);
+      const first = body.querySelector("[data-focus-first]") || body.querySelector(FOCUSABLE);
       if (first) moveFocus(() => first, 1000, true);
     } else if (!body && popover) {
       popover = null;
@@ -188,13 +190,14 @@ if (!host.__attentionShell) {
   }, true);
   // A part the server asked the focus to go to (views/page.want_focus: a class started, a question opened, an answer
   // revealed, whose button is gone or has moved): once per wish, to the first heading or message drawn after its mark.
+  // A mark data-focus-lost (a phone's question the teacher moved on) waits until the focus is lost, or the wish expires.
   const granted = new Set(), FIRST = "h1, h2, h3, [data-testid=stAlert]";
   const wishes = () => {
     for (const mark of doc.querySelectorAll("span.attention-focus[data-focus]")) {
       const wish = mark.getAttribute("data-focus");
       if (granted.has(wish)) continue;
       granted.add(wish);
-      const from = mark.closest("[data-testid=stElementContainer]") || mark;
+      const from = mark.closest("[data-testid=stElementContainer]") || mark, onlyLost = mark.hasAttribute("data-focus-lost");
       moveFocus(() => {
         if (!from.isConnected) return null;
         for (let el = from.nextElementSibling; el; el = el.nextElementSibling) {
@@ -202,7 +205,7 @@ if (!host.__attentionShell) {
           if (found) { if (found.getAttribute("tabindex") === null) found.tabIndex = -1; return found; }
         }
         return null;
-      }, 4000, true);
+      }, onlyLost ? 8000 : 4000, !onlyLost, false, onlyLost ? "lost" : "");
     }
   };
   // A chart's full screen (Streamlit's button in Plotly's toolbar) draws the chart again, and the focus fell to the
@@ -340,10 +343,11 @@ if (!host.__attentionShell) {
     }
     // A message marked data-say (views/live/phone.py: "Sent: B. …") is said by a screen reader each time its words
     // change. Streamlit draws it anew in each run, and a live region new to the page is not heard: the page's own
-    // region, kept from the start, says it. What is shown in the first moments after the page opens is not said.
+    // region, kept from the start, says it. What is shown in the first moments after the page opens is not said. A
+    // hidden mark says its data-words (views/live/phone.say: the teacher moved on), words drawn nowhere else.
     if (!region.isConnected && doc.body) doc.body.append(region);
     for (const note of doc.querySelectorAll("[data-say]")) {
-      const name = note.getAttribute("data-say"), words = note.textContent.trim();
+      const name = note.getAttribute("data-say"), words = (note.getAttribute("data-words") || note.textContent).trim();
       if (spoken.get(name) === words) continue;
       spoken.set(name, words);
       if (Date.now() - opened > 2500) announce(words);

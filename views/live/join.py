@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from classroom import limits, store
 from views.live import common
 from views.live.common import BROWSER_COOKIE, SEAT, SEAT_COOKIE, engine, refused, shown
-from views.shell.page import View
+from views.shell.page import View, want_focus
 from views.shell.script import cookie
 from views.widgets.questions import STUDENT
 
@@ -147,6 +147,7 @@ def join_form(view: View) -> bool:
                     if nicknames else None)
         pressed = st.form_submit_button(T("live.student.go"), type="primary")
     if pressed and try_join(view, typed, nickname):
+        want_focus("live-phone", lost_only=True)  # the join box goes: the focus goes to the question (or the notice to wait)
         st.rerun()  # the phone is in: drawn again without the join box
     return False
 

@@ -17,9 +17,21 @@ from attention_plot.text import Texts
 from classroom import store
 from views.live.common import ERROR, PHONE_POLL, SEAT, SEAT_COOKIE, engine, option_name, refused, show_table, wording
 from views.live.join import join_form, nickname_notice, rejoin
-from views.shell.page import View
+from views.shell.page import View, focus_here, want_focus
 from views.shell.script import cookie
 from views.widgets.questions import STUDENT
+
+SHOWN = "live.phone_shown"  # session: what the phone last drew (the check's phase; the question's id, state and round)
+OVER = "live.phone_over"  # session: (the class, whether it was over) as the phone last drew it
+SAID = "live.phone_said"  # session: a number that grows with each change said
+
+
+def say(words: str) -> None:
+    """Said once by a screen reader through the page's own live region (shell.js, data-say), kept from the page's start:
+    a change nobody on this phone pressed for (the teacher closed voting, revealed, asked anew, ended the class). A
+    status drawn with its words already in it is often not heard; the region's words replace the last ones ("Sent: B")."""
+    st.session_state[SAID] = st.session_state.get(SAID, 0) + 1
+    st.html(f'<span class="live-said" hidden data-say="live-phone-{st.session_state[SAID]}" data-words="{html.escape(words)}"></span>')
 
 
 def student(view: View) -> None:
@@ -37,6 +49,12 @@ def student(view: View) -> None:
         refused(T, error)
         return
     over = found.ended is not None or found.expired()
+    ending = over and st.session_state.get(OVER) == (found.id, False)  # ended (or expired) while this phone watched
+    st.session_state[OVER] = (found.id, over)
+    if ending:  # said, and the focus (lost with the vote's options) goes to the notice
+        want_focus("live-phone-ended", lost_only=True)
+        say(T("live.student.said_ended") if found.ended is not None else T("live.student.expired"))
+    focus_here("live-phone-ended")
     if found.ended is not None:  # what was revealed stays readable; nothing more is asked
         st.info(T("live.refused.ended"), icon=":material/event_busy:")
     elif over:
@@ -114,18 +132,48 @@ def questions_view(view: View, class_id: int, student_id: int, waiting: bool = T
         refused(T, error)
     single = [q for q in questions if not q.phase]
     check = [q for q in questions if q.phase and q.state == "open"]
+    follow_teacher(T, single[-1] if single else None, check[0].phase if check else None, waiting)
+    focus_here("live-phone")  # joined: the first question, or the notice that none is open yet
     if check:
         phase = check[0].phase
+        focus_here("live-phone-check")
         st.markdown(f"## {T('live.student.check', phase=T(f'live.phase.{phase}'))}")
         for number, question in enumerate(check, 1):
             one_question(T, question, mine, student_id, number, waiting=waiting)
         st.caption(T("live.student.check_done", count=sum((q.id, 1) in mine for q in check), total=len(check)))
     elif (after := [q for q in questions if q.phase == "after"]) and all(q.state != "open" for q in after):
         check_results(T, after, mine)  # the explanations come once the check is closed: no answer can change after them
+    focus_here("live-phone-question")
     if single:
         one_question(T, single[-1], mine, student_id, waiting=waiting)
     elif not check and waiting:
         st.info(T("live.student.wait"), icon=":material/hourglass_empty:")
+
+
+def follow_teacher(T: Texts, last: store.Question | None, check: str | None, waiting: bool) -> None:
+    """The teacher moved on (a question asked, voting closed or opened again, the answer revealed, a concept check
+    asked): the phone, which redraws itself, says so, and the focus, if it was lost with the vote's options, goes to the
+    question. Nothing is said on the phone's first drawing, nor once the class is over (its notice says that)."""
+    now = (check, (last.id, last.state, last.round) if last else None)
+    before = st.session_state.get(SHOWN)
+    st.session_state[SHOWN] = now
+    if not waiting or before is None or before == now:
+        return
+    if last is not None and now[1] != before[1]:
+        asked = " ".join(wording(T, last)[0].split())  # as read, not as markdown: said, never drawn
+        if before[1] is None or before[1][0] != last.id:
+            words = T("live.student.said_new", question=asked)
+        elif last.state == "open":
+            words = T("live.student.said_again", question=asked)
+        else:
+            words = T(f"live.student.said_{last.state}", question=asked)
+        want_focus("live-phone-question", lost_only=True)
+    elif check is not None and check != before[0]:
+        words = T("live.student.said_new", question=T("live.student.check", phase=T(f"live.phase.{check}")))
+        want_focus("live-phone-check", lost_only=True)
+    else:
+        return
+    say(words)
 
 
 def check_results(T: Texts, after: list[store.Question], mine: dict[tuple[int, int], int]) -> None:

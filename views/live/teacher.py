@@ -306,8 +306,9 @@ def _end() -> None:
 
 
 def end_button(T: Texts) -> None:
-    """"End the class", one click more (ending cannot be undone); shown on the projector too."""
+    """"End the class", one click more (ending cannot be undone); shown on the projector too. The pop-over opens with the
+    focus on its question, not on "Yes, end the class": a second Enter must not end the class (shell.js, data-focus-first)."""
     with st.popover(T("live.teacher.end"), icon=":material/stop_circle:"):
-        st.markdown(T("live.teacher.end_confirm"))
+        st.html(f'<p class="live-end-confirm" tabindex="-1" data-focus-first>{html.escape(T("live.teacher.end_confirm"))}</p>')
         st.button(T("live.teacher.end_now"), key="live-end", on_click=_end, type="primary",
                   icon=":material/stop_circle:")

@@ -113,7 +113,7 @@ def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: b
         st.rerun()
     current = view(page_id)
     T = current.T
-    st.title(T(f"{page_id}.title"))
+    st.title(T(f"{page_id}.title"), anchor=page_id.replace("_", "-"))  # not made from its words: Chinese ones drop out
     if current.layout.explains and not own_intro:
         st.markdown(T(intro(current) if intro else f"{page_id}.intro"))
     slot = st.session_state[NOTICES_SLOT] = st.empty()  # drawn now, and again after the page ran (it may move a value)
@@ -262,13 +262,15 @@ def section_heading(text: str) -> None:
         st.header(text, anchor=False)
 
 
-FOCUS = "shell.focus"  # (the part the focus goes to, a number that grows with each wish)
+FOCUS = "shell.focus"  # (the part the focus goes to, a number that grows with each wish, only if the focus was lost)
 
 
-def want_focus(part: str) -> None:
+def want_focus(part: str, lost_only: bool = False) -> None:
     """A button's callback whose button goes away or moves (a class started, a question opened, an answer revealed):
-    the focus goes to ``part`` once it is drawn (WCAG 2.4.3), not to the page's body. ``part``: a ``focus_here`` name."""
-    st.session_state[FOCUS] = (part, st.session_state.get(FOCUS, ("", 0))[1] + 1)
+    the focus goes to ``part`` once it is drawn (WCAG 2.4.3), not to the page's body. ``part``: a ``focus_here`` name.
+    ``lost_only``: a change nobody on this page pressed for (a phone's question the teacher closed): the focus moves
+    only if it was lost (on the page's body, its element gone), never away from a control in use."""
+    st.session_state[FOCUS] = (part, st.session_state.get(FOCUS, ("", 0))[1] + 1, lost_only)
 
 
 def focus_here(part: str) -> None:
@@ -276,4 +278,5 @@ def focus_here(part: str) -> None:
     shell.js) follows once per wish, putting the focus on the first heading (or message) drawn after it."""
     wish = st.session_state.get(FOCUS)
     if wish and wish[0] == part:
-        st.html(f'<span class="attention-focus" hidden data-focus="{wish[1]}"></span>')
+        lost = " data-focus-lost" if len(wish) > 2 and wish[2] else ""
+        st.html(f'<span class="attention-focus" hidden data-focus="{wish[1]}"{lost}></span>')
