@@ -369,13 +369,13 @@ def scaling_section(view: View) -> None:
                       seeds=len(settings["seeds"]), lr=f"{settings['lr']:g}", batch=settings["batch"]))
     st.markdown(f"**{snapshots.scaling_summary(T)}**")
     names = (T("learn.scaling.scaled"), T("learn.scaling.raw"))  # scaled in blue, raw in vermillion, as on the scaling lab
-    st.subheader(T("learn.headings.loss"))
+    st.subheader(T("learn.headings.loss"), anchor="scaling-loss")
     columns = st.columns(2)
     for d, d_k in enumerate(result.d_k):
         with columns[d % 2]:
             show(figures.lines(result.steps, result.loss[d].mean(axis=1), names, title=T("learn.scaling.loss_title", d_k=int(d_k)),
                                x_title=T("learn.step"), y_title="", colours=SCALED_RAW), key=f"scaling-loss-{d_k}")
-    st.subheader(T("learn.headings.gradients"))
+    st.subheader(T("learn.headings.gradients"), anchor="scaling-gradients")
     show(figures.lines(result.d_k, result.score_gradient[..., 0].mean(axis=-1).T, names, title=T("learn.scaling.gradient_title"),
                        x_title="d_k", y_title="", log_x=True, log_y=True, markers=True, log_ticks="auto", colours=SCALED_RAW),
          key="scaling-gradient")
@@ -385,7 +385,7 @@ def scaling_section(view: View) -> None:
             show(figures.lines(result.steps, result.score_gradient[d].mean(axis=1), names, log_y=True, x_title=T("learn.step"),
                                y_title="", title=T("learn.scaling.gradient_training", d_k=int(result.d_k[d])), colours=SCALED_RAW),
                  key=f"scaling-gradient-{int(result.d_k[d])}")
-    st.subheader(T("learn.headings.table"))
+    st.subheader(T("learn.headings.table"), anchor="scaling-table")
     st.table(snapshots.scaling_table(T), hide_index=True)
     if view.layout.explains:
         st.markdown(T("learn.scaling.reading"))
