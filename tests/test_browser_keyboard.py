@@ -323,3 +323,80 @@ def test_a_page_chosen_from_the_menu_takes_the_focus_and_the_sidebar_button_keep
     page.keyboard.press("Enter")
     focus_is(page, "Expand sidebar")
     assert page.evaluate("() => document.querySelector('[data-testid=stSidebar]').inert")
+
+
+# The control of the step component the focus is on (×, the walk, Leave), whether the presenter's dialog is open, what the live
+# region said last and the walk chosen.
+PART_JS = """() => { let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  const walks = (select) => select && select.tagName === 'SELECT' && [...select.options].some(o => o.value === 'random');
+  const top = el && el.getRootNode().querySelector && el.getRootNode().querySelector('.steps');
+  const dialog = top && top.querySelector('[role=dialog]'), walk = dialog && [...dialog.querySelectorAll('select')].find(walks);
+  const part = !el || !el.matches ? null : el.matches('[role=dialog] button.close') ? 'close' : walks(el) ? 'walk'
+    : el.matches('[role=dialog] button.plain') ? 'leave' : el.tagName.toLowerCase();
+  return {part, open: !!dialog && !dialog.hidden, said: top ? (top.querySelector('[aria-live]') || {}).textContent || '' : '',
+          walk: walk ? walk.value : null, walks: walk ? walk.options.length : 0}; }"""
+
+
+def open_choices(page):
+    """Presenter mode's ⚙ pressed from the keyboard: the dialog open, the focus on its first control (×)."""
+    page.locator(".steps nav.bar button.choices-button").focus()
+    page.keyboard.press("Enter")
+    page.locator(".steps [role=dialog]:not([hidden])").wait_for(timeout=10000)
+    page.wait_for_function(f"() => ({PART_JS})().part === 'close'", timeout=5000)
+
+
+@pytest.mark.parametrize("step", [1, 5])
+def test_the_presenters_walk_keeps_the_focus_and_says_the_step_it_lands_on(open_page, step):
+    """A keyboard teacher in presenter mode: ⚙, Tab to the walk ("Numbers"), ArrowDown. The page reran with the new walk
+    and the focus moved from the list to the dialog's ×, so a second ArrowDown did nothing; at step 1 the article's
+    example opened at step 3 and nothing was said. Now the list keeps the focus (the dialog open) through each change,
+    and the live region says the walk and the step it lands on."""
+    page = open_page(f"/?lang=en&present=1&step={step}")
+    wait_for_step(page, f"Step {step} of 6")
+    settle(page)
+    open_choices(page)
+    page.keyboard.press("Tab")
+    page.wait_for_function(f"() => ({PART_JS})().part === 'walk'", timeout=5000)
+    first = page.evaluate(PART_JS)
+    assert first["walk"] == "random", first
+    page.keyboard.press("ArrowDown")  # the article's example
+    page.wait_for_function(f"() => ({PART_JS})().walk === 'textbook'", timeout=30000)
+    settle(page)
+    page.wait_for_timeout(500)
+    landed = 3 if step == 1 else step
+    wait_for_step(page, f"Step {landed} of 6")
+    now = page.evaluate(PART_JS)
+    assert now["part"] == "walk" and now["open"], now  # not on ×, the dialog still open
+    page.wait_for_function(f"() => ({PART_JS})().said.includes('Step {landed} of 6')", timeout=5000)
+    if now["walks"] > 2:  # a real model installed: its walk is the third, reached with a second ArrowDown
+        page.keyboard.press("ArrowDown")
+        page.wait_for_function(f"() => ({PART_JS})().walk !== 'textbook'", timeout=60000)
+        settle(page)
+        page.wait_for_timeout(500)
+        again = page.evaluate(PART_JS)
+        assert again["part"] == "walk" and again["open"], again
+
+
+def test_tab_from_the_presenters_last_choice_closes_it_and_goes_on(open_page):
+    """Tab from "Leave presenter mode", the dialog's last control, put the focus on the matrix behind it while the dialog
+    stayed open over the right half of the step (WCAG 2.4.11). Now Tab there closes it and goes on to Next, the control
+    after ⚙; Shift+Tab from its first control (×) closes it back onto ⚙."""
+    page = open_page("/?lang=en&present=1&step=3")
+    wait_for_step(page, "Step 3 of 6")
+    settle(page)
+    open_choices(page)
+    page.keyboard.press("Shift+Tab")
+    page.locator(".steps [role=dialog]").wait_for(state="hidden", timeout=5000)
+    focus_is(page, "Choices")
+    open_choices(page)
+    for _ in range(20):  # on to its last control
+        if page.evaluate(PART_JS)["part"] == "leave":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate(PART_JS)["part"] == "leave", page.evaluate(PART_JS)
+    page.keyboard.press("Tab")
+    page.locator(".steps [role=dialog]").wait_for(state="hidden", timeout=5000)
+    focus_is(page, "Next")
+    assert page.evaluate("() => location.search").count("present=1") == 1  # still in presenter mode, on the same step
+    wait_for_step(page, "Step 3 of 6")

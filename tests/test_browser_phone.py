@@ -195,3 +195,43 @@ def test_presenter_mode_reads_its_step_list_whole_and_names_each_step_in_a_headi
         assert found["drawn"], found
     if viewport == "projector":
         assert not found["compact"] and not found["drawn"], found  # the list says the title; the heading takes no room
+
+
+# Each heatmap that prints numbers in its cells: the smallest number drawn (0: none drawn), how many are hidden, whether
+# its note ("too narrow for numbers: hover or tap a cell") shows, and how many cells its table for screen readers has.
+CELL_NUMBERS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
+  .filter(gd => gd.querySelector('g.heatmap-label text')).map(gd => {
+    const texts = [...gd.querySelectorAll('g.heatmap-label text')].filter(t => t.textContent.trim());
+    const drawn = texts.filter(t => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0);
+    const note = gd.querySelector('.annotation[data-index="0"]'), box = gd.closest('[data-testid=stPlotlyChart]') || gd.parentElement;
+    const table = box.querySelector('div.attention-numbers table');
+    return {title: String((gd.layout.title && gd.layout.title.text) || '').replace(/<[^>]+>/g, ''), numbers: texts.length,
+            smallest: drawn.length ? Math.min(...drawn.map(t => parseFloat(getComputedStyle(t).fontSize))) : 0, hidden: texts.length - drawn.length,
+            note: !!note && getComputedStyle(note).display !== 'none' && note.getBoundingClientRect().height > 0,
+            tabled: table ? table.querySelectorAll('tbody td').length : 0};
+  })"""
+READABLE_PX = 10  # the smallest number drawn in a cell on a phone (Plotly's 8 px, drawn 1.25 times larger: theme.css)
+# Every page and section whose heatmaps print numbers in their cells (the others draw none on a phone).
+CELL_NUMBER_PAGES = ["/why-qkv", "/multi-head", "/cosine", "/self-vs-cross", "/hierarchical", "/rnn-vs-attention", "/types?section=scores",
+                     "/types?section=modes", "/types?section=masks", "/positions-and-scale?section=fast"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", CELL_NUMBER_PAGES)
+def test_numbers_in_cells_are_readable_or_hidden_with_a_note(chromium, server, tabs, path, lang):
+    """At 390 px in Chinese, /why-qkv drew its two 11 × 11 maps' numbers at Plotly's 6 and 5 px (7.5 px drawn, or hidden)
+    and /multi-head its heads' at 7 px (8.75 px drawn). Now a number is drawn at 10 px or more, or the map's numbers are
+    hidden and its note says so (hover or tap a cell), as the step component does; every number stays in the chart's
+    table for screen readers."""
+    visit = shown(tabs, chromium, server, "phone", f"{path}&lang={lang}" if "?" in path else f"{path}?lang={lang}")
+    maps = visit.page.evaluate(CELL_NUMBERS_JS)
+    assert maps, path
+    for chart in maps:
+        assert chart["smallest"] == 0 or chart["smallest"] >= READABLE_PX, (path, lang, chart)
+        if chart["hidden"]:
+            assert chart["smallest"] == 0 and chart["note"], (path, lang, chart)  # all or none, and said
+        else:
+            assert not chart["note"], (path, lang, chart)
+        assert chart["tabled"] >= chart["numbers"], (path, lang, chart)  # a blank cell (hidden) is an empty one
+    if lang == "zh" and path in ("/why-qkv", "/multi-head"):  # the finding's 11 × 11 maps (the Chinese example): too narrow on a phone
+        assert sum(1 for chart in maps if chart["numbers"] == 121 and chart["hidden"]) >= 4, maps

@@ -61,6 +61,10 @@ class Steps {
     this.setState = setState; this.setTrigger = setTrigger;
     const typing = this.typing();
     const choosing = !!(this.dialog && !this.dialog.hidden && this.dialog.isConnected);  // the projector's choices stay open
+    const part = this.focusedPart(), asked = this.asked;  // the control the keyboard was on; the walk or layer just chosen
+    const walked = (w) => (w ? `${w.current}|${w.layer}` : "");
+    const before = this.d ? walked(this.d.walks) : null;
+    this.asked = null;
     this.dialog = null;  // built again with the new payload's walks, heads and words
     const {header, values} = decode(data);
     this.d = header; this.f = values; this.t = header.texts;
@@ -81,10 +85,28 @@ class Steps {
     this.keepTyping(typing);
     if (!header.steps.length) return;
     this.update();
-    if (choosing && this.stepBar) this.openDialog();
+    if (choosing && this.stepBar) this.openDialog(part);
+    else if (part) this.focusPart(part);
+    // Another walk or layer chosen here: the step it shows is said (the article's example opens at its own step), after
+    // the choice itself, in the live region kept across payloads (a region drawn anew is not heard).
+    if (asked && before !== null && before !== walked(header.walks)) this.say(`${asked} \u2014 ${this.stepWords(this.view.step)}`);
     this.save();
     this.report();
     live.add(this);
+  }
+
+  // The control the keyboard is on (its data-part), so that the same control has the focus in the skeleton built again
+  // for a new payload (another walk or layer reruns the page): not the dialog's first control, nor the page's body.
+  focusedPart() {
+    const active = this.root.getRootNode().activeElement;
+    const part = active && this.top && this.top.contains(active) ? active.closest("[data-part]") : null;
+    return part ? part.getAttribute("data-part") : null;
+  }
+
+  focusPart(part) {
+    const target = this.top && (this.top.querySelector(`[data-part="${part}"].on`) || this.top.querySelector(`[data-part="${part}"]`));
+    if (target && target.getClientRects().length) { target.focus({preventScroll: true}); return true; }
+    return false;
   }
 
   // Words typed in the sentence box and not yet sent stay there when other numbers arrive (a slider moved meanwhile),
@@ -154,16 +176,21 @@ class Steps {
 
   build() {
     const d = this.d, t = this.t, projector = d.layout === "projector";
-    this.root.replaceChildren();
-    const top = el("div", {class: `steps ${projector ? "projector" : "screen"}`, lang: d.lang === "zh" ? "zh-Hans" : "en"});
+    // The box and its live region stay in the page from the first payload on (a region drawn anew is not heard: another
+    // walk's step was never said); all else is built again.
+    const top = this.top || el("div");
     this.top = top;
-    this.announcer = el("div", {class: "sr-only", "aria-live": "polite", "aria-atomic": "true"});
+    top.className = `steps ${projector ? "projector" : "screen"}`;
+    top.setAttribute("lang", d.lang === "zh" ? "zh-Hans" : "en");
+    this.announcer = this.announcer || el("div", {class: "sr-only", "aria-live": "polite", "aria-atomic": "true"});
+    for (const child of [...top.childNodes]) if (child !== this.announcer) child.remove();
+    if (this.announcer.parentNode !== top) top.prepend(this.announcer);
+    if (top.parentNode !== this.root) this.root.replaceChildren(top);
     this.tip = el("div", {class: "tip", role: "tooltip", id: "steps-tip", hidden: true});
     this.controls = {};
     if (!projector) top.append(this.toolbar());
     if (!d.steps.length) {  // nothing to walk through yet: the sentence box and why
-      top.append(el("p", {class: "note info", html: d.message}), this.announcer);
-      this.root.append(top);
+      top.append(el("p", {class: "note info", html: d.message}));
       return;
     }
     top.append(this.bar());
@@ -171,20 +198,19 @@ class Steps {
     this.main = el("div", {class: "main"});
     top.append(this.question, this.main);
     if (!projector && d.focus) { this.focusArea = el("section", {class: "focus"}); top.append(this.focusArea); }
-    top.append(this.announcer, this.tip);
-    this.root.append(top);
+    top.append(this.tip);
     this.width = Math.round(this.main.clientWidth || this.root.host?.clientWidth || 700);
     this.onResize.disconnect();
     this.onResize.observe(this.main);
     if (document.fonts) document.fonts.ready.then(() => this.fitWhere());  // measured again in the page's own fonts
-    top.addEventListener("pointerdown", (event) => { if (!event.target.closest("td, th")) this.hideTip(); });
+    top.addEventListener("pointerdown", this.away = this.away || ((event) => { if (!event.target.closest("td, th")) this.hideTip(); }));  // once: the box stays
     document.addEventListener("pointerdown", this.outside = this.outside || ((event) => {
       if (this.dialog && !this.dialog.hidden && !event.composedPath().includes(this.dialog) && !event.composedPath().includes(this.controls.choices)) this.closeDialog(false);
     }), true);
   }
 
   switchControl(label, name, help) {
-    const input = el("input", {type: "checkbox", role: "switch", onchange: () => this.set({[name]: input.checked})});
+    const input = el("input", {type: "checkbox", role: "switch", "data-part": name, onchange: () => this.set({[name]: input.checked})});
     this.controls[name] = input;
     return el("label", {class: "switch", title: help || null}, input, el("span", {class: "track", "aria-hidden": "true"}), el("span", {text: label}));
   }
@@ -192,11 +218,13 @@ class Steps {
   walkChoice() {
     const d = this.d, t = this.t, w = d.walks;
     if (!w) return [];
-    const select = el("select", {onchange: () => { this.say(select.selectedOptions[0].textContent); this.setTrigger && this.setTrigger("walk", select.value); }},
+    const select = el("select", {"data-part": "walk", onchange: () => {
+      this.asked = select.selectedOptions[0].textContent; this.say(this.asked); this.setTrigger && this.setTrigger("walk", select.value); }},
       ...w.options.map((name, i) => el("option", {value: name, selected: name === w.current ? true : null}, w.labels[i])));
     const parts = [el("label", {class: "field"}, el("span", {class: "label", text: t.walk}), select)];
     if (w.layers.length) {
-      const layer = el("select", {onchange: () => this.setTrigger && this.setTrigger("layer", parseInt(layer.value, 10))},
+      const layer = el("select", {"data-part": "layer", onchange: () => {
+        this.asked = `${t.layer} ${layer.value}`; this.setTrigger && this.setTrigger("layer", parseInt(layer.value, 10)); }},
         ...w.layers.map((n) => el("option", {value: n, selected: n === w.layer ? true : null}, String(n))));
       parts.push(el("label", {class: "field"}, el("span", {class: "label", text: t.layer}), layer));
     }
@@ -320,24 +348,42 @@ class Steps {
     return button;
   }
 
-  openDialog() {
+  openDialog(part = null) {
     const d = this.d, t = this.t;
     if (!this.dialog) {
       const word = d.tokens.length ? this.wordSelect() : null;
       const predict = d.focus ? this.switchControl(t.predict, "predict", t.predict_help) : null;
-      const leave = el("button", {type: "button", class: "plain", onclick: () => this.setTrigger && this.setTrigger("present", false)}, t.leave);
-      const close = el("button", {type: "button", class: "close", "aria-label": t.close, onclick: () => this.closeDialog(true)}, "\u00d7");
+      const leave = el("button", {type: "button", class: "plain", "data-part": "leave", onclick: () => this.setTrigger && this.setTrigger("present", false)}, t.leave);
+      const close = el("button", {type: "button", class: "close", "data-part": "close", "aria-label": t.close, onclick: () => this.closeDialog(true)}, "\u00d7");
       this.dialog = el("div", {class: "dialog", role: "dialog", "aria-label": t.choices, hidden: true},
         el("div", {class: "dialog-head"}, el("strong", {text: t.choices}), close),
         ...this.walkChoice(), this.headChoice(), word, predict, leave);
-      this.dialog.addEventListener("keydown", (event) => { if (event.key === "Escape") { event.stopPropagation(); this.closeDialog(true); } });
+      this.dialog.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") { event.stopPropagation(); this.closeDialog(true); return; }
+        if (event.key === "Tab" && !event.altKey && !event.ctrlKey && !event.metaKey) this.tabOut(event);
+      });
       this.stepBar.append(this.dialog);
       this.update();
     }
     this.dialog.hidden = false;
     this.controls.choices.setAttribute("aria-expanded", "true");
+    if (part && this.focusPart(part)) return;  // drawn again for a new payload: the control that changed keeps the focus
     const first = this.dialog.querySelector("button.on, button, select, input");
     if (first) first.focus();
+  }
+
+  // Tab from the dialog's last control closes it and goes on to what follows its button (Next); Shift+Tab from its first
+  // (×) closes it and goes back to its button, as the page's other pop-overs do (shell.js). The dialog is drawn after
+  // Next: Tab fell from it to the step's matrices behind it, the dialog still open over them (WCAG 2.4.11).
+  tabOut(event) {
+    const stops = [...this.dialog.querySelectorAll("button, select, input, [tabindex]")]
+      .filter((node) => node.tabIndex >= 0 && !node.disabled && node.getClientRects().length);
+    const at = event.composedPath()[0], edge = event.shiftKey ? stops[0] : stops[stops.length - 1];
+    if (!stops.length || at !== edge) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.closeDialog(event.shiftKey);
+    if (!event.shiftKey) this.controls.next.focus();
   }
 
   closeDialog(refocus) {
@@ -349,7 +395,7 @@ class Steps {
 
   wordSelect() {
     const d = this.d, t = this.t;
-    const select = el("select", {onchange: () => this.set({focus: parseInt(select.value, 10)})},
+    const select = el("select", {"data-part": "word", onchange: () => this.set({focus: parseInt(select.value, 10)})},
       ...d.tokens.map((token, i) => el("option", {value: i + 1}, `${i + 1} \u00b7 ${token}`)));
     (this.controls.words = this.controls.words || []).push(select);
     return el("label", {class: "field"}, el("span", {class: "label", text: t.pick}), select);
