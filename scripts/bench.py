@@ -154,6 +154,22 @@ def bench_pages(repeat: int) -> list[tuple]:
     return rows
 
 
+# Sections that open from precomputed data or small sizes (issue 38): each opened fresh, as a link to it does.
+SECTIONS = (("real", "corpus"), ("positions", "latent"), ("positions", "sparse"), ("positions", "traffic"))
+
+
+def bench_sections(repeat: int) -> list[tuple]:
+    """Each of ``SECTIONS`` opened by a fresh session (an AppTest run of its link), the server's caches warm: budget 1 s."""
+    from scripts.apptest import app_test
+
+    rows = []
+    for page_id, section in SECTIONS:
+        app_test(page_id, section=section, text="the cat sat on the mat").run()  # warm the server's caches once
+        opened = median_ms(lambda p=page_id, s=section: app_test(p, section=s, text="the cat sat on the mat").run(), repeat, warmup=0)
+        rows.append(row(f"{page_id}?section={section}: opened by a new session", opened, 1000, repeat))
+    return rows
+
+
 def ratio_row(name: str, measured_ms: float, ratio: float, budget: float | None, runs: int) -> tuple[str, str, str, str, str]:
     """A figure with its ratio to the floor measured in the same run; the budget is a ratio."""
     verdict = "" if budget is None else ("ok" if ratio <= budget else "OVER")
@@ -437,6 +453,12 @@ def bench_model(repeat: int) -> list[tuple]:
     trace = model.run(text)
     rows.append(row("real model: rollout + flow + leave-one-out, 32 word pieces",
                     median_ms(lambda: inside.importance(model, trace, text), max(3, repeat // 2)), 1000, max(3, repeat // 2)))
+    from attention_core import corpus
+
+    sentences = corpus.corpus_sentences()[:300]  # 300 of the shipped sentences, batched by length (corpus_scores)
+    rows.append(row("real model: corpus scores, 300 sentences (72 heads x 9 scores)",
+                    median_ms(lambda: corpus.corpus_scores(model, sentences), 3, warmup=0), 20_000, 3))
+    rows.append(row("real model: the shipped corpus scores loaded (417 sentences)", median_ms(corpus.load_scores, repeat), 1000, repeat))
     out = subprocess.run([sys.executable, "-c", MEMORY_PROBE.format(root=str(ROOT))], capture_output=True, text=True, check=True)
     before, after = (float(v) for v in out.stdout.split())
     rows.append(("real model: extra server memory (RSS)", f"{after - before:.0f} MB", "250 MB", "ok" if after - before <= 250 else "OVER", "1"))
@@ -515,9 +537,10 @@ def print_table(rows: list[tuple]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the median is printed)")
-    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "browser"], action="append")
+    parser.add_argument("--only", choices=["core", "model", "learn", "pages", "sections", "browser"], action="append")
     args = parser.parse_args()
-    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "browser": bench_browser}
+    sections = {"core": bench_core, "model": bench_model, "learn": bench_learn, "pages": bench_pages, "sections": bench_sections,
+                "browser": bench_browser}
     rows = []
     for name in args.only or sections:
         rows += sections[name](args.repeat)

@@ -1,5 +1,7 @@
 """Attention at today's scale (attention_core/scale.py): latent attention against the paper's formulas written per token
-here and absorbed = rebuilt to 1e-12; top-k attention against a loop, k = n equal to dense attention exactly; the traffic
+here, against a whole-matrix reference (RoPE as rotation matrices, masked scaled-dot-product attention) naive and absorbed,
+and against multi_head when the latent is the model's width with no RoPE, absorbed = rebuilt to 1e-12; top-k attention against a loop
+and against masked attention with the indexer's top-k mask built here, k = n equal to dense attention exactly; the traffic
 formulas of standard attention and FlashAttention against the tiled loops run with every load and store counted; the
 published sizes and the data sheets' figures pinned; hand-computed numbers throughout."""
 
@@ -14,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core.fast import full_attention
+from attention_core.multihead import multi_head
 from attention_core.scale import (
     CACHE_LAYOUTS,
     GPU,
@@ -121,6 +124,86 @@ def test_latent_attention_follows_the_paper_and_absorbed_equals_rebuilt(n, d_mod
     assert t.c_kv.shape == (n, d_c) and t.k_r.shape == (n, d_r) and t.k_c.shape == t.v_c.shape == (heads, n, d_h)
 
 
+def rotation(position: int, d: int, base: float = 10_000.0) -> np.ndarray:
+    """RoPE as a matrix (d, d) acting on a row vector from the right: block-diagonal 2x2 rotations by position * theta_i,
+    theta_i = base^(-2i/d), written out here rather than taken from attention_core.positions."""
+    r = np.zeros((d, d))
+    for i in range(d // 2):
+        a = position * base ** (-2 * i / d)
+        r[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]  # row @ r turns the pair by a
+    return r
+
+
+def masked_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray, divisor: float) -> np.ndarray:
+    """softmax(q k^T / divisor) v over the keys where mask (n_q, n_k) is True, -inf elsewhere: scaled_dot_product_attention
+    with a boolean mask, written as its definition (max subtracted, then exp and a row sum)."""
+    s = np.where(mask, q @ k.T / divisor, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ v
+
+
+def mla_by_whole_matrices(x: np.ndarray, w: LatentWeights, causal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """DeepSeek-V2's equations 9-19 on the whole sequence at once, as an independent reference: the naive path (keys and
+    values rebuilt, q = [q_C; RoPE(q_R)], k = [k_C; RoPE(k_R)] with one k_R for all heads, masked softmax over
+    q . k / sqrt(d_h + d_r)), and the absorbed path's content scores (q_C W_UK^T) c_KV^T. Returns (outputs (H, n, d_h),
+    naive content scores (H, n, n), absorbed content scores (H, n, n))."""
+    H, d_h, d_r = w.heads, w.d_h, w.d_r
+    n = len(x)
+    c_kv = x @ w.w_dkv
+    k_r = np.stack([(x[t] @ w.w_kr) @ rotation(t, d_r) for t in range(n)])  # (n, d_r)
+    c_q = x @ w.w_dq
+    mask = np.tril(np.ones((n, n), dtype=bool)) if causal else np.ones((n, n), dtype=bool)
+    outputs, naive, absorbed = np.zeros((H, n, d_h)), np.zeros((H, n, n)), np.zeros((H, n, n))
+    for i in range(H):
+        head, rope_part = slice(i * d_h, (i + 1) * d_h), slice(i * d_r, (i + 1) * d_r)
+        k_c, v_c, q_c = c_kv @ w.w_uk[:, head], c_kv @ w.w_uv[:, head], c_q @ w.w_uq[:, head]
+        q_r = np.stack([(c_q[t] @ w.w_qr[:, rope_part]) @ rotation(t, d_r) for t in range(n)])
+        q, k = np.concatenate([q_c, q_r], axis=1), np.concatenate([k_c, k_r], axis=1)  # (n, d_h + d_r)
+        outputs[i] = masked_attention(q, k, v_c, mask, math.sqrt(d_h + d_r))
+        naive[i] = q_c @ k_c.T
+        absorbed[i] = (q_c @ w.w_uk[:, head].T) @ c_kv.T  # W_UK folded into the query: keys never rebuilt
+    return outputs, naive, absorbed
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 9), d_model=st.integers(1, 8), heads=st.integers(1, 3), d_h=st.integers(1, 5), d_c=st.integers(1, 6),
+       d_r=st.sampled_from([2, 4, 6]), d_cq=st.integers(1, 7), causal=st.booleans(), seed=st.integers(0, 10**6))
+def test_latent_attention_against_whole_matrix_reference_naive_and_absorbed(n, d_model, heads, d_h, d_c, d_r, d_cq, causal, seed):
+    """The core's MLA equals, to 1e-12, a reference built here from the paper's equations with RoPE as explicit rotation
+    matrices and softmax as masked scaled_dot_product_attention: outputs, the naive content scores q_C k_C^T and the
+    absorbed scores (q_C W_UK^T) c_KV^T, and the RoPE scores (the whole scores less the content part)."""
+    w = init_latent(d_model, heads, d_h, d_c, d_r, d_cq, seed=seed)
+    x = np.random.default_rng(seed).standard_normal((n, d_model))
+    t = latent_attention(x, w, causal=causal)
+    outputs, naive, absorbed = mla_by_whole_matrices(x, w, causal)
+    np.testing.assert_allclose(t.outputs, outputs, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(t.absorbed_outputs, outputs, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(t.raw_content, naive, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(t.absorbed_content, absorbed, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(absorbed, naive, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 8), d_model=st.integers(1, 6), heads=st.integers(1, 3), d_h=st.integers(1, 4), causal=st.booleans(),
+       seed=st.integers(0, 10**6))
+def test_latent_attention_with_a_full_width_latent_and_no_rope_is_multi_head_attention(n, d_model, heads, d_h, causal, seed):
+    """W_DKV = W_DQ = I (d_c = d_cq = d_model) and W_KR = W_QR = 0 (the RoPE part adds nothing; d_r = 2 only widens the
+    divisor to sqrt(d_h + 2)): keys and values are x W_UK, x W_UV, so MLA is attention_core's multi_head with W_K = W_UK,
+    W_V = W_UV and W_Q = W_UQ under the dot score, W_Q prescaled by 1 / sqrt(d_h + 2)."""
+    rng = np.random.default_rng(seed)
+    w_q, w_k, w_v = (rng.standard_normal((d_model, heads * d_h)) for _ in range(3))
+    eye = np.eye(d_model)
+    w = LatentWeights(w_dkv=eye, w_uk=w_k, w_uv=w_v, w_kr=np.zeros((d_model, 2)), w_dq=eye, w_uq=w_q,
+                      w_qr=np.zeros((d_model, heads * 2)), heads=heads)
+    x = rng.standard_normal((n, d_model))
+    t = latent_attention(x, w, causal=causal)
+    mask = np.tril(np.ones((n, n), dtype=bool)) if causal else None
+    mha = multi_head(x, x, w_q / math.sqrt(d_h + 2), w_k, w_v, np.eye(heads * d_h), heads=heads, score="dot", mask=mask)
+    for i in range(heads):
+        np.testing.assert_allclose(t.outputs[i], mha.heads[i].output, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(np.concatenate(list(t.outputs), axis=1), mha.output, rtol=0, atol=1e-12)
+
+
 def test_the_cache_keeps_one_rope_key_for_every_head_and_mla_needs_only_it_and_the_latent():
     w = init_latent(8, 3, 4, 3, 2, 6, seed=1)
     x = np.random.default_rng(2).standard_normal((5, 8))
@@ -200,6 +283,30 @@ def test_top_k_attention_keeps_the_k_best_keys_and_k_equal_n_is_dense_attention_
     assert dense.distance == 0.0 and dense.kept_mass == pytest.approx(1.0, abs=1e-15)
     if not causal:
         np.testing.assert_allclose(dense.output, full_attention(q, k, v), rtol=0, atol=1e-14)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 10), d_model=st.integers(1, 6), d=st.integers(1, 5), causal=st.booleans(), seed=st.integers(0, 10**6))
+def test_top_k_attention_is_masked_attention_with_the_indexers_top_k(n, d_model, d, causal, seed):
+    """For every k from 1 to n: the core's top-k output equals masked scaled_dot_product_attention (written in the test)
+    with a boolean mask built here from the lightning indexer's scores: per query, the allowed keys sorted by score
+    descending, ties to the earlier key (numpy's stable argsort of -score, as the core documents), the first k kept.
+    At k = n it is dense (causal or full) attention."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d_model))
+    index = np.round(lightning_indexer(x, init_indexer(d_model, 2, 2, seed=seed)).scores, 1)  # rounded: ties happen
+    q, k, v = (rng.standard_normal((n, d)) for _ in range(3))
+    allowed = np.tril(np.ones((n, n), dtype=bool)) if causal else np.ones((n, n), dtype=bool)
+    for top_k in range(1, n + 1):
+        mask = np.zeros((n, n), dtype=bool)
+        for i in range(n):
+            seen = [j for j in range(n) if allowed[i, j]]
+            ranked = sorted(seen, key=lambda j, i=i: (-index[i, j], j))
+            mask[i, ranked[:top_k]] = True
+        t = sparse_attention(q, k, v, index, top_k, causal=causal)
+        np.testing.assert_array_equal(t.kept, mask)
+        np.testing.assert_allclose(t.output, masked_attention(q, k, v, mask, math.sqrt(d)), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(t.output, masked_attention(q, k, v, allowed, math.sqrt(d)), rtol=0, atol=1e-12)  # k = n: dense
 
 
 def test_the_sweep_ends_at_dense_attention_and_the_oracle_keeps_the_most_weight():
