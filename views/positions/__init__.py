@@ -264,7 +264,8 @@ def kind_of(kv_heads: int) -> str:
 
 
 def readable_bytes(count: float) -> str:
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+    """Bytes in the largest binary unit that keeps a number of at least 1: 1.50 KiB, 8.44 GiB."""
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if count >= size:
             return f"{count / size:,.2f} {unit}"
     return f"{count:,.0f} B"

@@ -40,6 +40,7 @@ from attention_core.scale import (
 )
 from attention_plot import figures
 from attention_plot.text import Texts
+from views.positions import readable_bytes
 from views.shell.page import View
 from views.shell.registry import LATENT_HEADS
 from views.widgets.charts import chart, dims, show
@@ -50,14 +51,6 @@ INDEXER_HEADS, INDEXER_DIM = 4, 4  # the sentence's lightning indexer: 4 heads o
 COST_TOKENS = (1024, 4096, 16384, 65536, 131072)
 BYTES = 2  # 16-bit numbers (BF16) everywhere in this section's sizes
 SIMULATED = (64, 8, 16, 8)  # the tiled loop run on the page: N, d, B_c, B_r
-
-
-def readable_bytes(count: float) -> str:
-    """Bytes in the largest binary unit that keeps a number of at least 1: 1.50 KiB, 8.44 GiB."""
-    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if count >= size:
-            return f"{count / size:,.2f} {unit}"
-    return f"{count:,.0f} B"
 
 
 def by_columns(heads: NDArray) -> NDArray:
