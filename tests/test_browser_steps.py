@@ -381,8 +381,8 @@ def test_presenter_mode_with_predict_first_fits_a_projector_and_its_numbers_are_
         wait_for_steps(page, f"v.layout === 'projector' && v.steps.length === 1 && v.steps[0] === '{STEP_IDS[step - 1]}'")
         idle(page)
         with contextlib.suppress(Exception):  # the step fitted to the screen (its rows made shorter once drawn)
-            page.wait_for_function(f"() => {{ const m = ({MEASURE_JS})(); return m.bottom <= innerHeight && m.height <= m.mainView + 2; }}",
-                                   timeout=5000)
+            page.wait_for_function(f"() => {{ try {{ const m = ({MEASURE_JS})(); return m.bottom <= innerHeight && m.height <= m.mainView + 2; }}"
+                                   f" catch {{ return false; }} }}", timeout=10000)  # not drawn yet: wait (it used to measure at once)
         measured[step] = shown = page.evaluate(MEASURE_JS)
         page.screenshot(path=str(SHOTS / f"presenter-predict-{lang}-step{step}.png"))
         assert shown["smallest"] is None or shown["smallest"] >= 16, (step, shown)

@@ -40,6 +40,14 @@ function decode(bytes) {
   return {header, values};
 }
 
+// The nearest box around ``node`` that scrolls up and down (through a shadow root's host), or null.
+function scroller(node) {
+  for (let at = node.parentNode || node.host; at && at !== document; at = at.parentNode || at.host) {
+    if (at.nodeType === 1 && /(auto|scroll)/.test(getComputedStyle(at).overflowY) && at.scrollHeight > at.clientHeight + 1) return at;
+  }
+  return null;
+}
+
 const readStore = (key) => { try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch { return null; } };
 const writeStore = (key, value) => { try { sessionStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode */ } };
 
@@ -50,7 +58,12 @@ class Steps {
     this.width = 0;
     this.onResize = new ResizeObserver(() => {
       const width = Math.round(this.main ? this.main.clientWidth : 0);
-      if (this.d && width && Math.abs(width - this.width) > 4) { this.width = width; this.rowCap = 0; this.cache.clear(); this.update(); }
+      if (this.d && width && Math.abs(width - this.width) > 4) {
+        // Rows made shorter to fit the screen's height stay so while that height stays (a scroll bar that comes and goes
+        // as the step fits changes the width: starting again from tall rows made the step jump back and forth).
+        if (window.innerHeight !== this.capHeight) this.rowCap = 0;
+        this.width = width; this.cache.clear(); this.update();
+      }
       else if (this.d && this.d.layout === "projector" && !this.fitting) requestAnimationFrame(() => this.fit());  // drawn taller
     });
   }
@@ -463,7 +476,8 @@ class Steps {
   // On a projector the step fits the screen's height: rows get shorter (never below 12 px; numbers that no longer fit
   // are hidden, the tooltip keeps them) until the step's bottom is on the screen.
   fit(tries = 4) {
-    const over = this.top.getBoundingClientRect().bottom - (window.innerHeight - 6);
+    const box = scroller(this.top);  // the page's scrolling box: what lies below the step must fit too
+    const over = Math.max(this.top.getBoundingClientRect().bottom - (window.innerHeight - 6), box ? box.scrollHeight - box.clientHeight : 0);
     const tables = [...this.main.querySelectorAll("table.mx")];
     if (over <= 1 || !tables.length) return;
     const rows = Math.max(...tables.map((t) => t.tBodies[0].rows.length));
@@ -471,6 +485,7 @@ class Steps {
     const cap = Math.max(12, now - Math.ceil(over / rows));
     if (cap >= now) return;
     this.rowCap = cap;
+    this.capHeight = window.innerHeight;
     this.fitting = true;
     try { this.update(); } finally { this.fitting = false; }
     if (tries > 1) requestAnimationFrame(() => this.fit(tries - 1));  // measured again once drawn
@@ -566,15 +581,18 @@ class Steps {
     const d = this.d, t = this.t, m = d.m[id], [rows, cols] = m.s, z = this.values(m);
     const projector = d.layout === "projector", font = d.font, least = projector ? 16 : 12;
     const texts = Array.from(z, (x) => cellText(x, m.dec));
-    const labelFont = Math.max(least, font - (Math.max(rows, cols) > 16 ? 2 : 0)), tickFont = projector ? 16 : 12;
+    let height = projector ? Math.max(font + 9, Math.min(font + 21, Math.floor(310 / rows))) : rows <= 16 ? 30 : Math.max(12, Math.min(30, Math.floor(640 / rows)));
+    // Fitting a projector's height, rows get shorter down to a row label's line, and the labels smaller down to 16 px.
+    let labelFont = Math.max(least, font - (Math.max(rows, cols) > 16 ? 2 : 0));
+    if (projector && this.rowCap) labelFont = Math.max(least, Math.min(labelFont, Math.floor((this.rowCap - 2) / 1.15)));
+    if (projector && this.rowCap) height = Math.max(Math.ceil(labelFont * 1.15) + 2, Math.min(height, this.rowCap));
+    const tickFont = projector ? 16 : 12;
     const rowLabel = Math.min(Math.ceil(Math.max(...m.rows.map((s) => textWidth(s, labelFont)), 8)) + 12, Math.max(60, width * 0.28));
     const [lo0, hi0] = m.range, tickDigits = Math.abs(hi0) >= 100 ? 0 : 2;
     const legend = 10 + 3 + Math.ceil(Math.max(...[lo0, 0, hi0].map((v) => textWidth(cellText(v, tickDigits), tickFont)))) + 6;
     const yTitle = Math.ceil(tickFont * 1.6);
     const room = width - rowLabel - legend - yTitle - 8 - (cols + 2);  // gaps, and the 1 px between cells
     const cell = Math.max(projector ? 8 : 4, Math.min(projector ? 110 : 76, Math.floor(room / cols)));
-    let height = projector ? Math.max(font + 9, Math.min(font + 21, Math.floor(310 / rows))) : rows <= 16 ? 30 : Math.max(12, Math.min(30, Math.floor(640 / rows)));
-    if (projector && this.rowCap) height = Math.max(Math.ceil(labelFont * 1.15) + 2, Math.min(height, this.rowCap));  // a row label's line
     // Numbers in cells: when asked for, when the matrix is small enough to read, and never smaller than readable.
     let numberFont = 0;
     if (this.view.values && m.readable) {
