@@ -159,14 +159,31 @@ SECTIONS = (("real", "corpus"), ("positions", "latent"), ("positions", "sparse")
 
 
 def bench_sections(repeat: int) -> list[tuple]:
-    """Each of ``SECTIONS`` opened by a fresh session (an AppTest run of its link), the server's caches warm: budget 1 s."""
+    """Each of ``SECTIONS`` opened by a fresh session (an AppTest run of its link), the server's caches warm: budget 1 s.
+    Beside it, its ratio to the floor measured in the same rounds: a bare script (1 slider, 1 heatmap) opened fresh."""
+    from streamlit.testing.v1 import AppTest
+
     from scripts.apptest import app_test
 
-    rows = []
-    for page_id, section in SECTIONS:
-        app_test(page_id, section=section, text="the cat sat on the mat").run()  # warm the server's caches once
-        opened = median_ms(lambda p=page_id, s=section: app_test(p, section=s, text="the cat sat on the mat").run(), repeat, warmup=0)
-        rows.append(row(f"{page_id}?section={section}: opened by a new session", opened, 1000, repeat))
+    def opened(make: Callable[[], object]) -> float:
+        start = time.perf_counter()
+        make().run()
+        return (time.perf_counter() - start) * 1000
+
+    bare = lambda: AppTest.from_string(BARE_RERUN, default_timeout=60)
+    makers = {f"{p}?section={s}": (lambda p=p, s=s: app_test(p, section=s, text="the cat sat on the mat")) for p, s in SECTIONS}
+    for make in (bare, *makers.values()):
+        make().run()  # warm the server's caches once
+    floors, times = [], {name: [] for name in makers}
+    for _ in range(repeat):
+        floors.append(opened(bare))
+        for name, make in makers.items():
+            times[name].append(opened(make))
+    floor = statistics.median(floors)
+    rows = [row("floor: bare script (1 slider, 1 heatmap) opened by a new session", floor, None, repeat)]
+    for name, measured in times.items():
+        ms = statistics.median(measured)
+        rows.append(row(f"{name}: opened by a new session ({ms / floor:.1f}x floor)", ms, 1000, repeat))
     return rows
 
 

@@ -216,7 +216,7 @@ CELL_NUMBER_PAGES = ["/why-qkv", "/multi-head", "/cosine", "/self-vs-cross", "/h
                      "/types?section=modes", "/types?section=masks", "/positions-and-scale?section=fast"]
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", ["zh"])  # the Chinese example's 11 words: the widest maps, the narrowest cells
 @pytest.mark.parametrize("path", CELL_NUMBER_PAGES)
 def test_numbers_in_cells_are_readable_or_hidden_with_a_note(chromium, server, tabs, path, lang):
     """At 390 px in Chinese, /why-qkv drew its two 11 × 11 maps' numbers at Plotly's 6 and 5 px (7.5 px drawn, or hidden)

@@ -38,6 +38,8 @@ TAMPERED = (
     "/?d_k=99999&heads=-3&step=abc", "/?walk=nonsense&step=99", "/types?section=zzz&tau=7", "/real-model/extra",
     "/pages/walkthrough", "/no-such-page", "/scaling-lab?d_k=1e9&samples=-1", "/?text=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
     "/watch-it-learn?step=-5&task=nope", "/positions-and-scale?section=fast&n=100000&block=0",
+    "/real-model?section=corpus&corpus=pasted&measure=nope&versus=cls&head=99", "/positions-and-scale?section=sparse&top_k=-4",
+    "/positions-and-scale?section=latent&d_c=1e9&d_rope=3", "/positions-and-scale?section=traffic&seq=7&gpu=tpu&sram=0",
 )
 # Buttons the fuzzer leaves alone: a live training (a minute of one core), files, the chart toolbar, the sidebar's own.
 SKIP_BUTTONS = ("train", "download", "csv", "png", "modebar", "stSidebarCollapseButton", "stExpandSidebarButton", "stBaseButton-header")
@@ -686,7 +688,9 @@ def start_paths() -> tuple[str, ...]:
     paths += ["/?text=the+cat+sat+on+the+mat&heads=2&step=3", "/?walk=pretrained&step=2", "/?walk=textbook&present=1",
               "/types?section=modes&tau=0.2", "/multi-head?heads=4&text=the+cat+sat+on+the+mat", "/?lang=zh",
               "/watch-it-learn?section=decode", "/positions-and-scale?section=fast", "/real-model?layer=3&head=4&lang=zh",
-              "/real-model?section=layer&stage=4", "/vision?section=looks&digit=3", "/vision?section=draw&lang=zh"]
+              "/real-model?section=layer&stage=4", "/vision?section=looks&digit=3", "/vision?section=draw&lang=zh",
+              "/real-model?section=corpus&measure=entropy&versus=previous", "/positions-and-scale?section=latent&lang=zh",
+              "/positions-and-scale?section=sparse&top_k=3", "/positions-and-scale?section=traffic&gpu=a100"]
     return tuple(paths)
 
 
