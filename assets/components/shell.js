@@ -688,13 +688,26 @@ if (!host.__attentionCharts) {
     };
     const inked = new WeakSet();
     const drawn = (gd, figure, rest) => react.call(Plotly, gd, fitted(gd, figure), ...rest).then((result) => {
+      grows(gd);
       if (!inked.has(gd) && gd.on) {  // and again on every redraw: a chart resized with its column (a phone turned, the
         inked.add(gd);                // sidebar closed) has its title wrapped for the new width
         let soon = 0;
-        gd.on("plotly_afterplot", () => { ink(gd); chartParts(gd); cancelAnimationFrame(soon); soon = requestAnimationFrame(() => fit(gd)); });
+        gd.on("plotly_afterplot", () => { grows(gd); ink(gd); chartParts(gd); cancelAnimationFrame(soon); soon = requestAnimationFrame(() => fit(gd)); });
       }
       fit(gd); ink(gd); tap(gd); chartParts(gd); return result;
     });
+    // Streamlit fixes the height of the chart's box and of the boxes around it to the height the server sent (a flex
+    // basis, a size containment); a chart grown here (its title moved under the toolbar) drew past them, cut at its
+    // bottom. Those boxes are held at least as tall as the chart, after every drawing (and let go when it shrinks).
+    const lifted = new WeakMap();  // chart div -> the boxes given a min-height
+    const grows = (gd) => {
+      for (const node of lifted.get(gd) || []) node.style.minHeight = "";
+      const height = gd._fullLayout && gd._fullLayout.height, nodes = [];
+      for (let node = box(gd), up = 0; height && node !== gd && node && up < 3; node = node.parentElement, up++) {
+        if (node.getBoundingClientRect().height < height - 1) { node.style.minHeight = `${height}px`; nodes.push(node); }
+      }
+      lifted.set(gd, nodes);
+    };
     Plotly.react = function (gd, figure, ...rest) {
       try { numbers(box(gd), figure); } catch (error) { console.error("attention-numbers", error); }  // never stops a chart being drawn
       // The numbers it shows handed back once drawn (Streamlit keeps the figure as state, and sizes it): at once.
