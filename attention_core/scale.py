@@ -453,6 +453,18 @@ def flash_traffic(n: int, d: int, block_c: int, block_r: int) -> Traffic:
                    flops=attention_flops(n, d))
 
 
+def flash_against_standard(standard: Traffic, flash: Traffic) -> tuple[float, str]:
+    """How FlashAttention's traffic compares with standard attention's: (factor, "fewer" | "more" | "same"), the factor
+    always at least 1 (standard / flash elements when FlashAttention moves fewer, flash / standard when it moves more).
+    With the paper's blocks (B_c = M / 4d) FlashAttention moves about 3 d^2 / M times as much: it saves only when d^2 is
+    well below M (d = 128 with a small SRAM, d = 256 with any of today's, move more)."""
+    if flash.elements == standard.elements:
+        return 1.0, "same"
+    if flash.elements < standard.elements:
+        return standard.elements / flash.elements, "fewer"
+    return flash.elements / standard.elements, "more"
+
+
 class _Memory:
     """The simulation's HBM: named arrays; every load and store counts the elements it moves."""
 

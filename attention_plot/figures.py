@@ -97,10 +97,16 @@ def label(text: str) -> str:
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!<>|~$:=")
 
 
-def colon(words: str) -> str:
+def chinese(text: str) -> bool:
+    """Whether ``text`` has a Chinese character."""
+    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
+
+
+def colon(words: str, in_chinese: bool | None = None) -> str:
     """``words`` followed by a colon in their own language: the full-width "：" after Chinese ("词元：Thinking"), ": "
-    after any other."""
-    return f"{words}：" if any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in words) else f"{words}: "
+    after any other; ``in_chinese`` says the language when ``words`` cannot (a name such as "FlashAttention" in a Chinese
+    chart)."""
+    return f"{words}：" if (chinese(words) if in_chinese is None else in_chinese) else f"{words}: "
 
 
 def plain(text: str) -> str:
@@ -216,7 +222,8 @@ class Heatmap:
     that matrix's own hue). -inf (masked) cells are left blank and marked −∞.
     arithmetic (q (rows, d), k (cols, d)): each cell's tooltip adds q·k term by term, adding up to the cell as shown.
     column_groups > 1 draws lines that split the columns into that many equal groups (heads).
-    outline (rows, cols) bool draws a frame around each row's allowed span (a local window).
+    outline (rows, cols) bool frames the True cells, each row's run of consecutive ones in one frame (a local window, the
+    keys a query kept).
     ink (image (rows, cols), level): the image's outline where it crosses ``level`` drawn over the cells (``with_ink``).
     font: the size of labels in px (larger on a projector; the rows grow with it), and the largest size of cell numbers:
     the browser sizes those to the cells (Plotly's "auto"), so a narrow phone or a half-width chart on a projector gets
@@ -428,13 +435,13 @@ def ticks(n: int, most: int = 48, labels: NDArray | None = None) -> NDArray:
 
 
 def window_frames(outline: NDArray) -> list[dict]:
-    """One rectangle per row around the columns that row may attend to."""
+    """One rectangle around each run of consecutive framed cells in a row: a row's window (one run) in one frame, the keys
+    a query kept (any of them) each in its own, or side by side in one, never around a cell that is not framed."""
     frames = []
     for i, row in enumerate(np.asarray(outline, dtype=bool)):
-        allowed = np.flatnonzero(row)
-        if allowed.size:
-            frames.append(dict(type="rect", x0=allowed[0] - 0.5, x1=allowed[-1] + 0.5, y0=i - 0.5, y1=i + 0.5,
-                               line=dict(color="#E69F00", width=2)))
+        edges = np.diff(np.concatenate([[0], row.astype(np.int8), [0]]))
+        for first, end in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):  # each run: columns first .. end - 1
+            frames.append(dict(type="rect", x0=float(first) - 0.5, x1=float(end) - 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color="#E69F00", width=2)))
     return frames
 
 
@@ -622,15 +629,17 @@ def roofline(peak: float, bandwidth: float, points: tuple[tuple[str, float], ...
     (FLOP/byte) over ``span``, the ridge I = peak / bandwidth dotted, and each kernel (name, intensity) as a point on the
     roof. Its numbers as a table (``layout.meta.numbers``): each point, then the ridge."""
     ridge = peak / bandwidth
+    zh = chinese(title + x_title + y_title)  # the tooltips' punctuation follows the chart's language: "：" and "，" in Chinese
+    comma = "，" if zh else ", "
     x = np.unique(np.append(np.geomspace(span[0], span[1], 41), ridge))
     traces = [dict(type="scatter", mode="lines", x=x, y=np.minimum(peak, x * bandwidth) / 1e12, name=label(roof_name),
-                   line=dict(color="#000000", width=2), hovertemplate="%{x:.3g} FLOP/B: %{y:.4g}<extra></extra>")]
+                   line=dict(color="#000000", width=2), hovertemplate=f"{colon('%{x:.3g} FLOP/B', zh)}%{{y:.4g}}<extra></extra>")]
     symbols = ("circle", "diamond", "square", "triangle-up")
     for i, (name, intensity) in enumerate(points):
         colour, _ = line_style(i)
         traces.append(dict(type="scatter", mode="markers", x=[intensity], y=[min(peak, intensity * bandwidth) / 1e12], name=label(name),
                            marker=dict(size=14, color=colour, symbol=symbols[i % len(symbols)], line=dict(color="#ffffff", width=1)),
-                           hovertemplate=f"{colon(label(name))}%{{x:.3g}} FLOP/B, %{{y:.4g}}<extra></extra>"))
+                           hovertemplate=f"{colon(label(name), zh)}%{{x:.3g}} FLOP/B{comma}%{{y:.4g}}<extra></extra>"))
     numbers = [["", x_title, y_title], *([name, intensity, min(peak, intensity * bandwidth) / 1e12] for name, intensity in points),
                [ridge_name, ridge, peak / 1e12]]
     layout = dict(

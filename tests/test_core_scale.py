@@ -28,6 +28,7 @@ from attention_core.scale import (
     Traffic,
     cache_numbers,
     equivalent_groups,
+    flash_against_standard,
     flash_blocks,
     flash_sram_need,
     flash_traffic,
@@ -383,6 +384,20 @@ def test_the_traffic_grows_as_the_paper_says(d):
     block_c, block_r = flash_blocks(sram, d)
     assert standard_traffic(n, d).elements / n**2 == pytest.approx(4, rel=1e-3)
     assert flash_traffic(n, d, block_c, block_r).elements / (n**2 * d**2 / sram) == pytest.approx(12 + 16 / d, rel=1e-3)
+
+
+def test_flashattention_against_standard_is_a_factor_of_at_least_one_with_its_direction():
+    """At large N FlashAttention moves d (3d + 4) / M times standard attention's elements: fewer only when d^2 is well below M."""
+    def compared(n, d, sram):
+        return flash_against_standard(standard_traffic(n, d), flash_traffic(n, d, *flash_blocks(sram, d)))
+    factor, direction = compared(4096, 64, 51_200)  # the page's default: 100 KiB, d = 64
+    assert direction == "fewer" and factor == standard_traffic(4096, 64).elements / flash_traffic(4096, 64, 200, 64).elements > 3
+    factor, direction = compared(4096, 256, 228 * 512)  # 228 KiB at d = 256: 3 d^2 is 384 KiB
+    assert direction == "more" and factor == pytest.approx(1.64, abs=0.01)
+    factor, direction = compared(2**20, 128, 48 * 512)  # 48 KiB at d = 128: about 3 d^2 / M = 2
+    assert direction == "more" and factor == pytest.approx(128 * (3 * 128 + 4) / (48 * 512), rel=1e-2)
+    same = Traffic(reads=3, writes=1, flops=8)
+    assert flash_against_standard(same, same) == (1.0, "same")
 
 
 def test_the_gpus_figures_are_the_data_sheets_dense_bf16_and_bandwidth():

@@ -10,6 +10,8 @@ from attention_core import explain
 from attention_core.fast import MODEL_SHAPES, kv_cache_bytes
 from attention_core.positions import alibi_slopes
 from attention_core.scale import GPUS, init_indexer, init_latent, latent_attention, lightning_indexer, sparse_attention
+from attention_plot.figures import chinese
+from views.positions import readable_bytes
 from views.positions.today import INDEXER_DIM, INDEXER_HEADS
 from views.shell.registry import CACHE_MODELS, LATENT_HEADS, POSITION_SECTIONS, TRAFFIC_GPUS
 
@@ -172,7 +174,7 @@ def test_deepseeks_caches_per_token_are_the_papers_and_follow_the_context():
     assert list(table["numbers per token and layer"]) == ["32,768", "2,048", "256", "576"]  # DeepSeek-V2, Table 1
     assert list(table["DeepSeek-V2: per token (60 layers)"]) == ["3.75 MiB", "240.00 KiB", "30.00 KiB", "67.50 KiB"]  # x 60 x 2 bytes
     assert list(table["DeepSeek-V2: 131,072 tokens"]) == ["480.00 GiB", "30.00 GiB", "3.75 GiB", "8.44 GiB"]
-    assert list(table["DeepSeek-V3: per token (61 layers)"])[3] == f"{576 * 61 * 2 / 1024:.2f} KiB"
+    assert list(table["DeepSeek-V3: per token (61 layers)"])[3] == "68.63 KiB"  # 576 x 61 x 2 = 70,272 B = 68.625 KiB, half up
     text = all_text(at)
     assert "**1.76%** of it, as little as grouped-query attention with 2.25 groups" in text
     assert "arXiv 2405.04434" in text and "arXiv 2412.19437" in text
@@ -279,3 +281,98 @@ def test_the_new_sections_take_the_largest_sizes():
         at = open_app(PAGE, section=section, text=long, d_model="128", d_k="128", **params)
         assert not at.error and not at.exception, section
     assert "exactly" in all_text(at) or section == "traffic"
+
+
+# --- Findings of the tester (h38a): each checked where it showed ---
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("params", [{"head_dim": "256", "sram": "228"}, {"head_dim": "128", "sram": "48"},
+                                    {"seq": "512", "head_dim": "128", "sram": "48", "block_c": "16"}, {}])
+def test_the_traffic_sentence_says_fewer_or_more_as_the_table_does(params, lang):
+    at = open_app(PAGE, section="traffic", lang=lang, **params)
+    table = next(iter(tables(at).values()))
+    standard, flash = (float(mb.replace(",", "")) for mb in table.iloc[:, 3])  # moved (MB): standard, then FlashAttention
+    text = all_text(at)
+    if lang == "en":
+        said = text.split("FlashAttention moves **")[1]
+        factor, direction = float(said.split("×**")[0]), said.split("×** ")[1].split(" ")[0]
+        assert "d² is well below M" in text and "not a measurement" in at.info[0].value
+    else:
+        fewer = "标准注意力搬运的字节是 FlashAttention 的 **" in text
+        said = text.split("标准注意力搬运的字节是 FlashAttention 的 **" if fewer else "FlashAttention 搬运的字节反而是标准注意力的 **")[1]
+        factor, direction = float(said.split(" 倍**")[0]), "fewer" if fewer else "more"
+        assert "只有当 d² 远小于 M 时" in text and "不是测量" in at.info[0].value
+    assert factor >= 1
+    assert direction == ("fewer" if flash < standard else "more")
+    assert factor == pytest.approx(max(standard, flash) / min(standard, flash), abs=0.06)  # one decimal, from MB of one decimal
+
+
+def frames_cover(figure: dict) -> set[tuple[int, int]]:
+    """The cells (row, column) inside the heatmap's rectangles, each counted once (two frames over one cell fail)."""
+    cells: list[tuple[int, int]] = []
+    for shape in figure["layout"].get("shapes", []):
+        if shape["type"] == "rect":
+            rows = range(round(shape["y0"] + 0.5), round(shape["y1"] + 0.5))
+            cols = range(round(shape["x0"] + 0.5), round(shape["x1"] + 0.5))
+            cells += [(r, c) for r in rows for c in cols]
+    assert len(cells) == len(set(cells)), "frames overlap"
+    return set(cells)
+
+
+def test_the_frames_of_top_k_attention_hold_the_kept_keys_and_nothing_else():
+    at = open_app(PAGE, section="sparse", text="the cat sat on the mat", top_k="2")
+    titles, shown = figure_titles(at), figures(at)
+    kept = z_values(shown[titles.index("Kept keys (1 kept, 0 left out), k = 2")]) == 1
+    apart = [row for row in kept if np.flatnonzero(row).size == 2 and np.ptp(np.flatnonzero(row)) > 1]
+    assert apart, "no query keeps two keys apart: the test would not see a frame over a key left out"
+    expected = {(int(r), int(c)) for r, c in zip(*np.nonzero(kept))}
+    for title in ("Index scores I (framed: the 2 kept per query)", "Top-2 attention: weights over the kept keys only"):
+        assert frames_cover(shown[titles.index(title)]) == expected, title
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_top_k_out_of_range_names_the_range_this_sentence_offers(lang):
+    for given, used in (("0", "1"), ("100", "6")):
+        at = open_app(PAGE, section="sparse", text="the cat sat on the mat", top_k=given, lang=lang)
+        notice = " ".join(w.value for w in at.warning)
+        assert ("(1–6); using " + used if lang == "en" else "（1–6），改用 " + used) in notice, notice
+        assert "48" not in notice
+    at.slider(key="positions.top_k").set_value(3).run()  # the notice goes once the student moves the value
+    assert not at.warning
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_latent_no_smaller_than_multi_head_attention_says_so(lang):
+    at = open_app(PAGE, section="latent", text=SENTENCE, lang=lang, d_c="16", d_rope="8")  # 24 numbers against 2 x 2 x 4 = 16
+    said = ("saves nothing: 24 numbers are not fewer than multi-head attention's 16", "well below 2 × heads × d_h",
+            "(576 numbers against 32,768") if lang == "en" else ("潜向量什么也没省下：24 个数并不比多头注意力的 16 个少",
+                                                                  "远小于 2 × 头数 × d_h", "576 个数对 32,768 个")
+    for words in said:
+        assert words in all_text(at)
+    smaller = open_app(PAGE, section="latent", text=SENTENCE, lang=lang, d_c="3", d_rope="4")  # 7 against 16
+    assert said[1] not in all_text(smaller)
+
+
+def test_readable_bytes_rounds_half_up():
+    assert readable_bytes(576 * 61 * 2) == "68.63 KiB"  # 68.625: float formatting gave 68.62 (half to even)
+    assert readable_bytes(1152) == "1.13 KiB" and readable_bytes(1280) == "1.25 KiB" and readable_bytes(1000) == "1,000 B"
+    assert readable_bytes(int(2**30 * 1.125)) == "1.13 GiB" and readable_bytes(2.5) == "3 B"
+
+
+def test_the_chinese_latent_weights_title_breaks_between_words():
+    at = open_app(PAGE, section="latent", text=SENTENCE, lang="zh")
+    title = next(t for t in figure_titles(at) if "softmax" in t)
+    lines = title.split("<br>")
+    assert len(lines) == 2 and "(内容 + 位置)" in lines[1]  # broken by the server: the browser breaks Chinese at any character
+    ems = [sum(1 if chinese(ch) else 0.55 for ch in line) for line in lines]
+    assert max(ems) <= 20  # each line fits a phone's chart without wrapping again
+
+
+@pytest.mark.parametrize("section", ["latent", "sparse", "traffic", "sharing"])
+def test_chinese_tooltips_and_texts_use_the_full_width_colon(section):
+    at = open_app(PAGE, section=section, text=SENTENCE, lang="zh")
+    templates = [trace.get("hovertemplate", "") for figure in figures(at) for trace in figure["data"]]
+    assert not [t for t in templates if ": " in t], templates
+    assert any("：" in t for t in templates) or section == "sparse"  # sparse's line charts have Plotly's own tooltips
+    assert ": " not in all_text(at)

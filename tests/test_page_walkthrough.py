@@ -193,7 +193,7 @@ def test_hostile_text_travels_as_data_never_as_html(text):
         ({"d_k": "inf"}, "using 128", "shared.d_k", 128),
         ({"pe": "maybe"}, "positional encoding = maybe is not understood", "shared.pe", True),
         ({"step": "99"}, "step = 99, which is out of range (1–6); using 6", None, None),  # the steps this view has
-        ({"focus": "0"}, "word in focus = 0, which is out of range (1–128); using 1", None, None),
+        ({"focus": "0"}, "word in focus = 0, which is out of range (1–2); using 1", None, None),  # the words this sentence has
     ],
 )
 def test_tampered_url_values_are_clamped_with_a_notice(params, expect, widget, value):

@@ -4,6 +4,7 @@ and values (MHA, GQA, MQA, the cache's memory), and fast attention exactly (onli
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pandas as pd
@@ -264,11 +265,13 @@ def kind_of(kv_heads: int) -> str:
 
 
 def readable_bytes(count: float) -> str:
-    """Bytes in the largest binary unit that keeps a number of at least 1: 1.50 KiB, 8.44 GiB."""
+    """Bytes in the largest binary unit that keeps a number of at least 1, two decimals rounded half up (as a student
+    rounds by hand: 70,272 B = 68.625 KiB is 68.63 KiB, where float formatting's half-to-even gave 68.62): 1.50 KiB, 8.44 GiB."""
+    exact = Decimal(count)  # an int, or a float's exact value: the quotient below keeps 28 digits, none lost to binary
     for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if count >= size:
-            return f"{count / size:,.2f} {unit}"
-    return f"{count:,.0f} B"
+            return f"{(exact / size).quantize(Decimal('0.01'), ROUND_HALF_UP):,} {unit}"
+    return f"{exact.quantize(Decimal('1'), ROUND_HALF_UP):,} B"
 
 
 # 3. Fast attention, exactly

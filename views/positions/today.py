@@ -19,8 +19,10 @@ from attention_core.scale import (
     GQA_GROUPS,
     LATENT_SHAPES,
     SPARSE_SHAPES,
+    LatentShape,
     cache_numbers,
     equivalent_groups,
+    flash_against_standard,
     flash_blocks,
     flash_sram_need,
     flash_traffic,
@@ -96,7 +98,14 @@ def latent_section(view: View) -> None:
         chart(t.c_kv, tokens, dims(d_c), kind="signed", title=T("positions.latent.c_kv", d_c=d_c), key="mla-c-kv", T=T, values=values)
     with right:
         chart(t.k_r, tokens, dims(d_r), kind="k", title=T("positions.latent.k_r", d_r=d_r), key="mla-k-r", T=T, values=values)
-    st.markdown(T("positions.latent.cache_check", kept=d_c + d_r, d_c=d_c, d_r=d_r, full=2 * H * d_h, heads=H, d_h=d_h))
+    toy = LatentShape(d_model=d_model, layers=1, heads=H, d_h=d_h, d_c=d_c, d_cq=3 * d_c, d_r=d_r, context=n)
+    kept, full = cache_numbers(toy, "mla", groups=H), cache_numbers(toy, "mha", groups=H)
+    check = T("positions.latent.cache_check", kept=kept, d_c=d_c, d_r=d_r, full=full, heads=H, d_h=d_h)
+    if kept >= full:  # small heads: the latent is no saving here, only at a model's sizes
+        v2 = LATENT_SHAPES["deepseek-v2"]
+        check += "\n\n" + T("positions.latent.cache_larger", kept=kept, full=full, mla=f"{cache_numbers(v2, 'mla'):,}",
+                         mha=f"{cache_numbers(v2, 'mha'):,}")
+    st.markdown(check)
 
     st.subheader(T("positions.latent.rebuild_step"))
     left, right = st.columns(2)
@@ -305,7 +314,8 @@ def traffic_section(view: View) -> None:
     } for (kind, point), traffic in zip(points.items(), (standard, flash))])
     named_table(frame, T("positions.traffic.table", n=f"{n:,}", d=d, gpu=T(f"positions.traffic.gpus.{gpu_name}")),
                 numbers=list(frame.columns[1:-1]))
-    st.markdown(T("positions.traffic.check", ratio=f"{standard.elements / flash.elements:.1f}", ridge=f"{gpu.ridge:.0f}",
+    factor, direction = flash_against_standard(standard, flash)
+    st.markdown(T("positions.traffic.check", compared=T(f"positions.traffic.{direction}", ratio=f"{factor:.1f}"), ridge=f"{gpu.ridge:.0f}",
                   gpu=T(f"positions.traffic.gpus.{gpu_name}"), standard=f"{points['standard'].intensity:.1f}",
                   flash=f"{points['flash'].intensity:.1f}"))
 

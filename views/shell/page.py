@@ -12,6 +12,7 @@ import streamlit as st
 from attention_core import tokenize
 from attention_plot.text import Texts
 from views.shell import messages, private, state
+from views.shell.params import Int
 from views.shell.registry import LONG_EXAMPLES, SHARED, SHARED_BY_NAME, Page, page
 
 # pages/ holds this app's st.navigation pages, not a legacy multipage app (a page Streamlit ran on its own anyway
@@ -90,8 +91,12 @@ class View:
         except (TypeError, ValueError):
             current = lo
         value = min(max(current, lo), max(lo, hi))
-        if value != self[name]:
-            state.page_changed(self.key(name), value, f"{lo}–{max(lo, hi)}")
+        own = self.page.param(name)
+        if isinstance(own, Int):  # the view offers what is inside both its bounds and the registry's
+            lo, hi = max(lo, own.lo), min(hi, own.hi)
+        # A link's value this view moved, or one the registry's wider bounds already moved (top_k = 0 made 1 of 1–48 where a
+        # six-token sentence offers 1–6): its notice names the value used and the range this view offers.
+        state.page_changed(self.key(name), value, f"{lo}–{max(lo, hi)}")
         self.set(name, value)
         return value
 

@@ -180,10 +180,14 @@ def link_set_view(page_id: str) -> None:
 
 
 def page_changed(name: str, value: object, allowed: str = "") -> None:
-    """A page moved a value the link set (a step beyond the last one): its notice names the value now used, and the range
-    this view allows (``allowed``, e.g. "1–6") when it is narrower than the link's."""
-    st.session_state[NOTICES] = [(key_, value, notice._replace(used=str(value), allowed=allowed or notice.allowed)) if key_ == name
-                                 else (key_, used, notice)
+    """A page moved a value the link set (a step beyond the last one), or keeps one the link's bounds moved: its notice
+    names the value now used, and the range this view allows (``allowed``, e.g. "1–6") when it is narrower than the
+    link's. Called before the value is stored: only a notice still in force (its value not changed since) is touched."""
+    now = st.session_state.get(name)
+    if not any(key_ == name and used == now for key_, used, _ in st.session_state.get(NOTICES, [])):
+        return
+    st.session_state[NOTICES] = [(key_, value, notice._replace(used=str(value), allowed=allowed or notice.allowed))
+                                 if key_ == name and used == now else (key_, used, notice)
                                  for key_, used, notice in st.session_state.get(NOTICES, [])]
 
 

@@ -87,8 +87,9 @@ def draw(heatmap: figures.Heatmap, key: str) -> None:
 
 
 def all_matrices_csv(matrices: list, row_header: str = "row") -> str:
-    """Every matrix of the page as CSV blocks, each headed by a '# title' line and separated by a blank line."""
-    return "\n".join(f"# {title}\n{matrix_csv(matrix, rows, cols, row_header)}" for title, matrix, rows, cols in matrices)
+    """Every matrix of the page as CSV blocks, each headed by a '# title' line (the title's words, without the line breaks
+    a chart's title may have) and separated by a blank line."""
+    return "\n".join(f"# {plot.untagged(title)}\n{matrix_csv(matrix, rows, cols, row_header)}" for title, matrix, rows, cols in matrices)
 
 
 CSV_IN_PAGE = "csv_button_drawn_in_the_page"
