@@ -91,3 +91,31 @@ def test_heads_lent_to_multi_head_come_back_when_the_student_leaves_it(app):
     at.slider(key="shared.heads").set_value(3).run()
     at.switch_page(str(pages / "walkthrough.py")).run()
     assert at.slider(key="shared.heads").value == 3  # moved by the student: kept
+
+
+def test_a_choice_the_link_names_wrongly_is_said_by_its_name_on_the_page(app):
+    """A tampered link's notice names the option used as the page does (a tester read "using the default h100",
+    "default previous", "built_in"), in both languages; every option of a Choice with labels has its name."""
+    from attention_plot.text import Texts
+    from views.shell.params import Choice
+    from views.shell.registry import PAGES
+
+    for lang in ("en", "zh"):
+        T = Texts(lang)
+        for page in PAGES:
+            for param in page.params:
+                if isinstance(param, Choice) and param.labels:
+                    assert all(T(param.labels.format(option)) for option in param.options), (page.id, param.name)
+        traffic = "\n".join(w.value for w in app("positions", section="traffic", gpu="tpu", lang=lang).warning)
+        assert T("positions.traffic.gpus.h100") in traffic and "h100" not in traffic, traffic
+        corpus = "\n".join(w.value for w in app("real", section="corpus", measure="nope", corpus="mine", lang=lang).warning).replace("\\", "")
+        assert T("corpus.scores.previous") in corpus and T("corpus.sources.built_in") in corpus, corpus
+        assert "built_in" not in corpus and "default previous." not in corpus, corpus
+
+
+def test_a_number_between_two_whole_numbers_is_not_said_to_be_out_of_range(app):
+    """head=1.5 is inside 1–12 but names no head: the notice says it is not a whole number (it said out of range)."""
+    said = "\n".join(w.value for w in app("real", head="1.5", lang="en").warning)
+    assert "not a whole number" in said and "out of range" not in said, said
+    said = "\n".join(w.value for w in app("real", head="99", lang="en").warning)
+    assert "out of range (1–12)" in said, said

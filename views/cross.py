@@ -20,7 +20,7 @@ def use_pair(view: View) -> None:
 def texts(view: View) -> tuple[str, str]:
     """The pair (translation, question and passage) and its two texts, typed or the pair's own; stops while one is empty."""
     T = view.T
-    view.widget("pair", T("cross.pair"), style="segmented_control", format_func=lambda name: T(f"cross.pairs.{name}"),
+    view.widget("pair", T("cross.pair"), style="segmented_control",
                 on_change=use_pair, args=(view,))
     source = view.widget("source", T("cross.source"))
     target = view.widget("target", T("cross.target"))

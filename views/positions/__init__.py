@@ -68,7 +68,7 @@ def positions_section(view: View) -> None:
     st.subheader(T("positions.permutation.title"))
     if view.layout.explains:
         st.markdown(T("positions.permutation.intro"))
-    shuffle = view.widget("shuffle", T("positions.shuffle"), style="segmented_control", format_func=lambda s: T(f"positions.shuffles.{s}"))
+    shuffle = view.widget("shuffle", T("positions.shuffle"), style="segmented_control")
     order = shuffle_order(shuffle, n)
     moved = tuple(tokens[i] for i in order)
     differences = {}

@@ -289,8 +289,7 @@ def traffic_section(view: View) -> None:
                           format_func=lambda b: T("positions.traffic.rule_c", b=paper_c) if b == 0 else str(b))
     block_r = view.widget("block_r", T("positions.traffic.block_r"), into=second[1], style="selectbox",
                           format_func=lambda b: T("positions.traffic.rule_r", b=paper_r) if b == 0 else str(b))
-    gpu_name = view.widget("gpu", T("positions.traffic.gpu"), into=second[2], style="selectbox",
-                           format_func=lambda g: T(f"positions.traffic.gpus.{g}"))
+    gpu_name = view.widget("gpu", T("positions.traffic.gpu"), into=second[2], style="selectbox")
     block_c, block_r = block_c or paper_c, block_r or paper_r
     gpu = GPUS[gpu_name]
     standard, flash = standard_traffic(n, d), flash_traffic(n, d, block_c, block_r)

@@ -245,9 +245,9 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     if view.layout.explains:
         st.markdown(T("corpus.intro"))
     controls = st.columns([2, 2, 2], vertical_alignment="bottom")
-    source = view.widget("corpus", T("corpus.source"), into=controls[0], style="segmented_control", format_func=lambda s: T(f"corpus.sources.{s}"))
-    measure = view.widget("measure", T("corpus.measure"), into=controls[1], style="selectbox", format_func=lambda s: score_name(T, s))
-    versus = view.widget("versus", T("corpus.versus"), into=controls[2], style="selectbox", format_func=lambda s: score_name(T, s))
+    source = view.widget("corpus", T("corpus.source"), into=controls[0], style="segmented_control")
+    measure = view.widget("measure", T("corpus.measure"), into=controls[1], style="selectbox")
+    versus = view.widget("versus", T("corpus.versus"), into=controls[2], style="selectbox")
     if source == "pasted":
         paste_box(view, model)
     scores, name, corpus_name = in_use(view, model)

@@ -28,8 +28,9 @@ def show_notices(notices: list[Notice], T: Texts) -> None:
             name = T(f"common.params.{notice.param}")
         except KeyError:
             name = notice.param
+        used = T(notice.label.format(notice.used)) if notice.label else notice.used  # the option as the page names it
         text = T(f"common.notices.{kind}", param=plain(visible(name)), given=plain(visible(notice.given[:80])),
-                 used=plain(visible(notice.used)), allowed=plain(notice.allowed))
+                 used=plain(visible(used)), allowed=plain(notice.allowed))
         st.warning(text, icon=":material/link:")
 
 

@@ -74,9 +74,11 @@ class View:
         the shared setting. Its bounds, step and options are the registry's (``Param.widget``; ``lo``, ``hi`` or
         ``options`` narrow them where only this run knows them); ``label`` and ``display`` (help, format_func) the page's."""
         own = self.page.param(name)
-        if own is not None:
-            return own.widget(into, label, self.key(name), **display)
-        return SHARED_BY_NAME[name].widget(into, label, state.key("shared", name), **display)
+        param, key = (own, self.key(name)) if own is not None else (SHARED_BY_NAME[name], state.key("shared", name))
+        labels = getattr(param, "labels", "")
+        if labels and "format_func" not in display:  # the options by the names the registry gives them (Choice.labels)
+            display["format_func"] = lambda option: self.T(labels.format(option))
+        return param.widget(into, label, key, **display)
 
     def __getitem__(self, name: str) -> Any:
         return st.session_state[self.key(name)]

@@ -22,14 +22,15 @@ Condition = Callable[[Values], bool]
 
 
 class Notice(NamedTuple):
-    """A URL value that could not be used as given: ``kind`` is clamped, nearest, unknown or cut; ``allowed`` the range a
-    clamped value had to be in (e.g. "1–8")."""
+    """A URL value that could not be used as given: ``kind`` is clamped, whole (not a whole number), nearest, unknown or
+    cut; ``allowed`` the range a clamped value had to be in (e.g. "1–8")."""
 
     param: str
     given: str
     used: str
     kind: str
     allowed: str = ""
+    label: str = ""  # a text key with {} for the used value's name as the page shows it (Choice.labels)
 
 
 def always(values: Values) -> bool:
@@ -108,7 +109,10 @@ class Int(Param):
         if number is None:
             return self._unknown(given)
         value = int(min(max(number, self.lo), self.hi)) if math.isinf(number) else min(max(round(number), self.lo), self.hi)
-        return value, None if value == number else Notice(self.name, given, str(value), "clamped", f"{self.lo}–{self.hi}")
+        if value == number:
+            return value, None
+        kind = "whole" if self.lo <= number <= self.hi else "clamped"  # 1.5 is in 1–12, but no head is numbered so
+        return value, Notice(self.name, given, str(value), kind, f"{self.lo}–{self.hi}")
 
 
 @dataclass(frozen=True)
@@ -137,9 +141,11 @@ class Float(Param):
 
 @dataclass(frozen=True)
 class Choice(Param):
-    """One of ``options`` (numbers or names); a number between options takes the nearest."""
+    """One of ``options`` (numbers or names); a number between options takes the nearest. ``labels``: a text key with
+    {} where an option's name goes, the name a notice says instead of the link's ("the default H100 SXM", not h100)."""
 
     options: tuple = ()
+    labels: str = ""
     STYLES = ("select_slider", "segmented_control", "selectbox", "radio")
 
     def widget(self, into: Any, label: str, key: str, *, style: str | None = None, options: Sequence | None = None,
@@ -155,11 +161,11 @@ class Choice(Param):
         number = parse_number(given)
         numeric = all(isinstance(o, int | float) for o in self.options)
         if not numeric or number is None:
-            return self._unknown(given)
+            return self.default, Notice(self.name, given, self.write(self.default), "unknown", label=self.labels)
         nearest = min(self.options, key=lambda o: abs(math.log(o / number)) if number > 0 and o > 0 else abs(o - number))
         if nearest == number:
             return nearest, None
-        return nearest, Notice(self.name, given, self.write(nearest), "nearest")
+        return nearest, Notice(self.name, given, self.write(nearest), "nearest", label=self.labels)
 
     def write(self, value: Any) -> str:
         return f"{value:g}" if isinstance(value, float) else str(value)

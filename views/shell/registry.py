@@ -278,7 +278,7 @@ PAGES: tuple[Page, ...] = (
     )),
     Page("cross", "self-vs-cross", ":material/translate:", ("d_model", "d_k", "score", "mode", "window", "pe", "seed"),
          fixed=(Fixed("heads", 1),), params=(
-        Choice("pair", "translation", options=CROSS_PAIRS, legacy={"pair": index_code(CROSS_PAIRS)}),
+        Choice("pair", "translation", options=CROSS_PAIRS, labels="cross.pairs.{}", legacy={"pair": index_code(CROSS_PAIRS)}),
         Text("source", "cross.defaults.{pair}_source"),
         Text("target", "cross.defaults.{pair}_target"),
     )),
@@ -314,7 +314,7 @@ PAGES: tuple[Page, ...] = (
     )),
     Page("positions", "positions-and-scale", ":material/pin_drop:", positions_shared, min_tokens=4, fixed=positions_fixed, params=(
         Choice("section", "positions", options=POSITION_SECTIONS),
-        Choice("shuffle", "reverse", options=SHUFFLES, when=section("positions")),
+        Choice("shuffle", "reverse", options=SHUFFLES, labels="positions.shuffles.{}", when=section("positions")),
         Flag("causal", False, when=section("positions")),
         Int("slope_heads", 8, lo=1, hi=16, when=section("positions")),
         Choice("kv_heads", 2, options=KV_HEADS, when=section("sharing")),
@@ -335,7 +335,7 @@ PAGES: tuple[Page, ...] = (
         Choice("sram", 100, options=SRAM_KIB, when=section("traffic")),
         Choice("block_c", 0, options=BLOCKS_C, when=section("traffic")),
         Choice("block_r", 0, options=BLOCKS_R, when=section("traffic")),
-        Choice("gpu", "h100", options=TRAFFIC_GPUS, when=section("traffic")),
+        Choice("gpu", "h100", options=TRAFFIC_GPUS, labels="positions.traffic.gpus.{}", when=section("traffic")),
     )),
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", MiniLM.d_model), Fixed("d_k", MiniLM.d_k), Fixed("heads", MiniLM.heads),
@@ -348,9 +348,9 @@ PAGES: tuple[Page, ...] = (
         Flag("hide", False, when=sections("heads", "moved", "random")),
         Int("query", 2, lo=1, hi=MAX_WORD_PIECES, when=section("heads")),
         Flag("predict", False, when=section("heads")),
-        Choice("corpus", "built_in", options=CORPORA, when=section("corpus")),  # a pasted corpus stays in its session
-        Choice("measure", "previous", options=CORPUS_SCORES, when=section("corpus")),  # the heads coloured by it
-        Choice("versus", "cls", options=CORPUS_SCORES, when=section("corpus")),  # the scatter's second score
+        Choice("corpus", "built_in", options=CORPORA, labels="corpus.sources.{}", when=section("corpus")),  # a pasted corpus stays in its session
+        Choice("measure", "previous", options=CORPUS_SCORES, labels="corpus.scores.{}", when=section("corpus")),  # the heads coloured by it
+        Choice("versus", "cls", options=CORPUS_SCORES, labels="corpus.scores.{}", when=section("corpus")),  # the scatter's second score
     )),
     Page("vision", "vision", ":material/image:", browser=("step", "head"), params=(
         Choice("section", "sentence", options=VISION_SECTIONS),
