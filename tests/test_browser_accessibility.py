@@ -198,6 +198,11 @@ def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_open
     page.wait_for_function("() => document.documentElement.lang === 'zh'", timeout=10000)
     assert "lang=zh" in page.url
     assert page.locator(".steps").get_attribute("lang") == "zh-Hans"  # the step component says its language too
+    # The page script says Streamlit's English names in Chinese 60 ms after they are drawn: the sidebar's help buttons
+    # may be drawn after the step (a Streamlit "Help for …" a moment before).
+    page.wait_for_function("() => [...document.querySelectorAll('[aria-label]')].some(e => e.getAttribute('aria-label').endsWith('”的说明'))"
+                           " && ![...document.querySelectorAll('[aria-label]')].some(e => e.getAttribute('aria-label').startsWith('Help for'))",
+                           timeout=10000)
     labels = page.locator("[aria-label]").evaluate_all("(els) => els.map(e => e.getAttribute('aria-label'))")  # and inside it
     assert not [label for label in labels if label.startswith("Help for") or label in ("Collapse sidebar", "Fullscreen")], labels
     assert any(label.endswith("”的说明") for label in labels), labels

@@ -340,6 +340,7 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     "scale.flash_blocks": lambda i: scale.flash_blocks(1024, 8),
     "scale.flash_sram_need": lambda i: scale.flash_sram_need(8, 32, 8),
     "scale.flash_traffic": lambda i: scale.flash_traffic(64, 8, 32, 8),
+    "scale.flash_against_standard": lambda i: scale.flash_against_standard(scale.standard_traffic(64, 8), scale.flash_traffic(64, 8, 32, 8)),
     "scale.key_blocks": lambda i: scale.key_blocks(64, 24),
     "scale.TiledRun": lambda i: scale.simulate_flash(i.k, i.k, i.v[:, :1].repeat(4, axis=1), 2, 2),
     "scale.simulate_standard": lambda i: scale.simulate_standard(i.k, i.k, i.k, 2),
