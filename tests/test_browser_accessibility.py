@@ -209,6 +209,9 @@ def test_a_chinese_page_is_chinese_to_a_screen_reader_and_a_chinese_browser_open
     assert any(re.search(r"[\u4e00-\u9fff]", label) for label in labels if label.startswith("热力图")), labels  # a matrix's name
     page.goto(f"{app_url}/multi-head?text=the+cat+sat&heads=2")  # a page of Plotly charts: its toolbar in Chinese
     draw_charts(page)
+    with contextlib.suppress(Exception):  # said in Chinese 60 ms after each toolbar is drawn
+        page.wait_for_function("() => [...document.querySelectorAll('.modebar-btn')]"
+                               ".every(b => /[\\u4e00-\\u9fff]/.test(b.getAttribute('data-title') || ''))", timeout=10000)
     titles = page.locator(".modebar-btn").evaluate_all("(buttons) => buttons.map(b => b.getAttribute('data-title'))")
     assert titles and all(re.search(r"[\u4e00-\u9fff]", t) for t in titles), titles
     english = page.context.new_page()
