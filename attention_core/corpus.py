@@ -293,6 +293,43 @@ def percentile(values: NDArray, value: float) -> float:
     return float(100.0 * ((values < value).sum() + 0.5 * (values == value).sum()) / values.size)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where one value stands among a corpus's values, compared as a page prints them (to ``decimals`` places): count
+    (the finite values), below, equal and above (they add up to count), and the percentile rank 100 x (below + equal / 2)
+    / count. ``ties_most``: more than half of the values print as this one, so a rank in the middle says little."""
+
+    count: int
+    below: int
+    equal: int
+    above: int
+    percentile: float
+
+    @property
+    def ties_most(self) -> bool:
+        """More than half of the values print as this one: 2 x equal > count."""
+        return 2 * self.equal > self.count
+
+
+def _shown_as(values: NDArray, decimals: int) -> NDArray[np.float64]:
+    """``values`` rounded as the page prints them (f"{v:.2f}" for 2 decimals: the same digits, half-way cases included)."""
+    return np.array([float(f"{v:.{decimals}f}") for v in np.asarray(values, dtype=np.float64).ravel()])
+
+
+def standing(values: NDArray, value: float, decimals: int = 2) -> Standing | None:
+    """``value`` among ``values`` (S,) (NaN left out), both as printed to ``decimals`` places (0.9996 and 0.9999 both
+    print as 1.00: the student sees a tie); None when ``value`` is NaN or no value is finite."""
+    decimals = check_int("decimals", decimals, 0, 12)
+    values = np.asarray(values, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    if not values.size or not np.isfinite(value):
+        return None
+    printed, here = _shown_as(values, decimals), float(_shown_as(np.array([value]), decimals)[0])
+    below, equal = int((printed < here).sum()), int((printed == here).sum())
+    return Standing(count=int(values.size), below=below, equal=equal, above=int(values.size) - below - equal,
+                    percentile=100.0 * (below + 0.5 * equal) / values.size)
+
+
 def top_sentences(values: NDArray, count: int) -> NDArray[np.int64]:
     """values (S,) -> (min(count, finite),): the indices of the largest finite values, largest first (the earlier
     sentence first on a tie)."""

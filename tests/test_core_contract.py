@@ -194,6 +194,8 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     "corpus.Agreement": lambda i: corpus.agreement(i.corpus),
     "corpus.agreement": lambda i: corpus.agreement(i.corpus),
     "corpus.percentile": lambda i: corpus.percentile(np.arange(5.0), 2.0),
+    "corpus.Standing": lambda i: (s := corpus.standing(np.array([0.999, 1.0, 0.5]), 0.9996), s.ties_most),
+    "corpus.standing": lambda i: corpus.standing(np.arange(5.0), 2.0),
     "corpus.top_sentences": lambda i: corpus.top_sentences(np.arange(5.0), 2),
     "corpus.corpus_sentences": lambda i: corpus.corpus_sentences()[:3],
     "corpus.corpus_hash": lambda i: corpus.corpus_hash(),

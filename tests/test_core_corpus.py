@@ -265,6 +265,18 @@ def test_percentile_and_top_sentences():
     assert corpus.top_sentences(values, 3).tolist() == [4, 1, 3] and corpus.top_sentences(values, 10).tolist() == [4, 1, 3, 0]
 
 
+def test_a_value_stands_among_the_corpus_as_the_page_prints_them():
+    """0.9996 and 0.9999 both print as 1.00: the student sees a tie, and a rank in the middle would say little."""
+    values = np.array([0.99991, 0.99972, np.nan, 0.99968, 0.98, 1.0])
+    mostly = corpus.standing(values, 0.99986)
+    assert (mostly.count, mostly.below, mostly.equal, mostly.above) == (5, 1, 4, 0) and mostly.ties_most
+    assert mostly.percentile == pytest.approx(100 * (1 + 4 / 2) / 5) and corpus.percentile(values, 0.99986) == pytest.approx(60.0)  # 3 below
+    spread = corpus.standing(np.array([0.1, 0.2, 0.3, 0.4]), 0.25)
+    assert (spread.below, spread.equal, spread.above, spread.percentile, spread.ties_most) == (2, 0, 2, 50.0, False)
+    assert corpus.standing(values, 0.125, decimals=2).equal == 0 and corpus.standing(np.array([0.125]), 0.12).equal == 1  # half-way: as f"{v:.2f}"
+    assert corpus.standing(values, math.nan) is None and corpus.standing(np.array([np.nan]), 0.3) is None
+
+
 def test_a_pasted_corpus_is_split_cut_and_limited():
     split = corpus.split_corpus("The box weighs 2.5 kg. Is it heavy?\n\nYes!  It is.\n😀😀\n...\n<script>alert(1)</script>")
     assert split.sentences == ("The box weighs 2.5 kg.", "Is it heavy?", "Yes!", "It is.", "<script>alert(1)</script>")

@@ -227,8 +227,13 @@ def test_the_corpus_section_shows_the_shipped_scores_in_both_languages(model, tr
     assert f"{agreed.rate:.1%}" in text and f"{agreed.agrees.size:,}" in text and f"{agreed.per_head[2, 9]:.0%}" in text
     *_, mask = corpus.sentence_units(model, REAL_SENTENCE)
     here = corpus.sentence_scores(trace.attentions, trace.tokens, mask)["same_word"][2, 9]
-    percentile = corpus.percentile(shipped.score("same_word")[:, 2, 9], here)
-    assert f"{here:.2f}" in text and (f"percentile {percentile:.0f}" if lang == "en" else f"第 {percentile:.0f} 百分位") in text
+    stands = corpus.standing(shipped.score("same_word")[:, 2, 9], here)
+    assert not stands.ties_most and stands.count == shipped.counted("same_word") == 245
+    assert f"{here:.2f}" in text and (f"percentile {stands.percentile:.0f}" if lang == "en" else f"第 {stands.percentile:.0f} 百分位") in text
+    assert ("Only sentences with a repeated word have this measure: 245 of the 417." if lang == "en"
+            else "只有含重复词的句子才有这个度量：417 句中的 245 句。") in text  # why not all 417
+    assert shown["titles"][0] == ("Mean weight on the same word elsewhere per head, over the 417 built-in sentences" if lang == "en"
+                                  else "每个头的平均别处同词权重（内置的 417 句英文句子）")
     top = corpus.top_sentences(shipped.score("same_word")[:, 2, 9], 3)
     for rank, index in enumerate(top):
         sentence = model.run(shipped.sentences[index])
@@ -268,6 +273,55 @@ def test_a_click_on_a_point_of_the_scatter_opens_that_head():
     assert st.session_state["real.layer"] == 4 and st.session_state["real.head"] == 11
 
 
+def test_a_score_most_of_the_corpus_prints_the_same_says_so_rather_than_a_middle_rank(model, trace):
+    """Layer 1 head 3 puts all its weight on the previous token on every sentence: the typed sentence's 1.00 ties all
+    417 (as printed), where a percentile of about 50 would say little."""
+    from conftest import all_text, open_app
+
+    from attention_core import corpus
+
+    *_, mask = corpus.sentence_units(model, REAL_SENTENCE)
+    here = corpus.sentence_scores(trace.attentions, trace.tokens, mask)["previous"][0, 2]
+    stands = corpus.standing(corpus.load_scores().score("previous")[:, 0, 2], here)
+    assert stands.ties_most and (stands.equal, stands.count) == (417, 417)
+    for lang, said in (("en", "to two decimals it **ties 417 of the 417 sentences** of the corpus (0 lower, 0 higher;"),
+                       ("zh", "保留两位小数时，它与语料库 417 句话中的 **417 句相同**（0 句更低，0 句更高；")):
+        text = all_text(open_app("real", section="corpus", text=REAL_SENTENCE, lang=lang, measure="previous", layer=1, head=3))
+        assert said in text and "percentile" not in text and "百分位" not in text, text
+
+
+def test_the_chosen_heads_name_sits_on_its_point_and_the_legend_above_the_plot():
+    """The name "L1 H1" points at the ringed point (an arrow from a box), not beside it where another head's point is;
+    the legend is above the plot, away from the x axis's title."""
+    from conftest import open_app, plotly_array
+
+    for layer, head in ((1, 1), (1, 3), (6, 12)):
+        scatter = corpus_view(open_app("real", section="corpus", text=REAL_SENTENCE, layer=layer, head=head))["scatter"]
+        ring = scatter["data"][-1]
+        chosen = plotly_array(scatter["data"][layer - 1]["x"])[head - 1], plotly_array(scatter["data"][layer - 1]["y"])[head - 1]
+        assert (ring["x"][0], ring["y"][0]) == pytest.approx(chosen) and "text" not in ring
+        [name] = scatter["layout"]["annotations"]
+        assert name["text"] == f"L{layer} H{head}" and (name["x"], name["y"]) == pytest.approx(chosen) and name["showarrow"]
+        assert (name["xref"], name["yref"]) == ("x", "y")
+        legend = scatter["layout"]["legend"]
+        assert legend["y"] >= 1 and legend["yanchor"] == "bottom"
+
+
+def test_the_corpus_section_in_chinese_has_full_width_colons():
+    """No ASCII colon after Chinese in the section's texts or its charts (titles, tooltips, annotations)."""
+    import json
+    import re
+
+    from conftest import all_text, open_app
+
+    at = open_app("real", section="corpus", text=REAL_SENTENCE, lang="zh", measure="same_word", versus="punctuation")
+    charts = " ".join(json.dumps(figure, ensure_ascii=False) for figure in figures(at))
+    found = re.findall(r"[\u3400-\u9fff）》”][*_]*[ ]?:(?!/)", all_text(at) + charts)  # "词**: " too
+    assert not found, found
+    assert "**别处的同一个词**：" in all_text(at)  # the two scores' notes
+    assert "：%{customdata[0]:.2f}" not in charts and "{high}" not in charts and "：%{y} 句" in charts  # the histogram's bars
+
+
 def paste(at, text: str):
     """Paste ``text`` into the section's box and press its button (a form: both in one run)."""
     at.text_area[0].input(text)
@@ -284,7 +338,7 @@ def test_a_pasted_corpus_is_scored_and_bad_input_is_said(model, lang):
 
     from attention_core import corpus
 
-    said = {"en": ("Nothing to score", "were left out", "cut at a word", "each read as [UNK]", "only its first", "Pieces skipped"),
+    said = {"en": ("Nothing to score", "left out:", "cut at a word", "each read as [UNK]", "only its first", "Pieces skipped"),
             "zh": ("没有可以打分的内容", "省略了", "截断", "[UNK]", "文本太长", "跳过了")}[lang]
     at = open_app("real", section="corpus", corpus="pasted", text=REAL_SENTENCE, lang=lang)
     assert at.query_params["corpus"] == "pasted" and len(tables(at)) == 1  # the built-in corpus until something is scored
@@ -306,6 +360,36 @@ def test_a_pasted_corpus_is_scored_and_bad_input_is_said(model, lang):
     paste(at, many + "\n" + "x" * corpus.MAX_PASTE_CHARS)
     warnings = " ".join(w.value for w in at.warning)
     assert said[1] in warnings and said[4] in warnings and ("200" in next(iter(tables(at))))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_pasted_sentence_is_said_in_the_singular(lang):
+    """One sentence: "your 1 sentence", one length ("63 word pieces long", not "63–63"), its top sentence, no percentile
+    among one; and the [UNK] notice names what the vocabulary lacks (Chinese characters, emoji), not non-Latin scripts."""
+    from conftest import all_text, open_app
+
+    at = open_app("real", section="corpus", corpus="pasted", text=REAL_SENTENCE, lang=lang)
+    paste(at, "The cat sat on the mat.")
+    text = all_text(at)
+    said = {"en": ("Your sentence, 9 word pieces long, scored in ", "Its top sentence by weight on the previous token",
+                   "over your 1 sentence", "on the corpus's one sentence it is"),
+            "zh": ("你的这句话长 9 个词元，", "前一词元权重最高的一句", "你的 1 句话", "在语料库仅有的一句话上为")}[lang]
+    assert all(part in text for part in said[:2] + said[3:]), text
+    assert said[2] in figures(at)[0]["layout"]["title"]["text"]
+    assert not any(wrong in text for wrong in ("1 sentences", "9–9", "percentile", "百分位", "among the 1", "0.0 s", "0.0 秒")), text
+    paste(at, "我爱北京天安门。\nI love tea 😀.")
+    unknown = " ".join(i.value for i in at.info)
+    assert ("many Chinese characters, emoji, some symbols), each read as [UNK]: 2" if lang == "en" else "许多汉字、表情符号和一些符号") in unknown
+    assert "non-Latin" not in unknown and "非拉丁" not in unknown
+
+
+def test_how_long_the_scoring_took_is_never_0_0_s():
+    from attention_plot.text import Texts
+    from views.real.corpus import took
+
+    en, zh = Texts("en"), Texts("zh")
+    assert [took(en, s) for s in (0.004, 0.049, 0.06, 2.345)] == ["scored in under 0.1 s"] * 2 + ["scored in 0.1 s", "scored in 2.3 s"]
+    assert took(zh, 0.01) == "不到 0.1 秒就算完了" and took(zh, 1.26) == "用 1.3 秒算完"
 
 
 def test_a_link_asking_for_pasted_sentences_opens_the_built_in_corpus():
@@ -331,6 +415,7 @@ def test_the_one_sentence_summary_says_how_its_heads_behave_over_the_corpus(mode
     assert (f"layer 5 head 6: {trace.attentions[4, 5][:, 0].mean():.0%} on [CLS] here (verdict: [CLS]); {mean:.0%} on average over the corpus, "
             f"and the same verdict there; one sentence's verdict matches it on {agreed.per_head[4, 5]:.0%} of the sentences") in text
     assert "layer 2 head 4:" in text  # the chosen head, named or not
+    assert "The same heads over the 417 built-in sentences (more in the section **A head over a corpus**):" in text
     assert f"for {agreed.rate:.1%} of the 30,024 (sentence, head) pairs" in text
     zh = all_text(open_app("real", text=REAL_SENTENCE, lang="zh"))
     assert f"{agreed.rate:.1%}" in zh and "第 5 层第 6 个头：在这里有" in zh

@@ -32,6 +32,7 @@ LAYER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
 CHOSEN = "#E69F00"  # the chosen head's ring and frame, as the overview's frame
 TYPED = "#D55E00"  # the typed sentence's line on a distribution
 MAX_FRAMED = 32  # the cells a score adds up are framed on a sentence of at most this many pieces (beyond, the frames hide the cells)
+LABEL_REACH = 36  # the chosen head's name sits this many pixels across and up (or down) from its point
 TITLE_CHARS = 48  # a sentence in a chart's title is cut to this many characters (the chart's text alternative keeps it whole)
 
 
@@ -75,13 +76,35 @@ def in_use(view: View, model: MiniLM) -> tuple[corpus.CorpusScores, str, str]:
     mine = pasted() if st.session_state.get(view.key("corpus")) == "pasted" else None
     if mine is not None:
         scores = mine["scores"]
-        return scores, f"pasted-{hash(scores.sentences)}", T("corpus.names.pasted", count=len(scores.sentences))
+        return scores, f"pasted-{hash(scores.sentences)}", counted(T, "corpus.names.pasted", len(scores.sentences))
     scores, _ = built_in(model, str(model.folder))
     return scores, "built-in", T("corpus.names.built_in", count=len(scores.sentences))
 
 
 def score_name(T, name: str) -> str:
+    """A score's short name, on an axis, in a menu, a table's column ("previous token")."""
     return T(f"corpus.scores.{name}")
+
+
+def measure_name(T, name: str) -> str:
+    """A score as a measure, in a title or a sentence ("weight on the previous token")."""
+    return T(f"corpus.measures.{name}")
+
+
+def counted(T, key: str, count: int, **values: object) -> str:
+    """The text ``key`` for ``count`` things: its ``_one`` form for one ("your 1 sentence", "Its top sentence")."""
+    return T(f"{key}_one", **values) if count == 1 else T(key, count=count, **values)
+
+
+def lengths(scores: corpus.CorpusScores) -> str:
+    """The sentences' lengths in word pieces: "9–40", or "63" when they are all as long."""
+    shortest, longest = int(scores.lengths.min()), int(scores.lengths.max())
+    return str(shortest) if shortest == longest else f"{shortest}–{longest}"
+
+
+def took(T, seconds: float) -> str:
+    """How long the scoring took, to a tenth of a second ("under 0.1 s" rather than "0.0 s")."""
+    return T("corpus.sources.took_under", least="0.1") if seconds < 0.05 else T("corpus.sources.took", seconds=f"{seconds:.1f}")
 
 
 def number(value: float) -> str:
@@ -171,27 +194,40 @@ def scatter_figure(x: np.ndarray, y: np.ndarray, layer: int, head: int, *, T, x_
                            marker=dict(color=LAYER_COLOURS[row], symbol=LAYER_SYMBOLS[row], size=10, line=dict(width=1, color="#ffffff")),
                            hovertemplate=T("corpus.point_hover", layer="%{customdata[0]}", head="%{customdata[1]}", x_name=label(x_name),
                                            y_name=label(y_name), x="%{x:.2f}", y="%{y:.2f}") + "<extra></extra>"))
-    across, up = where(x, x[layer, head]), where(y, y[layer, head])  # the name goes inside the chart, never past its edge
-    position = f"{'bottom' if up > 0.85 else 'top'} {'left' if across > 0.85 else 'right' if across < 0.15 else 'center'}"
-    traces.append(dict(type="scatter", mode="markers+text", x=[x[layer, head]], y=[y[layer, head]], showlegend=False, hoverinfo="skip",
-                       text=[T("corpus.point_chosen", layer=layer + 1, head=head + 1)], textposition=position, cliponaxis=False,
-                       textfont=dict(color="#333333"), marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(width=3, color=CHOSEN))))
+    # The ring on the chosen point, and its name in a box beside it with a line to the ring (a name set beside the ring
+    # alone sat as near another head's point), towards the middle of the chart, never past its edge.
+    at_x, at_y = float(x[layer, head]), float(y[layer, head])
+    across, up = where(x, at_x), where(y, at_y)
+    traces.append(dict(type="scatter", mode="markers", x=[at_x], y=[at_y], showlegend=False, hoverinfo="skip",
+                       marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(width=3, color=CHOSEN))))
+    name = dict(x=at_x, y=at_y, xref="x", yref="y", text=T("corpus.point_chosen", layer=layer + 1, head=head + 1), showarrow=True,
+                ax=-LABEL_REACH if across > 0.5 else LABEL_REACH, ay=LABEL_REACH if up > 0.5 else -LABEL_REACH, standoff=12,
+                arrowhead=0, arrowwidth=2, arrowcolor=CHOSEN, font=dict(color="#333333"), bgcolor="rgba(255,255,255,0.9)",
+                bordercolor=CHOSEN, borderwidth=1, borderpad=2)
     numbers = [[T("corpus.head_column"), x_name, y_name],
                *([T("corpus.point_chosen", layer=row + 1, head=h + 1), number(x[row, h]), number(y[row, h])]
                  for row in range(layers) for h in range(heads))]
-    layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=440, margin=dict(l=10, r=10, t=50, b=10),
+    # The legend above the plot, under the title, as on the other charts with one: below, the x axis's title (larger on
+    # a projector) ran into it; a legend that wraps onto two rows on a phone gets its room from assets/components/shell.js.
+    layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=440, margin=dict(l=10, r=10, t=84, b=10),
                   xaxis=dict(title=dict(text=x_name), zeroline=False), yaxis=dict(title=dict(text=y_name), zeroline=False),
-                  legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), meta=dict(numbers=numbers))
+                  legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), meta=dict(numbers=numbers),
+                  annotations=[name] if np.isfinite([at_x, at_y]).all() else [])
     return {"data": traces, "layout": layout}
 
 
-def distribution_figure(values: np.ndarray, typed: float, *, name: str, title: str, x_title: str, y_title: str, typed_label: str) -> figures.Figure:
-    """A histogram of one head's per-sentence scores (NaN left out), with the typed sentence's value as a line."""
+def distribution_figure(values: np.ndarray, typed: float, *, name: str, title: str, x_title: str, y_title: str, typed_label: str,
+                        hover=None) -> figures.Figure:
+    """A histogram of one head's per-sentence scores (NaN left out), with the typed sentence's value as a line;
+    ``hover(low, high, count)``: a bar's tooltip in the student's language, given Plotly's placeholders."""
     finite = values[np.isfinite(values)]
     top = 1.0 if name in corpus.SHARE_SCORES else max(float(finite.max()) if finite.size else 1.0, typed if np.isfinite(typed) else 0.0, 1e-9)
     edges = np.linspace(0.0, top, BINS + 1)
     counts, _ = np.histogram(np.clip(finite, 0.0, top), bins=edges)
     figure = figures.histogram(edges, counts, title=title, x_title=x_title, y_title=y_title, colour="#0072B2", x_range=(0.0, top))
+    if hover is not None:  # each bar's range and count ("0.95–1.00: 417 of the sentences")
+        figure["data"][0] |= dict(customdata=np.stack([edges[:-1], edges[1:]], axis=1),
+                                  hovertemplate=hover("%{customdata[0]:.2f}", "%{customdata[1]:.2f}", "%{y}") + "<extra></extra>")
     if counts.max(initial=0) <= 5:  # a few sentences: whole counts on the axis, never 0.5
         figure["layout"]["yaxis"]["dtick"] = 1
     if np.isfinite(typed):
@@ -258,7 +294,7 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     if view.layout.explains:
         st.markdown(T("corpus.agreement_heads", named=agreed.named_heads, heads=agreed.corpus.size, corpus_named=agreed.corpus_named_heads))
     if view.layout.explains:
-        st.caption(f"**{score_name(T, measure)}**: {T(f'corpus.about.{measure}')} **{score_name(T, versus)}**: {T(f'corpus.about.{versus}')}")
+        st.caption(" ".join(T("corpus.about_line", name=score_name(T, name), about=T(f"corpus.about.{name}")) for name in (measure, versus)))
     charts = st.container()
     if view.layout.explains:
         st.caption(T("corpus.heads_note"))
@@ -272,7 +308,7 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
             frame = np.zeros(by.shape, dtype=bool)
             frame[layer, head] = True
             chart(by, tuple(str(i + 1) for i in range(by.shape[0])), tuple(str(i + 1) for i in range(by.shape[1])), kind="weights",
-                  title=T("corpus.grid_title", score=score_name(T, measure), corpus=corpus_name), key="corpus-grid", T=T, values=True,
+                  title=T("corpus.grid_title", measure=measure_name(T, measure), corpus=corpus_name), key="corpus-grid", T=T, values=True,
                   rows_are="layer", cols_are="head", outline=frame, zmax=colour_top(by))
         with heads_layout[1]:
             figure = scatter_figure(by, against, layer, head, T=T, x_name=score_name(T, measure), y_name=score_name(T, versus),
@@ -287,22 +323,22 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
 def about_corpus(view: View, model: MiniLM, scores: corpus.CorpusScores) -> None:
     """One line on the corpus in use: its size and lengths, where it comes from, how long it took."""
     T = view.T
-    lengths = dict(count=len(scores.sentences), shortest=int(scores.lengths.min()), longest=int(scores.lengths.max()))
     mine = pasted()
     if mine is not None and scores is mine["scores"]:
-        st.caption(T("corpus.sources.pasted_note", seconds=f"{mine['seconds']:.1f}", **lengths))
+        st.caption(counted(T, "corpus.sources.pasted_note", len(scores.sentences), lengths=lengths(scores), took=took(T, mine["seconds"])))
         return
     _, seconds = built_in(model, str(model.folder))
     if view.layout.explains:
-        st.caption(T("corpus.sources.built_in_note", **lengths))
+        st.caption(T("corpus.sources.built_in_note", count=len(scores.sentences), lengths=lengths(scores)))
     if seconds is not None:
         st.warning(T("corpus.sources.stale", seconds=f"{seconds:.1f}"), icon=":material/update:")
 
 
 def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str,
                 layer: int, head: int, corpus_name: str) -> None:
-    """The chosen head: the typed sentence's score against its corpus distribution (percentile), its verdicts, and the
-    sentences where the score is largest, their weights drawn."""
+    """The chosen head: the typed sentence's score against its corpus distribution (its percentile, or the sentences it
+    ties as printed when they are most of them), its verdicts, and the sentences where the score is largest, their
+    weights drawn."""
     T = view.T
     folder = str(model.folder)
     st.subheader(T("corpus.head_title", layer=layer + 1, head=head + 1, corpus=corpus_name))
@@ -310,26 +346,36 @@ def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.Corp
     mine = typed_scores(model, folder, view.settings.text)
     here = float(mine[measure][layer, head])
     finite = values[np.isfinite(values)]
-    if np.isfinite(here) and finite.size:
-        st.markdown(T("corpus.typed", layer=layer + 1, head=head + 1, score=score_name(T, measure), value=number(here),
-                      percentile=f"{corpus.percentile(values, here):.0f}", count=finite.size, mean=number(float(finite.mean())),
-                      median=number(float(np.median(finite)))))
+    measured = measure_name(T, measure)
+    stands = corpus.standing(values, here)
+    if stands is not None:
+        said = dict(layer=layer + 1, head=head + 1, measure=measured, value=number(here), mean=number(float(finite.mean())))
+        if stands.count == 1:
+            st.markdown(T("corpus.typed_one", **said))
+        else:
+            said |= dict(count=stands.count, median=number(float(np.median(finite))))
+            st.markdown(T("corpus.typed_ties", equal=stands.equal, below=stands.below, above=stands.above, **said) if stands.ties_most
+                        else T("corpus.typed", percentile=f"{stands.percentile:.0f}", **said))
     else:
-        st.markdown(T("corpus.typed_none", score=score_name(T, measure)))
+        st.markdown(T("corpus.typed_none", measure=measured))
+    if 0 < finite.size < len(scores.sentences):  # only sentences with a repeated word (or punctuation) have this score
+        why = measure if measure in ("same_word", "punctuation") else "other"
+        st.caption(T(f"corpus.counted.{why}", count=finite.size, total=len(scores.sentences)))
     shares_here = np.array([mine[name][layer, head] for name in corpus.VERDICT_SHARES])
     verdict_here = int(corpus.verdicts(shares_here))
     corpus_verdict = int(agreed.corpus[layer, head])
-    st.markdown(T("corpus.verdicts", here=verdict_name(T, verdict_here), share_here=f"{shares_here.max():.0%}",
-                  corpus_verdict=verdict_name(T, corpus_verdict), agree=f"{agreed.per_head[layer, head]:.0%}", count=len(scores.sentences)))
-    show(distribution_figure(values, here, name=measure, title=T("corpus.distribution_title", layer=layer + 1, head=head + 1,
-                                                                 score=score_name(T, measure)),
-                             x_title=score_name(T, measure), y_title=T("corpus.sentences_axis"), typed_label=T("corpus.typed_label")),
-         key="corpus-distribution", alt=T("corpus.distribution_alt", count=finite.size, score=score_name(T, measure), layer=layer + 1,
+    verdicts = dict(here=verdict_name(T, verdict_here), share_here=f"{shares_here.max():.0%}", corpus_verdict=verdict_name(T, corpus_verdict))
+    st.markdown(T("corpus.verdicts_one", **verdicts) if len(scores.sentences) == 1 else
+                T("corpus.verdicts", agree=f"{agreed.per_head[layer, head]:.0%}", count=len(scores.sentences), **verdicts))
+    show(distribution_figure(values, here, name=measure, title=T("corpus.distribution_title", layer=layer + 1, head=head + 1, measure=measured),
+                             x_title=score_name(T, measure), y_title=T("corpus.sentences_axis"), typed_label=T("corpus.typed_label"),
+                             hover=lambda low, high, count: T("corpus.bin_hover", low=low, high=high, count=count)),
+         key="corpus-distribution", alt=T("corpus.distribution_alt", count=finite.size, measure=measured, layer=layer + 1,
                                           head=head + 1, value=number(here)))
     top = corpus.top_sentences(values, TOP)
-    st.subheader(T("corpus.top_title", score=score_name(T, measure), count=len(top)))
+    st.subheader(counted(T, "corpus.top_title", len(top), measure=measured))
     if not len(top):
-        st.info(T("corpus.top_none", score=score_name(T, measure)), icon=":material/info:")
+        st.info(T("corpus.top_none", measure=measured), icon=":material/info:")
         return
     if view.layout.explains:
         st.caption(T("corpus.top_note", framed=MAX_FRAMED))
@@ -389,5 +435,5 @@ def beside_findings(view: View, model: MiniLM, trace: RealTrace, layer: int, hea
                     share=f"{here[target, lay, hd]:.0%}", mean=f"{means[target, lay, hd]:.0%}",
                     corpus_verdict=verdict_name(T, int(agreed.corpus[lay, hd])), agree=f"{agreed.per_head[lay, hd]:.0%}")
         lines.append("- " + T("corpus.beside_same" if same else "corpus.beside_other", **said))
-    st.markdown(T("corpus.beside_intro", corpus=corpus_name) + "\n\n" + "\n".join(lines) + "\n\n"
+    st.markdown(T("corpus.beside_intro", corpus=corpus_name, section=T("inside.sections.corpus")) + "\n\n" + "\n".join(lines) + "\n\n"
                 + T("corpus.beside_overall", rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}"))
