@@ -292,7 +292,7 @@ def test_a_score_most_of_the_corpus_prints_the_same_says_so_rather_than_a_middle
 
 def test_the_chosen_heads_name_sits_on_its_point_and_the_legend_above_the_plot():
     """The name "L1 H1" points at the ringed point (an arrow from a box), not beside it where another head's point is;
-    the legend is above the plot, away from the x axis's title."""
+    the legend is above the plot, away from the x axis's title; a tap selects a point (tests/test_browser_corpus.py)."""
     from conftest import open_app, plotly_array
 
     for layer, head in ((1, 1), (1, 3), (6, 12)):
@@ -305,6 +305,9 @@ def test_the_chosen_heads_name_sits_on_its_point_and_the_legend_above_the_plot()
         assert (name["xref"], name["yref"]) == ("x", "y")
         legend = scatter["layout"]["legend"]
         assert legend["y"] >= 1 and legend["yanchor"] == "bottom"
+        # how a tap selects, in the figure itself (a chart Streamlit drew again during a run lost what it set in the browser)
+        assert {k: scatter["layout"][k] for k in ("clickmode", "dragmode", "hovermode")} == {"clickmode": "event+select", "dragmode": "pan",
+                                                                                              "hovermode": "closest"}
 
 
 def test_the_corpus_section_in_chinese_has_full_width_colons():

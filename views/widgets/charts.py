@@ -41,10 +41,18 @@ def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
     send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, described)
 
 
+# How a click (or a tap) on a point selects it: what Streamlit sets for selection_mode="points" when the figure leaves it
+# unset. Left to Streamlit, it is set in the browser after the chart is drawn, and a chart drawn again while the page was
+# running (a head chosen, a tap soon after) could keep Plotly's defaults (a click that selects nothing, a drag that
+# zooms): the tap showed the point's label and chose nothing. Said in the figure, every drawing of it has them.
+SELECTS_POINTS = {"clickmode": "event+select", "dragmode": "pan", "hovermode": "closest"}
+
+
 def show_selectable(figure: figures.Figure, key: str, alt: str, on_select) -> None:
     """Like ``show``, through ``st.plotly_chart`` so that a click on a point reruns the page with it: ``on_select`` (a
     callback) reads ``st.session_state[key]["selection"]["points"]``."""
-    st.plotly_chart(figures.sized(figure, st.session_state.get(FONT, 13)), key=key, on_select=on_select, selection_mode="points",
+    sized = figures.sized(figure, st.session_state.get(FONT, 13))
+    st.plotly_chart({**sized, "layout": {**SELECTS_POINTS, **sized["layout"]}}, key=key, on_select=on_select, selection_mode="points",
                     config=json.loads(plotly_config()), theme="streamlit", alt=alt)
 
 
