@@ -203,7 +203,7 @@ def test_top_k_attention_keeps_k_keys_per_query_and_equals_dense_attention_at_k_
     head = e.trace.heads[0]
     t = sparse_attention(head.q, head.k, head.v, index, 2)
     shown = heatmaps(at)
-    kept = shown["Kept keys (1 kept, 0 left out), k = 2"]
+    kept = shown["Which keys each query keeps, k = 2 (1 = kept, 0 = left out)"]
     assert kept.sum(axis=1).tolist() == [1, 2, 2, 2, 2]  # min(k, keys before and at the query)
     np.testing.assert_array_equal(kept, t.kept)
     np.testing.assert_array_equal(shown["Top-2 attention: weights over the kept keys only"], t.weights)
@@ -323,7 +323,7 @@ def frames_cover(figure: dict) -> set[tuple[int, int]]:
 def test_the_frames_of_top_k_attention_hold_the_kept_keys_and_nothing_else():
     at = open_app(PAGE, section="sparse", text="the cat sat on the mat", top_k="2")
     titles, shown = figure_titles(at), figures(at)
-    kept = z_values(shown[titles.index("Kept keys (1 kept, 0 left out), k = 2")]) == 1
+    kept = z_values(shown[titles.index("Which keys each query keeps, k = 2 (1 = kept, 0 = left out)")]) == 1
     apart = [row for row in kept if np.flatnonzero(row).size == 2 and np.ptp(np.flatnonzero(row)) > 1]
     assert apart, "no query keeps two keys apart: the test would not see a frame over a key left out"
     expected = {(int(r), int(c)) for r, c in zip(*np.nonzero(kept))}
