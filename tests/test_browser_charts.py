@@ -107,7 +107,7 @@ LAZY_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-tes
   const plot = box.querySelector('.js-plotly-plot'), r = box.getBoundingClientRect();
   return {top: r.top, height: r.height, waiting: !!box.querySelector('[data-waiting]'), drawn: !!(plot && plot._fullLayout),
           cols: plot && plot.calcdata?.[0]?.[0]?.z?.[0] ? plot.calcdata[0][0].z[0].length : null,
-          title: plot ? String(plot.layout.title.text || '').replace(/<\\/?b>/g, '') : ''};
+          title: String(plot?.layout?.title?.text || '').replace(/<\\/?b>/g, '')};  // a chart waiting to be drawn has no layout yet
 })"""
 ALL_DRAWN_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
   return app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-waiting], [data-stale=true]')
