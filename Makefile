@@ -27,6 +27,14 @@ $(VENV)/.dev: $(VENV)/.run requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# The browser half's tools (Biome, the TypeScript compiler), pinned in package-lock.json; nothing runs in the app.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The browser half checked like the Python: Biome (lint and format), tsc from the JSDoc, the pure parts in Node.
+JS_CHECKS = npx --no-install biome check assets/components tests/js && npx --no-install tsc -p jsconfig.json && node --test tests/js/
+
 run: $(VENV)/.run
 	$(PY) scripts/run.py app.py --server.port $(PORT)
 
@@ -45,17 +53,21 @@ system-packages:
 # Two workers: the browser tests in two groups (xdist_group "browser": layouts, charts, accessibility, the live class;
 # "browser-2": the walkthrough's sequences, the fuzzer and its regressions, the balancer, the load test), one chromium
 # and one server each, and the other tests wherever a worker is free.
-test: system-packages $(VENV)/.dev
+test: system-packages $(VENV)/.dev node_modules/.installed
 	$(PY) -m ruff check .
+	$(JS_CHECKS)
 	$(PY) -m pytest -n 2 --dist loadgroup --durations=25
 
 # The loop for a contributor: everything but the browser and the load test, in well under a minute.
-test-fast: $(VENV)/.dev
+test-fast: $(VENV)/.dev node_modules/.installed
 	$(PY) -m ruff check .
+	$(JS_CHECKS)
 	$(PY) -m pytest -n 2 -m "not browser and not load" -q
 
-lint: $(VENV)/.dev
+lint: $(VENV)/.dev node_modules/.installed
 	$(PY) -m ruff check .
+	npx --no-install biome check assets/components tests/js
+	npx --no-install tsc -p jsconfig.json
 
 bench: system-packages $(VENV)/.dev
 	$(PY) scripts/bench.py
@@ -100,4 +112,4 @@ dist: $(VENV)/.dev
 	@ls dist/*.whl
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

@@ -328,7 +328,7 @@ def heatmap(h: Heatmap) -> Figure:
                  showarrow=False, font=dict(size=smaller(font), color="#555555"))] if noted else []
     layout = dict(
         title=dict(text=title, font=dict(size=font + 3, **({"color": TEXT_HUES[kind]} if kind in HUES else {})), x=0, xref="paper", y=1,
-                   yref="container", yanchor="top", pad=dict(t=8)),  # assets/js/charts.js keeps the column labels clear of it
+                   yref="container", yanchor="top", pad=dict(t=8)),  # assets/components/shell/chart-titles.js keeps the column labels clear of it
         font=dict(size=CELL_CAP.get(font, font)), hoverlabel=hover_label(font), annotations=note,  # the note first: theme.css finds it at index 0
         height=height,
         margin=dict(l=10, r=10, t=top, b=bottom),
@@ -557,7 +557,7 @@ def vectors(a: NDArray, b: NDArray, *, names: tuple[str, str], title: str) -> Fi
         xaxis=dict(range=[-reach, reach], zeroline=True, scaleanchor="y", scaleratio=1),
         yaxis=dict(range=[-reach, reach], zeroline=True), annotations=annotations, showlegend=False,
     )
-    # The arrows' numbers for the table a screen reader reads (assets/components/shell.js charts()): each vector's x and y.
+    # The arrows' numbers for the table a screen reader reads (assets/components/shell/chart-tables.js): each vector's x and y.
     layout["meta"] = dict(numbers=[["", "x", "y"], *([plain(n), f"{v[0]:.2f}", f"{v[1]:.2f}"] for v, n in zip((a, b), names))])
     trace = dict(type="scatter", x=[0], y=[0], mode="markers", marker=dict(size=6, color="#555"), hoverinfo="skip")
     return {"data": [trace], "layout": layout}

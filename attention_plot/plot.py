@@ -47,7 +47,7 @@ class Labels(NamedTuple):
 
 
 ROWS_NAMED = 8  # a weights heatmap of at most this many rows names each row's largest weight in its text alternative
-TABLE_CELLS = 400  # assets/js/charts.js reads a heatmap of at most this many cells to a screen reader as a table
+TABLE_CELLS = 400  # assets/components/shell/chart-tables.js reads a heatmap of at most this many cells to a screen reader as a table
 
 
 def labels(T: Texts, title: str, shape: tuple[int, int], rows_are: str, cols_are: str, values: NDArray | None = None,

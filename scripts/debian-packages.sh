@@ -2,8 +2,9 @@
 # The Debian packages a make target needs, installed when missing (called by the Makefile before anything else):
 #   run   - python3-venv (Debian ships venv's pip separately)
 #   serve - the same, and nginx (the balancer) and postgresql (the live class shared by the replicas)
-#   test  - all of these, and Debian's chromium (browser tests), fonts-noto-cjk (Chinese in the browser), nodejs (the
-#           step component's number formatting, tested against the Python it copies)
+#   test  - all of these, and Debian's chromium (browser tests), fonts-noto-cjk (Chinese in the browser), nodejs and npm
+#           (the browser half's checks: Biome, tsc and Node's test runner, from package-lock.json; the step component's
+#           number formatting, tested against the Python it copies)
 # As root it runs apt-get, with password-less sudo it runs sudo apt-get, otherwise it stops with the one command to run.
 set -euo pipefail
 python="${PYTHON:-python3}"
@@ -17,6 +18,7 @@ if [ "${1:-run}" = test ]; then
   [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=(chromium)
   fc-list : family 2>/dev/null | grep -i "noto sans cjk" >/dev/null || need+=(fonts-noto-cjk)  # no -q: fc-list would get SIGPIPE
   command -v node >/dev/null 2>&1 || need+=(nodejs)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then

@@ -81,11 +81,11 @@ def step_matrices(header: dict, step: str, head: int = 1) -> list[str]:
     found = []
 
     def walk(block: dict) -> None:
-        if block["t"] == "row":
-            for inner in block["c"]:
+        if block["type"] == "row":
+            for inner in block["children"]:
                 walk(inner)
-        elif block["t"] == "m":
-            found.append(f"{block['m']}.{head}" if block["h"] else block["m"])
+        elif block["type"] == "matrix":
+            found.append(f"{block['matrix']}.{head}" if block["per_head"] else block["matrix"])
 
     for block in next(s for s in header["steps"] if s["id"] == step)["blocks"]:
         walk(block)
@@ -93,7 +93,7 @@ def step_matrices(header: dict, step: str, head: int = 1) -> list[str]:
 
 
 def step_titles(header: dict, step: str, head: int = 1) -> list[str]:
-    return [header["m"][id_]["title"] for id_ in step_matrices(header, step, head)]
+    return [header["matrices"][id_]["title"] for id_ in step_matrices(header, step, head)]
 
 
 def matrix(header: dict, values: np.ndarray, id_: str) -> np.ndarray:

@@ -324,14 +324,16 @@ def test_the_sentence_box_and_a_box_left_without_enter_before_the_menu(open_page
     after = wait_for_matrix(page, 0, "m.rows === 4")
     assert after["y"] == ["a", "dog", "ran", "home"] and after["cells"] != before["cells"]
     wait_for_param(page, "text", "a dog ran home")
-    # Typed without Enter, then new numbers from the sidebar (d_k): the words being typed stay in the box.
+    # Typed without Enter, then new numbers from the sidebar (d_k): the box sends its words as the focus leaves it (as
+    # Streamlit's own box does), and the steps show them with the new d_k.
     idle(page)
     box.fill("words being typed")
     slider = page.get_by_role("slider", name="d_k (size of each query and key)")
     slider.focus()
     slider.press("ArrowRight")
-    wait_for_matrix(page, "tokens-x", "m.rows === 4")
+    wait_for_matrix(page, "tokens-x", "m.rows === 3")
     wait_for_param(page, "d_k", "5")
+    wait_for_param(page, "text", "words being typed")
     idle(page)
     assert page.locator(".steps form.sentence input[type=text]").input_value() == "words being typed"
     # Typed without Enter, then another page from the menu: the page and the address agree.

@@ -27,7 +27,7 @@ def test_the_default_view_is_the_end_of_the_induction_run_with_both_heads_scored
     header, _ = snapshots(at)
     assert header["view"]["step"] == len(run.steps)  # the last snapshot
     end = header["steps"][-1]
-    titles = [header["m"][b["m"]]["title"] for block in end["blocks"] for b in (block["c"] if block["t"] == "row" else [block])]
+    titles = [header["matrices"][b["matrix"]]["title"] for block in end["blocks"] for b in (block["children"] if block["type"] == "row" else [block])]
     assert f"Layer 2, head 1 · {run.closeness[-1, 1, 0]:.2f} on the induction pattern" in titles
     assert f"Layer 1, head 1 · {run.closeness[-1, 0, 0]:.2f} on the previous token" in titles
     assert "**induction pattern:** layer 2, head 1 puts 0.93 of its weight there" in all_text(at)

@@ -33,7 +33,7 @@ def test_every_section_in_both_languages_draws_the_cores_numbers():
     assert header["view"]["step"] == 4 and header["view"]["head"] == 2 and header["heads"] == 2
     assert step_titles(header, "softmax", head=2) == ["attention weights"]
     np.testing.assert_allclose(matrix(header, values, "weights.2").sum(axis=1), 1.0)
-    assert header["m"]["weights.2"]["rows"][0] == "[CLS]" and len(header["m"]["weights.2"]["rows"]) == 17
+    assert header["matrices"]["weights.2"]["rows"][0] == "[CLS]" and len(header["matrices"]["weights.2"]["rows"]) == 17
     glimpse = open_app("vision", section="glimpse")
     table = glimpse.table[0].value
     _, held = vision.split(len(images))

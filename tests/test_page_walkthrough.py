@@ -23,7 +23,7 @@ def test_default_page_sends_every_step_of_the_default_sentence():
     assert at.title[0].value == "Self-attention, step by step"
     assert step_ids(header) == ["tokens", "qkv", "raw", "scaled", "softmax", "output"]
     assert header["steps"][0]["title"] == "Tokens and embeddings"
-    chips = next(b for b in header["steps"][0]["blocks"] if b["t"] == "chips")
+    chips = next(b for b in header["steps"][0]["blocks"] if b["type"] == "chips")
     assert chips["tokens"] == ["Thinking", "Machines"]
     assert step_titles(header, "tokens") == ["E: token embeddings", "PE: positional encoding", "X = E + PE"]
     assert header["view"] == {"step": 1, "head": 1, "focus": 1, "values": True, "all": False, "predict": False}
@@ -60,10 +60,10 @@ def test_every_number_comes_from_the_core():
 
 def test_repeated_words_stay_separate_rows_and_columns():
     header, values = payload(open_app(text="the cat sat on the mat"))
-    raw = header["m"]["raw.1"]
+    raw = header["matrices"]["raw.1"]
     assert matrix(header, values, "raw.1").shape == (6, 6)
-    assert raw["rows"] == list(SIX) and raw["cols"] == list(SIX)
-    assert raw["arith"]["q"] == "q.1" and raw["arith"]["k"] == "k.1"  # each score's tooltip adds up q·k
+    assert raw["rows"] == list(SIX) and raw["columns"] == list(SIX)
+    assert raw["arithmetic"]["query"] == "q.1" and raw["arithmetic"]["key"] == "k.1"  # each score's tooltip adds up q·k
 
 
 def test_a_link_to_all_steps_sets_the_view():
@@ -147,7 +147,7 @@ def test_focus_on_one_word_is_the_articles_figure_as_tables(text, query, mode):
     head = explain(text, mode=mode, d_model=8, d_k=4).trace.heads[0]
     keys = tuple(header["keys"])
     meta = header["focus"]["heads"][0]
-    places, terms = values[meta["places"]["o"] + 2 * query : meta["places"]["o"] + 2 * query + 2]
+    places, terms = values[meta["places"]["offset"] + 2 * query : meta["places"]["offset"] + 2 * query + 2]
     row = lambda id_: [number(x) for x in matrix(header, values, id_)[query]]
     (got,) = run([("focusTables", [row("raw.1"), row("masked.1"), row("weights.1"), [number(x) for x in matrix(header, values, "v.1").ravel()],
                                    head.v.shape[1], row("output.1"), meta["divisor"], int(places), int(terms), list(keys),
@@ -222,12 +222,12 @@ def test_each_score_and_each_mode_sends_every_step(score, mode):
             for id_ in step_matrices(header, step, h):
                 assert matrix(header, values, id_).size
     assert ("masked" in "".join(step_matrices(header, "softmax"))) == mode.startswith("local")
-    assert ("arith" in header["m"]["raw.1"]) == (score in ("dot", "scaled_dot"))
+    assert ("arithmetic" in header["matrices"]["raw.1"]) == (score in ("dot", "scaled_dot"))
 
 
 def test_chinese_sentence_and_language_switch():
     at = open_app(text="她正在吃一个绿色的苹果", step="3")
-    assert len(payload(at)[0]["m"]["raw.1"]["cols"]) == 11
+    assert len(payload(at)[0]["matrices"]["raw.1"]["columns"]) == 11
     at.radio(key="shared.lang").set_value("zh").run()
     assert at.query_params["lang"] == "zh"
     header, _ = payload(at)
@@ -259,7 +259,7 @@ def test_presenter_mode_shows_only_the_step():
 def test_presenter_mode_compact_steps():
     header, _ = payload(open_app(present="1", step="2", text=SENTENCE))
     assert step_titles(header, "qkv") == ["Q: queries", "K: keys", "V: values"]  # side by side, no W beside them
-    assert next(s for s in header["steps"] if s["id"] == "qkv")["blocks"][0]["t"] == "row"
+    assert next(s for s in header["steps"] if s["id"] == "qkv")["blocks"][0]["type"] == "row"
 
 
 def test_json_export_round_trip(downloads):
@@ -280,7 +280,7 @@ def test_json_export_round_trip(downloads):
 def test_every_matrix_has_a_description_and_the_page_has_no_second_csv():
     at = open_app(text=SENTENCE, all="1", heads="2")
     header, _ = payload(at)
-    assert all(m["alt"].startswith("Heatmap “") and m["title"] in m["alt"] for m in header["m"].values())
+    assert all(m["alt"].startswith("Heatmap “") and m["title"] in m["alt"] for m in header["matrices"].values())
     assert not any("csv-all" in b.proto.id for b in at.get("download_button"))  # the steps' own download menu has them
     assert Texts("zh")("common.labels.row") == "行" and payload(open_app(text=SENTENCE, lang="zh"))[0]["texts"]["row"] == "行"
 
@@ -339,8 +339,8 @@ def test_predict_first_hides_every_matrix_the_answer_could_be_read_from():
     header, _ = payload(open_app(text=SENTENCE, heads="2", predict="1", focus="2"))
     assert header["view"]["predict"] is True and header["view"]["focus"] == 2
     for step in header["steps"]:
-        blocks = step["blocks"] + [inner for b in step["blocks"] if b["t"] == "row" for inner in b["c"]]
-        hidden = [b["hide"] for b in blocks if b["t"] == "m" and b["m"] not in ("wq", "wk", "wv", "w_o")]  # weights W are no answer
+        blocks = step["blocks"] + [inner for b in step["blocks"] if b["type"] == "row" for inner in b["children"]]
+        hidden = [b["hide"] for b in blocks if b["type"] == "matrix" and b["matrix"] not in ("wq", "wk", "wv", "w_o")]  # weights W are no answer
         assert all(hidden) == (step["id"] in ("raw", "scaled", "softmax", "output", "heads")), step["id"]
         assert any(hidden) == (step["id"] in ("raw", "scaled", "softmax", "output", "heads")), step["id"]
 

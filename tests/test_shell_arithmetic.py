@@ -57,7 +57,7 @@ def check_tooltip(tooltip: str, cell: str, q: np.ndarray, k: np.ndarray) -> None
 def browser_tooltips(header: dict, values: np.ndarray, head: int = 1) -> tuple[list[list[str]], list[list[str]]]:
     """Each raw score's cell text and tooltip as the step component makes them (numbers.js in Node.js, from the payload)."""
     raw, q, k = (matrix(header, values, f"{name}.{head}") for name in ("raw", "q", "k"))
-    places = values[header["m"][f"raw.{head}"]["arith"]["p"]["o"]:][: raw.size].reshape(raw.shape)
+    places = values[header["matrices"][f"raw.{head}"]["arithmetic"]["places"]["offset"]:][: raw.size].reshape(raw.shape)
     cells = run([("cellText", [float(x), 2]) for x in raw.ravel()])
     lines = run([("dotTerms", [list(map(float, q[i])), list(map(float, k[j])), i, j, int(places[i, j]), float(raw[i, j])])
                  for i in range(raw.shape[0]) for j in range(raw.shape[1])])
@@ -101,7 +101,7 @@ def test_focus_tables_add_up_by_hand(text, d_k, focus, score):
     head = explain(text, d_k=d_k, score=score).trace.heads[0]
     query = focus - 1
     meta = header["focus"]["heads"][0]
-    decimals = values[meta["places"]["o"] + 2 * query : meta["places"]["o"] + 2 * query + 2]
+    decimals = values[meta["places"]["offset"] + 2 * query : meta["places"]["offset"] + 2 * query + 2]
     row = lambda id_: [js_number(x) for x in matrix(header, values, id_)[query]]
     (table,) = run([("focusTables", [row("raw.1"), row("masked.1"), row("weights.1"), [js_number(x) for x in matrix(header, values, "v.1").ravel()],
                                      head.v.shape[1], row("output.1"), meta["divisor"], int(decimals[0]), int(decimals[1]),

@@ -53,11 +53,11 @@ def test_a_plot_is_the_walkthroughs_own_matrix():
 
     header, values = payload(open_app(text="Thinking Machines", step=3, d_model=8, d_k=4, heads=1, seed=0, pe=1))
     drawn = plot.step(explain("Thinking Machines", d_model=8, d_k=4, seed=0), "raw").to_plotly_json()
-    sent = header["m"]["raw.1"]
+    sent = header["matrices"]["raw.1"]
     assert drawn["layout"]["title"]["text"] == "raw scores" and drawn["data"][0]["type"] == "heatmap"
     np.testing.assert_array_equal(explain("Thinking Machines", d_model=8, d_k=4, seed=0).trace.heads[0].raw_scores, matrix(header, values, "raw.1"))
     assert [list(stop) for stop in drawn["data"][0]["colorscale"]] == header["scales"][sent["kind"]]
-    assert list(drawn["layout"]["xaxis"]["ticktext"]) == sent["cols"] == ["Thinking", "Machines"]
+    assert list(drawn["layout"]["xaxis"]["ticktext"]) == sent["columns"] == ["Thinking", "Machines"]
     assert drawn["layout"]["title"]["text"] == sent["title"]
 
 

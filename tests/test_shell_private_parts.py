@@ -1,8 +1,8 @@
 """Streamlit's private parts, fenced and pinned: fails on an upgrade that moves one, before a student meets a page
 that silently does nothing.
 
-The browser: the one script that touches Streamlit's private DOM is the page script, ``assets/components/shell.js`` (the
-style sheets ``assets/theme.css`` and ``presenter.css`` only restyle it): every ``data-testid`` (and BaseWeb part) they
+The browser: the one script that touches Streamlit's private DOM is the page script, ``assets/components/shell/`` (the
+style sheets ``assets/theme.css``, ``presenter.css`` and ``shell/shell.css`` only restyle it): every ``data-testid`` (and BaseWeb part) they
 name must still be drawn by the pinned Streamlit's frontend.
 
 The server: the one module that imports a private Streamlit module or touches ``st._...`` is ``views/shell/private.py``
@@ -21,15 +21,16 @@ from pathlib import Path
 import pytest
 import streamlit
 
-SHELL = Path(__file__).resolve().parent.parent / "assets" / "components" / "shell.js"
+SHELL = Path(__file__).resolve().parent.parent / "assets" / "components" / "shell"
+SCRIPTS = sorted(SHELL.glob("*.js"))
 STATIC = Path(streamlit.__file__).parent / "static"
 
 
-STYLES = [SHELL.parent.parent / "theme.css", SHELL.parent.parent / "presenter.css"]
+STYLES = [SHELL.parent.parent / "theme.css", SHELL.parent.parent / "presenter.css", SHELL / "shell.css"]
 
 
 def named(kind: str) -> set[str]:
-    return {name for path in (SHELL, *STYLES) for name in re.findall(rf"data-{kind}=[\"']?([A-Za-z]+)", path.read_text())}
+    return {name for path in (*SCRIPTS, *STYLES) for name in re.findall(rf"data-{kind}=[\"']?([A-Za-z]+)", path.read_text())}
 
 
 def test_every_private_name_the_page_script_uses_is_still_in_streamlits_frontend():
@@ -41,7 +42,7 @@ def test_every_private_name_the_page_script_uses_is_still_in_streamlits_frontend
     assert all(name in bundle for name in baseweb), baseweb
     # Two of Streamlit's attributes the page script reads: a collapsed sidebar (made inert) and an element of the run
     # before (not the new page's title to focus).
-    shell = SHELL.read_text()
+    shell = "".join(path.read_text() for path in SCRIPTS)
     for attribute in ("data-collapsed", "data-stale"):
         assert attribute in shell and f'"{attribute}"' in bundle, attribute
     # Plotly's parts (bundled by Streamlit) the page script reads: a chart's toolbar and its buttons (one Tab stop, the
@@ -54,7 +55,7 @@ def test_no_other_file_reaches_into_streamlits_dom():
     """Pages and the step component use public APIs only: a data-testid anywhere else is a second private place."""
     root = SHELL.parent.parent.parent
     others = [path for folder in ("views", "pages", "assets/components") for path in (root / folder).rglob("*")
-              if path.is_file() and path.suffix in (".py", ".js") and path != SHELL and "data-testid" in path.read_text()]
+              if path.is_file() and path.suffix in (".py", ".js") and path.parent != SHELL and "data-testid" in path.read_text()]
     assert not [str(p.relative_to(root)) for p in others]
 
 

@@ -43,7 +43,7 @@ def test_chinese_walkthrough_shows_chinese():
     assert header["texts"]["step_of"] == "第 {number} 步，共 {total} 步：{title}" and header["steps"][2]["title"] == "原始分数"
     english = {str(v) for v in catalogue("en").values()}
     said = [*header["texts"].values(), *(s[k] for s in header["steps"] for k in ("title", "badge", "body")),
-            *(m["title"] for m in header["m"].values()), *(m["alt"] for m in header["m"].values())]
+            *(m["title"] for m in header["matrices"].values()), *(m["alt"] for m in header["matrices"].values())]
     formula = lambda text: text.replace(" ", "").replace("=", "").replace("+", "").isupper()
     leaks = [text for text in said if text in english and len(text.split()) >= 2 and not formula(text)]
     assert not leaks, leaks  # formulas' names (X = E + PE) stay

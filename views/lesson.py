@@ -80,7 +80,7 @@ def clear_button(T) -> None:
 
 
 def remember_guesses() -> None:
-    """The browser keeps the guesses and reveals drawn now (assets/js/shell.js writes the cookie) for a class's hours."""
+    """The browser keeps the guesses and reveals drawn now (assets/components/shell/keep.js writes the cookie) for a class's hours."""
     session = st.session_state
     keys = {stop.id: guess_keys(stop.id) for stop in STOPS}
     guesses = {stop_id: (session[guess], bool(session.get(reveal))) for stop_id, (guess, reveal) in keys.items()
@@ -161,7 +161,7 @@ def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base
         entries.append({
             "id": stop.id, "title": T(f"lesson.stops.{stop.id}.title"), "badge": T("lesson.minutes", minutes=stop.minutes),
             "body": steps.markdown(f"**{T('lesson.ask')}** {T(f'lesson.stops.{stop.id}.ask', **values)}"),
-            "blocks": [{"t": "options", "stop": stop.id, "name": T("lesson.your_guess_on", title=T(f"lesson.stops.{stop.id}.title")),
+            "blocks": [{"type": "options", "stop": stop.id, "name": T("lesson.your_guess_on", title=T(f"lesson.stops.{stop.id}.title")),
                         "options": options, "correct": stop.correct, "guess": guess, "revealed": revealed,
                         "show": steps.markdown(T(f"lesson.stops.{stop.id}.show")),
                         "links": [{"label": T("lesson.open"), "href": f"{base}{_path(stop.page)}?{urlencode(params)}"},

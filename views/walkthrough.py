@@ -2,7 +2,7 @@
 
 The server computes a walk (random weights, the article's example or a real model's layer) when the sentence or a
 setting changes, and packs every step of every head (``views.widgets.walk``: one function per step returns the step's
-blocks). The browser steps through them (``assets/components/steps.js``); the server hears of the view only for a new
+blocks). The browser steps through them (``assets/components/steps/``); the server hears of the view only for a new
 walk or layer (new numbers), the hands-on editor and a live class's question about the focused word.
 """
 

@@ -158,9 +158,9 @@ def watch_parts(task_name: str, layout: Layout, lang: str) -> tuple:
                 id_ = f"s{at}-l{layer}-h{head}"
                 pack.matrix(id_, run.weights[at, layer, head], labels, labels, T=T, title=title, kind="weights", rows_are="query",
                             cols_are="key")
-                row.append({"t": "m", "m": id_, "h": False, "hide": False})
+                row.append({"type": "matrix", "matrix": id_, "per_head": False, "hide": False})
             for first in range(0, len(row), 2):
-                blocks.append({"t": "row", "c": row[first:first + 2]} if heads > 1 else row[first])
+                blocks.append({"type": "row", "children": row[first:first + 2]} if heads > 1 else row[first])
         status = T("learn.watch.status", step=step, loss=f"{run.loss[at]:.3f}", accuracy=f"{run.accuracy[at]:.0%}", total=watched[-1])
         entries.append({"id": f"step-{step}", "title": T("learn.watch.step_title", step=step, loss=f"{run.loss[at]:.3f}",
                                                           accuracy=f"{run.accuracy[at]:.0%}"),

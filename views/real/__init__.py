@@ -57,7 +57,7 @@ def head_view(weights: np.ndarray, tokens: tuple[str, ...], *, title: str, left:
                   yaxis=dict(range=[n - 0.5, -0.5], visible=False),
                   annotations=[dict(x=-0.02, y=-1, text=f"<b>{left}</b>", showarrow=False, xanchor="right"),
                                dict(x=1.02, y=-1, text=f"<b>{right}</b>", showarrow=False, xanchor="left")],
-                  # The lines' numbers, for the table a screen reader reads (shell.js charts()): each query's weights,
+                  # The lines' numbers, for the table a screen reader reads (shell/chart-tables.js): each query's weights,
                   # rounded as the heatmap beside it prints them.
                   meta=dict(numbers=[[f"{left} \\ {right}", *labels],
                                      *([labels[i], *figures.cell_text(weights[i][None], 2)[0].tolist()] for i in range(n))]))

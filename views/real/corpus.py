@@ -208,7 +208,7 @@ def scatter_figure(x: np.ndarray, y: np.ndarray, layer: int, head: int, *, T, x_
                *([T("corpus.point_chosen", layer=row + 1, head=h + 1), number(x[row, h]), number(y[row, h])]
                  for row in range(layers) for h in range(heads))]
     # The legend above the plot, under the title, as on the other charts with one: below, the x axis's title (larger on
-    # a projector) ran into it; a legend that wraps onto two rows on a phone gets its room from assets/components/shell.js.
+    # a projector) ran into it; a legend that wraps onto two rows on a phone gets its room from assets/components/shell/chart-titles.js.
     layout = dict(title=dict(text=title, font=dict(size=14), x=0, xref="paper"), height=440, margin=dict(l=10, r=10, t=84, b=10),
                   xaxis=dict(title=dict(text=x_name), zeroline=False), yaxis=dict(title=dict(text=y_name), zeroline=False),
                   legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), meta=dict(numbers=numbers),

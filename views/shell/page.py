@@ -282,7 +282,7 @@ def want_focus(part: str, lost_only: bool = False) -> None:
 
 def focus_here(part: str) -> None:
     """Where ``part`` is drawn: when a callback asked for it, a hidden mark that the page script (assets/components/
-    shell.js) follows once per wish, putting the focus on the first heading (or message) drawn after it."""
+    shell/focus.js) follows once per wish, putting the focus on the first heading (or message) drawn after it."""
     wish = st.session_state.get(FOCUS)
     if wish and wish[0] == part:
         lost = " data-focus-lost" if len(wish) > 2 and wish[2] else ""

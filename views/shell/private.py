@@ -1,7 +1,7 @@
 """Every use of a private part of Streamlit, in one place: one small function (or name) each, each saying why no public
 API does the job in the pinned Streamlit (requirements.txt). Nothing else in the app imports a private Streamlit module or
 touches ``st._...`` (tests/test_shell_private_parts.py checks it, and has a canary for each entry of ``RELIES_ON`` that fails
-loudly on an upgrade that moves one). The browser's side of the same fence is assets/components/shell.js.
+loudly on an upgrade that moves one). The browser's side of the same fence is assets/components/shell/.
 
 Public APIs are used everywhere else: ``streamlit``, ``streamlit.components.v2``, ``streamlit.testing.v1`` and
 ``streamlit.column_config``. The test drivers scripts/load.py and scripts/load_live.py speak Streamlit's websocket

@@ -1,11 +1,12 @@
 """The page's script on every page, through Streamlit's public component API (``st.components.v2.component``).
 
-``assets/components/shell.js`` is mounted first in every run (``start``), in the page itself (``isolate_styles=False``:
-no iframe, no shadow root), so it is installed before the page's first chart is drawn: it makes Streamlit's page behave as
-a class and a screen reader need (a box commits before the menu navigates, the language of <html>, Streamlit's English
-strings in Chinese, a skip link to the steps, scrolling on page changes) and draws Plotly charts near the screen with
-their numbers as a table. ``keep``, mounted last, puts the step component's values back into the link after the server
-wrote it (the server leaves out the values the browser keeps: ``Page.browser``).
+``assets/components/shell/`` (entry ``shell.js``, joined with what it imports: ``attention_plot.javascript``) is mounted
+first in every run (``start``), in the page itself (``isolate_styles=False``: no iframe, no shadow root), with its styles
+(``shell.css``), before the menu and the page's first chart are drawn: it makes Streamlit's page behave as a class and a
+screen reader need where no public API does (a box commits before the menu navigates, the language of <html>, Streamlit's
+English strings in Chinese, a skip link to the steps, scrolling on page changes; each repair made as Streamlit draws) and
+draws Plotly charts near the screen with their numbers as a table. ``keep``, mounted last, puts the step component's
+values back into the link after the server wrote it (the server leaves out the values the browser keeps: ``Page.browser``).
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ from pathlib import Path
 
 import streamlit as st
 
+from attention_plot import javascript
 from attention_plot.text import LANGUAGES, catalogue
 from views.shell import state
 from views.shell.registry import Page
 
-SCRIPT = Path(__file__).resolve().parents[2] / "assets" / "components" / "shell.js"
-SLOT = "attention-script"  # the container that holds it (assets/theme.css: it takes no room)
+STYLE = Path(__file__).resolve().parents[2] / "assets" / "components" / "shell" / "shell.css"
+SLOT = "attention-script"  # the container that holds it (shell.css: it takes no room)
 NAMED_BY_SCRIPTS = ("walkthrough.choices",)  # texts of the pages that the script also gives a button as its name
 
 
 @functools.cache
 def _component():
-    return st.components.v2.component("attention_shell", js=SCRIPT.read_text(), isolate_styles=False)
+    return st.components.v2.component("attention_shell", js=javascript.join("shell/shell.js"), css=STYLE.read_text(), isolate_styles=False)
 
 
 @functools.cache

@@ -4,13 +4,13 @@ The server owns the numbers, the browser owns what is looked at (DESIGN.md). A p
 blocks and matrices) when its numbers change, and ``show`` mounts it with Streamlit's public component API
 (``st.components.v2.component``: inline HTML, CSS and JS, no iframe). Choosing a step, a head or a word, numbers on and
 off, every step at once, hovering a cell and Predict first's hiding and reveal happen in the browser
-(``assets/components/steps.js``), which keeps the link current itself (the page's ``Page.browser`` parameters). The
+(``assets/components/steps/``), which keeps the link current itself (the page's ``Page.browser`` parameters). The
 server hears of the view only where it needs it: a control that asks for new numbers (an event), and a report of the
 focused word and head while a part of the page that needs them is open (the hands-on editor, a live class).
 
 The payload is bytes: ``ATT1``, the header's length (uint32, little endian), the header (UTF-8 JSON), padding to 8 bytes,
 then every matrix's values as float64 (little endian), row by row. A matrix in the header names its ``offset`` (in
-numbers) in that block; the browser reads them with a ``Float64Array``: exact, and 2-3 times smaller than JSON text.
+numbers) and ``shape`` in that block; the browser reads them with a ``Float64Array``: exact, and 2-3 times smaller than JSON text.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import streamlit as st
 from markdown_it import MarkdownIt
 from numpy.typing import NDArray
 
-from attention_plot import plot
+from attention_plot import javascript, plot
 from attention_plot.figures import APPROVED_SCALES, TEXT_HUES
 from attention_plot.text import Texts
 
@@ -40,8 +40,7 @@ READABLE = (20, 16)  # rows, columns: a larger matrix never prints numbers in it
 @functools.cache
 def _component():
     """The component, registered once per process (its code is read from assets/components/)."""
-    js = (COMPONENT_DIR / "numbers.js").read_text() + (COMPONENT_DIR / "steps.js").read_text()  # one module: numbers first
-    return st.components.v2.component("attention_steps", css=(COMPONENT_DIR / "steps.css").read_text(), js=js)
+    return st.components.v2.component("attention_steps", css=(COMPONENT_DIR / "steps.css").read_text(), js=javascript.join("steps/component.js"))
 
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).disable(["image", "link"])
@@ -75,7 +74,7 @@ class Pack:
         """Store ``values`` (any shape) in the value block: its place and shape, for the header."""
         data = np.ascontiguousarray(values, dtype="<f8")
         self.values.append(data.ravel())
-        place = {"o": self.size, "s": list(data.shape)}
+        place = {"offset": self.size, "shape": list(data.shape)}
         self.size += data.size
         return place
 
@@ -90,9 +89,9 @@ class Pack:
         finite = values[np.isfinite(values)]
         bound = float(np.abs(finite).max()) if finite.size else 1.0
         entry = {
-            **self.array(values), "title": title, "kind": kind, "rows": list(rows), "cols": list(cols),
-            "ra": text.y_title, "ca": text.x_title, "hr": text.hover_rows, "hc": text.hover_cols, "alt": text.alt,
-            "dec": decimals, "groups": groups,
+            **self.array(values), "title": title, "kind": kind, "rows": list(rows), "columns": list(cols),
+            "rows_title": text.y_title, "columns_title": text.x_title, "row_name": text.hover_rows, "column_name": text.hover_cols,
+            "alt": text.alt, "decimals": decimals, "groups": groups,
             "range": [0.0, zmax] if kind == "weights" else [-(bound or 1.0), bound or 1.0],
             "readable": values.shape[0] <= READABLE[0] and values.shape[1] <= READABLE[1],
         }
@@ -100,7 +99,7 @@ class Pack:
             entry["hue"] = TEXT_HUES[kind]
         if arithmetic is not None:
             q_id, k_id, places = arithmetic
-            entry["arith"] = {"q": q_id, "k": k_id, "p": self.array(places)}
+            entry["arithmetic"] = {"query": q_id, "key": k_id, "places": self.array(places)}
         self.matrices[id_] = entry
         return id_
 
@@ -109,7 +108,7 @@ class Pack:
         these numbers shares (``assemble`` adds a session's own view)."""
         scales = {kind: APPROVED_SCALES[kind] for kind in {m["kind"] for m in self.matrices.values()}}
         block = np.concatenate(self.values).tobytes() if self.values else b""
-        return {**self.header, "m": self.matrices, "scales": scales}, block
+        return {**self.header, "matrices": self.matrices, "scales": scales}, block
 
     def bytes(self) -> bytes:
         """The payload: magic, header length, header JSON, padding to 8 bytes, the float64 block."""
@@ -135,9 +134,9 @@ def read(payload: bytes) -> tuple[dict[str, Any], NDArray]:
 
 def values_of(header: dict[str, Any], block: NDArray, id_: str) -> NDArray:
     """One matrix of a payload as an array (tests check what the browser receives against the core)."""
-    entry = header["m"][id_]
-    count = int(np.prod(entry["s"]))
-    return block[entry["o"] : entry["o"] + count].reshape(entry["s"])
+    entry = header["matrices"][id_]
+    count = int(np.prod(entry["shape"]))
+    return block[entry["offset"] : entry["offset"] + count].reshape(entry["shape"])
 
 
 def show(payload: bytes, *, key: str, height: int | str = "content", **events: Any) -> Any:

@@ -71,16 +71,16 @@ def header_of(name: str, T: Texts, formula_key: str | None = None) -> dict[str, 
 def note(key_or_text: str, T: Texts | None = None, tone: str = "info", **values: object) -> dict[str, str]:
     """A block of text: a key of assets/ (with ``T``) or text already made, as a coloured note (``tone``) or plain."""
     text = T(key_or_text, **values) if T is not None else key_or_text
-    return {"t": "note", "tone": tone, "html": steps.markdown(text)}
+    return {"type": "note", "tone": tone, "html": steps.markdown(text)}
 
 
 def matrix_block(id_: str, *, per_head: bool = True, hide: bool = False, sums: bool = False) -> dict[str, Any]:
-    return {"t": "m", "m": id_, "h": per_head, "hide": hide, **({"sums": True} if sums else {})}
+    return {"type": "matrix", "matrix": id_, "per_head": per_head, "hide": hide, **({"sums": True} if sums else {})}
 
 
 def chips(tokens: tuple[str, ...], caption: str = "") -> dict[str, Any]:
     """The tokens as numbered chips, after a caption that says what they are."""
-    return {"t": "chips", "tokens": list(tokens), "caption": caption}
+    return {"type": "chips", "tokens": list(tokens), "caption": caption}
 
 
 def dims(n: int) -> tuple[str, ...]:
@@ -157,9 +157,9 @@ def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str
                 width = head.v.shape[1] if name == "v" else size
                 pack.matrix(f"w{name}.{h}", w[:, (h - 1) * width : h * width], dims(w.shape[0]), dims(width), T=T,
                             title=T(f"walkthrough.steps.qkv.w_{name}"), kind=name, rows_are="dimension")
-        blocks += [{"t": "row", "c": [matrix_block(f"w{name}"), product]} for name, product in zip(("q", "k", "v"), products)]
+        blocks += [{"type": "row", "children": [matrix_block(f"w{name}"), product]} for name, product in zip(("q", "k", "v"), products)]
     elif layout.side_by_side:
-        blocks.append({"t": "row", "c": products})
+        blocks.append({"type": "row", "children": products})
     else:
         blocks += products
     return entry | {"blocks": blocks}
@@ -188,7 +188,7 @@ def divisor_text(head: AttentionTrace, T: Texts, temperature: float) -> str:
 def scaled_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
     temperature = 1.0 if walk.explanation is None else float(walk.explanation.options.temperature)
     entry = header_of("scaled", T)
-    divisor = {"t": "note", "tone": "strong", "html": steps.markdown(divisor_text(walk.heads[0], T, temperature))}
+    divisor = {"type": "note", "tone": "strong", "html": steps.markdown(divisor_text(walk.heads[0], T, temperature))}
     return entry | {"blocks": [divisor, matrix_block("scaled", hide=True)]}
 
 
@@ -218,9 +218,9 @@ def heads_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[s
     if layout.shows_projections and e.options.layer is None:  # a real model's W_O is 384 × 384: its page shows it
         w_o = e.projections.w_o
         pack.matrix("w_o", w_o, dims(w_o.shape[0]), dims(w_o.shape[1]), T=T, title=T("walkthrough.steps.heads.w_o"), rows_are="dimension")
-        blocks = [concat, {"t": "row", "c": [matrix_block("w_o", per_head=False), output]}]
+        blocks = [concat, {"type": "row", "children": [matrix_block("w_o", per_head=False), output]}]
     else:
-        blocks = [{"t": "row", "c": [concat, output]}]
+        blocks = [{"type": "row", "children": [concat, output]}]
     return header_of("heads", T) | {"blocks": blocks}
 
 

@@ -1,0 +1,96 @@
+// What the browser keeps for the server. The values the step component keeps (views/shell/registry Page.browser: the
+// step, the head, the word) stay in the link: the server writes the page's own values and leaves these out; after it
+// did, they are put back from what the component stored for this page (only while the server's token is the one the
+// component saw: a link opened sets them again). A value the server asks the browser to remember (data-remember: the
+// live class's teacher, the lesson's guesses) goes into a cookie.
+
+import { readStore, VIEW_STORE } from "../common.js";
+import { repair } from "./repair.js";
+
+/**
+ * @typedef {object} Keep what the server said about the page it drew (views/shell/script.keep)
+ * @property {string} page
+ * @property {string} token
+ * @property {string[]} names the link's names of the values the browser keeps
+ * @property {string} [path] the address's path it was said for
+ */
+
+/** @type {Keep | null} */
+let last = null;
+let keeping = false;
+
+/**
+ * ``href`` with the kept link values put back (and those the component no longer keeps removed), or null where it has
+ * them already or the component's values belong to another token.
+ * @param {string} href
+ * @param {string[]} names
+ * @param {{token?: string, url?: Record<string, string>} | null} kept the component's stored view for the page
+ * @param {string} token the server's
+ * @returns {string | null}
+ */
+export function linkKept(href, names, kept, token) {
+  if (!kept || kept.token !== token || !kept.url) return null;
+  const link = new URL(href);
+  let changed = false;
+  for (const name of names) {
+    const value = kept.url[name];
+    if (value === undefined) {
+      if (!link.searchParams.has(name)) continue;
+      link.searchParams.delete(name);
+      changed = true;
+    } else if (link.searchParams.get(name) !== value) {
+      link.searchParams.set(name, value);
+      changed = true;
+    }
+  }
+  return changed ? link.href : null;
+}
+
+/** Put the kept values back into the address, now. */
+function putBack() {
+  if (!last || keeping || last.path !== window.location.pathname) return;
+  const to = linkKept(window.location.href, last.names, readStore(VIEW_STORE + last.page), last.token);
+  if (!to) return;
+  keeping = true;
+  try {
+    window.history.replaceState(window.history.state, "", to);
+  } finally {
+    keeping = false;
+  }
+}
+
+/**
+ * The server drew ``data.page`` and wrote its link: the kept values go back into it, now and whenever the link is
+ * written again (navigation.js calls keepAgain after every change of the address).
+ * @param {Keep} data
+ */
+export function keep(data) {
+  last = { ...data, path: window.location.pathname };
+  putBack();
+}
+
+/** After the address changed: the kept values back into it. */
+export function keepAgain() {
+  putBack();
+}
+
+/**
+ * A value the server asks the browser to keep in a cookie (views/shell/script.cookie): its name, value and age.
+ * @param {Element} mark
+ */
+function remember(mark) {
+  if (mark.hasAttribute("data-remembered")) return;
+  const name = mark.getAttribute("data-remember") || "";
+  const value = mark.getAttribute("data-value") || "";
+  const age = Number.parseInt(mark.getAttribute("data-age") || "0", 10) || 0;
+  if (/^[a-z_]+$/.test(name)) {
+    // biome-ignore lint/suspicious/noDocumentCookie: Streamlit 1.67 has no public way to set a cookie
+    document.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=${age}; SameSite=Strict`;
+  }
+  mark.setAttribute("data-remembered", "");
+}
+
+/** Cookies the server asks for, as it asks. */
+export function installCookies() {
+  repair("[data-remember]:not([data-remembered])", remember);
+}

@@ -1,0 +1,129 @@
+// Repairs to Streamlit's page that no reader can see before they are made. Streamlit (React) adds and changes nodes; one
+// MutationObserver hears of every change and its callback repairs each added or changed node at once, in the same
+// microtask checkpoint as React's commit: before the browser draws the page, builds its accessibility tree, or runs any
+// other task (a test's script, axe-core, a screen reader's query). Nothing here waits on a timer.
+//
+// A repair names the nodes it applies to (a CSS selector) and what it does to one; it writes only what differs, so the
+// attribute changes it makes end there (heard once more, changed nothing). A page-wide check (the focus, the sidebar,
+// the scroll) runs once per batch of changes, after the repairs.
+
+/**
+ * @typedef {object} Repair
+ * @property {string} selector the elements it applies to
+ * @property {(node: Element) => void} fix makes one right; writes only what differs
+ * @property {string[]} [attributes] a change of one of these (on a matching element) calls it again
+ */
+
+/** @type {Repair[]} */
+const repairs = [];
+/** @type {(() => void)[]} */
+const checks = [];
+/** @type {Set<string>} */
+const watched = new Set();
+/** @type {MutationObserver | null} */
+let observer = null;
+
+/**
+ * Repair every element matching ``selector`` now and whenever one is added (or one of ``attributes`` changes on it).
+ * @param {string} selector
+ * @param {(node: Element) => void} fix
+ * @param {string[]} [attributes]
+ */
+export function repair(selector, fix, attributes = []) {
+  const entry = { selector, fix, attributes };
+  repairs.push(entry);
+  for (const name of attributes) watched.add(name);
+  for (const node of document.querySelectorAll(selector)) apply(entry, node);
+  if (attributes.length) restart();
+}
+
+/**
+ * Run ``check`` after every batch of changes to the page (and once now): for what depends on the page as a whole.
+ * @param {() => void} check
+ */
+export function afterChanges(check) {
+  checks.push(check);
+  check();
+}
+
+/** Every repair again over the whole page (what they depend on changed: the page's language). */
+export function repairAll() {
+  for (const entry of repairs) for (const node of document.querySelectorAll(entry.selector)) apply(entry, node);
+}
+
+/**
+ * @param {Repair} entry
+ * @param {Element} node
+ */
+function apply(entry, node) {
+  try {
+    entry.fix(node);
+  } catch (error) {
+    console.error("attention-repair", entry.selector, error); // one repair's fault never stops the others
+  }
+}
+
+/** @param {Element} node an element added to the page: it and everything inside it */
+function added(node) {
+  for (const entry of repairs) {
+    if (node.matches(entry.selector)) apply(entry, node);
+    for (const inner of node.querySelectorAll(entry.selector)) apply(entry, inner);
+  }
+}
+
+/** @param {Element} inside an element whose text changed: the repairs of it and of what holds it */
+function again(inside) {
+  for (const entry of repairs) {
+    const match = inside.closest(entry.selector);
+    if (match) apply(entry, match);
+  }
+}
+
+/** Every page-wide check now (what changed lies where the observer cannot see: a component's shadow root). */
+export function checkNow() {
+  changed([]);
+}
+
+/** @param {MutationRecord[]} records */
+function changed(records) {
+  for (const record of records) {
+    if (record.type === "childList") {
+      for (const node of record.addedNodes) if (node instanceof Element) added(node);
+      // new text in an element (a label drawn again) may need its repair again
+      const texts = [...record.addedNodes].some((node) => node.nodeType === Node.TEXT_NODE);
+      if (texts && record.target instanceof Element) again(record.target);
+    } else if (record.type === "characterData" && record.target.parentElement) {
+      again(record.target.parentElement);
+    } else if (record.type === "attributes" && record.target instanceof Element && record.attributeName) {
+      const name = record.attributeName;
+      for (const entry of repairs) {
+        if (entry.attributes?.includes(name) && record.target.matches(entry.selector)) apply(entry, record.target);
+      }
+    }
+  }
+  for (const check of checks) {
+    try {
+      check();
+    } catch (error) {
+      console.error("attention-check", error);
+    }
+  }
+}
+
+function restart() {
+  observer?.disconnect();
+  observer = new MutationObserver(changed);
+  const options = {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: [...watched],
+  };
+  observer.observe(document, options);
+}
+
+/** Start hearing the page's changes (once). */
+export function watch() {
+  if (!observer) restart();
+}
