@@ -211,6 +211,22 @@ def test_without_a_class_open_no_page_imports_the_live_class():
     assert not any(found.values()), {page_id: live for page_id, live in found.items() if live}
 
 
+def test_a_session_that_never_teaches_never_imports_the_live_class():
+    """The app itself does not import views.live (a teacher link is taken by ``views.widgets.ask``), neither on
+    ``import app`` nor on a run of the walkthrough by a session that does not teach: in a fresh interpreter."""
+    code = ("import json, sys\n"
+            "live = lambda: sorted(m for m in sys.modules if m == 'views.live' or m.startswith('views.live.'))\n"
+            "import app\n"
+            "from scripts.apptest import app_test\n"
+            "imported = live()\n"
+            "at = app_test('walkthrough', text='the cat sat on the mat').run()\n"
+            "assert not at.exception, at.exception\n"
+            "print(json.dumps({'import app': imported, 'walkthrough run': live()}))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    assert found == {"import app": [], "walkthrough run": []}, found
+
+
 def marks_browser(path: Path) -> bool:
     """Whether the file marks tests ``pytest.mark.browser`` (its ``pytestmark`` or a decorator), read from the source."""
     return any(isinstance(node, ast.Attribute) and node.attr == "browser" and isinstance(node.value, ast.Attribute)
