@@ -6,7 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from attention_plot.text import Texts
-from views.shell import script, sidebar, state, theme
+from views.shell import process, script, sidebar, state, theme
 from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, fit_defaults, show_link_notices, start_run
 from views.shell.private import StopException
 from views.shell.registry import BY_ID, MENU_SECTIONS, PAGES
@@ -27,6 +27,7 @@ def menu(lang: str, default: str | None) -> dict[str, list]:
 
 def main(default: str | None = None) -> None:
     """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
+    process.start()  # once per process: scripts/run.py has done it already; `streamlit run app.py` and AppTest have not
     # The app's own icon before the menu is built: a page's Material icon would otherwise become the tab's icon through
     # an SVG fetched from fonts.gstatic.com (nothing leaves the server; the page's script stops later ones).
     st.set_page_config(page_icon=str(ROOT / "assets" / "icon.png"), layout="wide")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -225,6 +226,39 @@ def test_a_session_that_never_teaches_never_imports_the_live_class():
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     found = json.loads(result.stdout.strip().splitlines()[-1])
     assert found == {"import app": [], "walkthrough run": []}, found
+
+
+def test_importing_views_sets_nothing():
+    """Importing ``views`` and every module under it leaves the process as it was: BLAS keeps its threads, Streamlit's
+    pages/ flag and server middleware stay Streamlit's own. What the process sets once is ``views.shell.process.start``
+    (called by scripts/run.py and app.main), and it does set them: in a fresh interpreter."""
+    code = ("import json, pkgutil, numpy\n"
+            "from threadpoolctl import threadpool_info, threadpool_limits\n"
+            "from streamlit.runtime.pages_manager import PagesManager\n"
+            "from streamlit.web.server.starlette import starlette_app\n"
+            "threadpool_limits(limits=2, user_api='blas')\n"
+            "state = lambda: {'blas': {i['filepath']: i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'},\n"
+            "                 'pages': PagesManager.uses_pages_directory,\n"
+            "                 'middleware': starlette_app.create_streamlit_middleware.__module__}\n"
+            "before = state()\n"
+            "import views\n"
+            "names = [m.name for m in pkgutil.walk_packages(views.__path__, 'views.')]\n"
+            "for name in names:\n"
+            "    __import__(name)\n"
+            "after = state()\n"
+            "from views.shell import process\n"
+            "process.start()\n"
+            "print(json.dumps({'before': before, 'after': after, 'started': state(), 'modules': len(names)}))")
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, env=env)
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    assert found["modules"] > 40, found  # every module was imported
+    before, after, started = found["before"], found["after"], found["started"]
+    assert set(before["blas"].values()) == {2} and before["pages"] is None, found  # the check can see a change
+    # A BLAS library first loaded by an import (SciPy's, say) starts with its own default threads: those loaded before keep theirs.
+    after["blas"] = {path: threads for path, threads in after["blas"].items() if path in before["blas"]}
+    assert after == before, f"importing views changed the process: {before} -> {after}"
+    assert set(started["blas"].values()) == {1} and started["pages"] is False, found
 
 
 def marks_browser(path: Path) -> bool:

@@ -11,13 +11,10 @@ import streamlit as st
 
 from attention_core import tokenize
 from attention_plot.text import Texts
-from views.shell import messages, private, state
+from views.shell import messages, process, state
 from views.shell.params import Int
 from views.shell.registry import LONG_EXAMPLES, SHARED, SHARED_BY_NAME, Page, page
 
-# pages/ holds this app's st.navigation pages, not a legacy multipage app (a page Streamlit ran on its own anyway
-# reruns through app.py: ``start``).
-private.pages_are_navigation_only()
 OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
 FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False while a part (page.part) reruns alone
 
@@ -116,8 +113,9 @@ def view(page_id: str) -> View:
 def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: bool = False) -> View:
     """Open a page: its title, its introduction (on a screen; ``intro`` picks its text's key for this reader; ``own_intro``:
     the page draws it itself) and the link values that could not be used."""
-    if st.session_state.get(OPENED_BY_APP) != page_id:  # run by Streamlit's legacy pages/ handling, not by app.py
-        st.rerun()
+    if st.session_state.get(OPENED_BY_APP) != page_id:  # run by Streamlit's legacy pages/ handling, not by app.py:
+        process.start()  # pages/ is st.navigation's from now on (a server not started by scripts/run.py), and
+        st.rerun()  # the rerun goes through app.py
     current = view(page_id)
     T = current.T
     st.title(T(f"{page_id}.title"), anchor=page_id.replace("_", "-"))  # not made from its words: Chinese ones drop out
