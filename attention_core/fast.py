@@ -8,7 +8,7 @@ Shapes: n queries and keys, H query heads, G key-value heads (G divides H), d_k 
 from __future__ import annotations
 
 import math
-import time
+import timeit
 from dataclasses import dataclass
 
 import numpy as np
@@ -190,14 +190,10 @@ def allowed_pairs(kind: str, n: int, window: int = 64, global_tokens: int = 4) -
 
 
 def time_full_attention(n: int, d_k: int = 64, repeat: int = 3, seed: int = 0) -> tuple[float, int]:
-    """Measured seconds (best of ``repeat``) of one full softmax(q k^T / sqrt(d_k)) v at n tokens in NumPy, and the
+    """Measured seconds (best of ``repeat``, ``timeit.repeat``) of one full softmax(q k^T / sqrt(d_k)) v at n tokens in NumPy, and the
     bytes of the n x n score matrix it holds."""
     n = check_int("n", n, 1, 16_384)
     rng = np.random.default_rng(seed)
     q, k, v = (rng.standard_normal((n, d_k)) for _ in range(3))
-    best = math.inf
-    for _ in range(repeat):
-        began = time.perf_counter()
-        full_attention(q, k, v)
-        best = min(best, time.perf_counter() - began)
+    best = min(timeit.repeat(lambda: full_attention(q, k, v), repeat=check_int("repeat", repeat, 1, 1000), number=1))
     return best, n * n * 8
