@@ -1,5 +1,6 @@
 """The "Positions and scale" page's sections: where words are (none, sinusoidal, learned, RoPE, ALiBi), sharing keys
-and values (MHA, GQA, MQA, the cache's memory), and fast attention exactly (online softmax, cost curves)."""
+and values (MHA, GQA, MQA, the cache's memory), and fast attention exactly (online softmax, cost curves). Attention at
+today's scale has a module per section, named as its core module: latent.py, sparse.py, traffic.py."""
 
 from __future__ import annotations
 
