@@ -233,6 +233,8 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     "fast.model_cache_bytes": lambda i: fast.model_cache_bytes(fast.MODEL_SHAPES["gpt-2"], 100),
     "fast.OnlineSoftmax": lambda i: fast.online_softmax_attention(i.q, i.k, i.v, 2),
     "fast.online_softmax_attention": lambda i: fast.online_softmax_attention(i.q, i.k, i.v, 5),
+    "fast.OnlineSoftmaxTrace": lambda i: (t := fast.online_softmax_trace(i.q, i.k, i.v, 2, 2), t.blocks, t.difference, t.held),
+    "fast.online_softmax_trace": lambda i: [fast.online_softmax_trace(i.q, i.k, i.v, 2, fold) for fold in (1, 3)],
     "fast.sliding_window_mask": lambda i: fast.sliding_window_mask(5, 2),
     "fast.sparse_mask": lambda i: fast.sparse_mask(6, 2, 1),
     "fast.allowed_pairs": lambda i: [fast.allowed_pairs(kind, 10, 3, 2) for kind in ("full", "window", "sparse")],

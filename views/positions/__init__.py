@@ -17,10 +17,9 @@ from attention_core.fast import (
     MODEL_SHAPES,
     allowed_pairs,
     cached_tokens,
-    full_attention,
     kv_cache_bytes,
     model_cache_bytes,
-    online_softmax_attention,
+    online_softmax_trace,
     shared_kv_attention,
     time_full_attention,
 )
@@ -301,33 +300,24 @@ def fast_section(view: View) -> None:
     fold = min(fold, blocks)
     rng = np.random.default_rng(settings.seed)
     q, k, v = (rng.standard_normal((n, 4)) for _ in range(3))
-    online = online_softmax_attention(q, k, v, block)
-    scores = q @ k.T / math.sqrt(q.shape[1])
-    full = full_attention(q, k, v)
+    trace = online_softmax_trace(q, k, v, block, fold)
     labels = tuple(str(i + 1) for i in range(n))
-    seen = np.zeros((n, n), dtype=bool)
-    seen[:, : min(fold * block, n)] = True
-    current = np.zeros((n, n), dtype=bool)
-    current[:, (fold - 1) * block: min(fold * block, n)] = True
-    chart(np.where(seen, scores, np.nan), labels, labels, kind="signed", title=T("positions.fast.scores", fold=fold, blocks=blocks),
-          key="online-scores", T=T, values=n <= 12, rows_are="query", cols_are="key", decimals=1, outline=current)
-    statistics = np.stack([online.maxima[1:].T, online.sums[1:].T])  # (2, n, blocks)
+    chart(np.where(trace.folded, trace.scaled_scores, np.nan), labels, labels, kind="signed",
+          title=T("positions.fast.scores", fold=fold, blocks=blocks), key="online-scores", T=T, values=n <= 12, rows_are="query",
+          cols_are="key", decimals=1, outline=trace.current)
     block_labels = tuple(T("positions.fast.after", b=b + 1) for b in range(blocks))
     left, right = st.columns(2)
-    shown = np.where(np.arange(blocks)[None, :] < fold, statistics[0], np.nan)
     with left:
-        chart(shown, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m", T=T, values=n <= 12 and blocks <= 6,
-              rows_are="query", cols_are="block", decimals=2)
+        chart(trace.maxima, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m", T=T,
+              values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block", decimals=2)
     with right:
-        chart(np.where(np.arange(blocks)[None, :] < fold, statistics[1], np.nan), labels, block_labels, kind="signed",
-              title=T("positions.fast.sums"), key="online-l", T=T, values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block",
-              decimals=2)
+        chart(trace.sums, labels, block_labels, kind="signed", title=T("positions.fast.sums"), key="online-l", T=T,
+              values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block", decimals=2)
     if fold == blocks:
-        st.markdown(T("positions.fast.done", difference=f"{np.abs(online.output - full).max():.1e}", held=online.held, full=n * n,
-                      share=f"{online.held / (n * n):.0%}"))
+        st.markdown(T("positions.fast.done", difference=f"{trace.difference:.1e}", held=trace.held, full=n * n,
+                      share=f"{trace.held / (n * n):.0%}"))
     else:
-        partial = online.outputs[fold] / np.where(online.sums[fold] > 0, online.sums[fold], np.nan)[:, None]
-        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks, difference=f"{np.nanmax(np.abs(partial - full)):.2f}"))
+        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks, difference=f"{trace.difference:.2f}"))
     if view.layout.explains:
         st.latex(T("positions.fast.formula"))
 
