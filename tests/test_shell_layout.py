@@ -30,6 +30,9 @@ LATE_ON_PURPOSE = {("views.widgets.ask", "views.live.teacher")}
 # Every test file is named by what it tests (README, "Layout"): a module or part of the core (attention_core, and the
 # classroom's pure modules), one page by its registry id (AppTest), the frame or what crosses pages, or a real browser.
 TEST_SCHEMES = ("test_core_", "test_page_", "test_shell_", "test_browser_")
+LONG_FUNCTION = 40  # lines: a function of views/ longer than this says what it draws in a docstring
+# Not yet: views/live is being reworked by its own owners, who add this one's docstring (then drop the entry).
+UNDOCUMENTED_FOR_NOW = {("views/live/projector.py", "question_card")}
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -259,6 +262,18 @@ def test_importing_views_sets_nothing():
     after["blas"] = {path: threads for path, threads in after["blas"].items() if path in before["blas"]}
     assert after == before, f"importing views changed the process: {before} -> {after}"
     assert set(started["blas"].values()) == {1} and started["pages"] is False, found
+
+
+def test_every_long_function_of_the_views_has_a_docstring():
+    """A section function of more than ``LONG_FUNCTION`` lines says what it draws (shapes and formulas where they help)."""
+    found = set()
+    for path in sorted((ROOT / "views").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and ast.get_docstring(node) is None and \
+                    node.end_lineno - node.lineno + 1 > LONG_FUNCTION:
+                found.add((str(path.relative_to(ROOT)), node.name))
+    assert found - UNDOCUMENTED_FOR_NOW == set(), f"over {LONG_FUNCTION} lines without a docstring: {sorted(found - UNDOCUMENTED_FOR_NOW)}"
+    assert found >= UNDOCUMENTED_FOR_NOW, f"documented now: drop {sorted(UNDOCUMENTED_FOR_NOW - found)} from UNDOCUMENTED_FOR_NOW"
 
 
 def marks_browser(path: Path) -> bool:

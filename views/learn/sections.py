@@ -202,6 +202,10 @@ def describe(settings: dict) -> dict[str, object]:
 # 2. The decoder at work
 
 def decode(view: View, task_name: str) -> None:
+    """The decoder at work on the shipped model of ``task_name``: one layer and head's masked scores and weights over the
+    prompt and what it generates (n, n; rows = queries; the causal mask as its own stage, checked against the rows the
+    key-value cache produced), the next token's probabilities (vocab,) with temperature and top-k, and generation one
+    token at a time from the cache, each new token with its probability and the cache's size."""
     T = view.T
     snap, task = snapshots.snapshot(task_name), named_task(task_name)
     config = snap.config
@@ -287,6 +291,10 @@ def decode(view: View, task_name: str) -> None:
 # 3. Train it yourself
 
 def train(view: View, task_name: str) -> None:
+    """Train it yourself: the task's model with the student's heads, d_k (d_model = heads x d_k), learning rate, steps and
+    scaling, trained live in a worker process (at most ``data.MAX_SECONDS``; ``data.MAX_TRAININGS`` at once, else a queue)
+    with a progress bar beside the button; then, for the settings it was trained with only, its result against the
+    shipped run's, the trained heads' attention, the loss and accuracy curves and each head's closeness to the ideal."""
     T = view.T
     snap, task = snapshots.snapshot(task_name), named_task(task_name)
     columns = st.columns(5)

@@ -53,6 +53,10 @@ PAIR_SIZES = (1024, 4096, 16384, 65536, 131072)
 # 1. Positions
 
 def positions_section(view: View) -> None:
+    """Where words are, on the sidebar's sentence with one head (weights (n, n), rows = queries): without positions,
+    shuffled words give the same weights shuffled (the largest difference stated); the same head under none, sinusoidal,
+    RoPE (even d_k only) and ALiBi with each one's mean distance and self-weight; RoPE's q . k for every pair of positions
+    beside added sinusoidal positions; then the learned positions and ALiBi's slopes and bias."""
     T, settings = view.T, view.settings
     e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", positions=False)
     tokens, vectors, p = e.tokens, e.token_vectors, e.projections
@@ -129,6 +133,8 @@ def rope_grids(vectors: NDArray, p, T: Texts) -> None:
 
 
 def learned_section(view: View) -> None:
+    """MiniLM's learned positions: the cosine similarity of the first 32 position vectors (32, 32) beside the sinusoidal
+    table's, with the mean similarity of neighbours and of positions 8 or more apart, and every pair as a table."""
     T = view.T
     st.subheader(T("positions.learned.title"))
     if view.layout.explains:
@@ -161,6 +167,8 @@ def learned_section(view: View) -> None:
 
 
 def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> None:
+    """ALiBi: the slopes of the chosen number of heads (the rule for a power of two, or the one for other counts), and
+    the bias -slope x |distance| (n, n; -inf after the query when causal) of the steepest and the flattest head."""
     T = view.T
     st.subheader(T("positions.alibi.title"))
     if view.layout.explains:
@@ -187,6 +195,9 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
 # 2. Sharing keys and values
 
 def sharing_section(view: View) -> None:
+    """Sharing keys and values: 8 query heads reading 8, some or 1 key-value heads (multi-head, grouped-query, multi-query)
+    on the sidebar's sentence; which key-value head each query head reads, the check that sharing equals multi-head with
+    the shared keys and values repeated, every head's weights (n, n); then the cache's memory (``cache_section``)."""
     T, settings = view.T, view.settings
     if not tokenize(settings.text):  # the cache's memory needs no sentence
         st.info(T("common.notices.empty"), icon=":material/edit:")
@@ -286,6 +297,10 @@ def measured_costs() -> tuple[NDArray, NDArray]:
 
 
 def fast_section(view: View) -> None:
+    """Fast attention, exactly: softmax folded in block by block on random q, k, v (n, 4) (``online_softmax_trace``: the
+    scaled scores folded in so far, the running maximum m and sum l (n, blocks) after each block, and the output so far
+    against the full computation); then full attention's measured time and score memory as n grows, and the pairs full,
+    sliding-window and sparse attention score."""
     T, settings = view.T, view.settings
     if view.layout.explains:
         st.markdown(T("positions.fast.intro"))
