@@ -56,7 +56,7 @@ def main(default: str | None = None) -> None:
     if opened and state.on_screen(page):
         state.publish(page)
     theme.apply(present)
-    start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
+    start_run(PROJECTOR.chart_font if present else SCREEN.chart_font, T.lang)
     try:
         navigation.run()
     except StopException:  # the page stopped early (empty sentence, missing model): nothing more can be drawn

@@ -91,7 +91,7 @@ def attention_grid(weights: NDArray, closeness: NDArray, labels: tuple[str, ...]
                 if pattern is not None and np.isfinite(near):
                     title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
                 with column:
-                    chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}", T=T,
+                    chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}",
                           values=values, rows_are="query", cols_are="key")
 
 
@@ -122,7 +122,7 @@ def watch(view: View, task_name: str) -> None:
             columns = st.columns(len(ideal))
             for column, pattern, name in zip(columns, ideal, T.get(f"learn.tasks.{task_name}.patterns")):
                 with column:
-                    chart(pattern, labels, labels, kind="weights", title=name, key=f"ideal-{name}", T=T, values=False,
+                    chart(pattern, labels, labels, kind="weights", title=name, key=f"ideal-{name}", values=False,
                           rows_are="query", cols_are="key")
         st.caption(T("learn.watch.settings", **describe(snap.settings)))
 
@@ -250,10 +250,10 @@ def decode(view: View, task_name: str) -> None:
     left, right = st.columns(2)
     with left:
         chart(scores, labels, labels, kind="signed", title=T("learn.decode.scores", layer=layer, head=head), key="decode-scores",
-              T=T, values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key", decimals=1)
+              values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key", decimals=1)
     with right:
         chart(weights, labels, labels, kind="weights", title=T("learn.decode.weights", layer=layer, head=head),
-              key="decode-weights", T=T, values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key")
+              key="decode-weights", values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key")
     above = np.triu(np.ones_like(weights, dtype=bool), k=1)
     cached = gen.rows[layer - 1][head - 1]
     st.caption(T("learn.decode.mask_check", masked=int(above.sum()), largest=f"{weights[above].max(initial=0.0):g}",
@@ -274,7 +274,7 @@ def decode(view: View, task_name: str) -> None:
         st.markdown(T("learn.decode.generation_intro"))
     first = gen.prompt - 1  # the prompt's last row predicted the first new token
     chart(cached[first:], labels[first:], labels, kind="weights", title=T("learn.decode.rows", layer=layer, head=head),
-          key="decode-rows", T=T, values=len(labels) <= FULL_WIDTH_VALUES, rows_are="query", cols_are="key")
+          key="decode-rows", values=len(labels) <= FULL_WIDTH_VALUES, rows_are="query", cols_are="key")
     rows = []
     for i in range(gen.prompt, len(gen.tokens)):
         chosen = int(gen.tokens[i])

@@ -83,10 +83,10 @@ def positions_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(heads["none"].weights, tokens, tokens, kind="weights", title=T("positions.permutation.original"), key="perm-original",
-              T=T, values=n <= 8, rows_are="query", cols_are="key")
+              values=n <= 8, rows_are="query", cols_are="key")
     with right:
         chart(shuffled_none.weights, moved, moved, kind="weights", title=T("positions.permutation.shuffled"), key="perm-shuffled",
-              T=T, values=n <= 8, rows_are="query", cols_are="key")
+              values=n <= 8, rows_are="query", cols_are="key")
     st.markdown(T("positions.permutation.check", none=f"{differences['none']:.1e}", sinusoidal=f"{differences['sinusoidal']:.2f}",
                   causal=T("positions.permutation.causal_note") if causal else ""))
 
@@ -99,7 +99,7 @@ def positions_section(view: View) -> None:
         for column, scheme in zip(st.columns(2), schemes[first:first + 2]):
             head = heads[scheme]
             with column:
-                chart(head.weights, tokens, tokens, kind="weights", title=T(f"positions.schemes.{scheme}"), key=f"scheme-{scheme}", T=T,
+                chart(head.weights, tokens, tokens, kind="weights", title=T(f"positions.schemes.{scheme}"), key=f"scheme-{scheme}",
                       values=n <= 8, rows_are="query", cols_are="key")
                 st.caption(T("positions.schemes.measures", distance=f"{mean_distance(head.weights):.2f}",
                              self_weight=f"{np.diag(head.weights).mean():.2f}"))
@@ -124,10 +124,10 @@ def rope_grids(vectors: NDArray, p, T: Texts) -> None:
     positions = tuple(str(i) for i in range(span))
     left, right = st.columns(2)
     with left:
-        chart(rotated, positions, positions, kind="signed", title=T("positions.rope.rope"), key="rope-grid", T=T, values=False,
+        chart(rotated, positions, positions, kind="signed", title=T("positions.rope.rope"), key="rope-grid", values=False,
               rows_are="query_position", cols_are="key_position")
     with right:
-        chart(added_scores, positions, positions, kind="signed", title=T("positions.rope.sinusoidal"), key="sinusoidal-grid", T=T,
+        chart(added_scores, positions, positions, kind="signed", title=T("positions.rope.sinusoidal"), key="sinusoidal-grid",
               values=False, rows_are="query_position", cols_are="key_position")
     st.markdown(T("positions.rope.check", rope=f"{diagonal_spread(rotated):.1e}", sinusoidal=f"{diagonal_spread(added_scores):.2f}"))
 
@@ -150,11 +150,11 @@ def learned_section(view: View) -> None:
         labels = tuple(str(i) for i in range(shown))
         left, right = st.columns(2)
         with left:
-            chart(learned, labels, labels, kind="signed", title=T("positions.learned.learned"), key="learned-similarity", T=T,
+            chart(learned, labels, labels, kind="signed", title=T("positions.learned.learned"), key="learned-similarity",
                   values=False, rows_are="position", cols_are="column_position")
         with right:
             chart(sinusoidal, labels, labels, kind="signed", title=T("positions.learned.sinusoidal"), key="sinusoidal-similarity",
-                  T=T, values=False, rows_are="position", cols_are="column_position")
+                  values=False, rows_are="position", cols_are="column_position")
         st.caption(T("positions.learned.caption", neighbours=f"{np.diag(learned, 1).mean():.2f}",
                      far=f"{learned[np.triu_indices(shown, 8)].mean():.2f}", table=model.position.shape[0]))
         # 32 x 32 cells are about 7 px wide on a phone, too small to tap one by one (WCAG 2.5.8): every pair is also
@@ -188,7 +188,7 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
     for column, h in zip(st.columns(2), shown_heads):
         with column:
             chart(alibi_bias(n, float(slopes[h]), causal=causal), tokens, tokens, kind="signed",
-                  title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", T=T, values=n <= 8,
+                  title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", values=n <= 8,
                   rows_are="query", cols_are="key", decimals=3)
 
 
@@ -222,7 +222,7 @@ def sharing_section(view: View) -> None:
     groups[np.arange(QUERY_HEADS), shared.groups] = 1.0
     chart(groups, tuple(T("positions.sharing.query_head", h=h + 1) for h in range(QUERY_HEADS)),
           tuple(T("positions.sharing.kv_head", g=g + 1) for g in range(kv_heads)), kind="weights", title=T("positions.sharing.map"),
-          key="kv-map", T=T, values=False, rows_are="head", cols_are="head")
+          key="kv-map", values=False, rows_are="head", cols_are="head")
     st.markdown(T("positions.sharing.check", difference=f"{np.abs(shared.outputs - full.outputs).max():.1e}", repeat=repeat,
                   kv_heads=kv_heads))
     per_row = 4 if view.layout.explains else 2  # on a projector the charts' larger text needs the room
@@ -230,7 +230,7 @@ def sharing_section(view: View) -> None:
         for column, h in zip(st.columns(per_row), range(first, first + per_row)):
             with column:
                 chart(shared.weights[h], tokens, tokens, kind="weights",
-                      title=T("positions.sharing.head", h=h + 1, g=int(shared.groups[h]) + 1), key=f"gqa-{h}", T=T, values=False,
+                      title=T("positions.sharing.head", h=h + 1, g=int(shared.groups[h]) + 1), key=f"gqa-{h}", values=False,
                       rows_are="query", cols_are="key")
     cache_section(view)
 
@@ -318,15 +318,15 @@ def fast_section(view: View) -> None:
     trace = online_softmax_trace(q, k, v, block, fold)
     labels = tuple(str(i + 1) for i in range(n))
     chart(np.where(trace.folded, trace.scaled_scores, np.nan), labels, labels, kind="signed",
-          title=T("positions.fast.scores", fold=fold, blocks=blocks), key="online-scores", T=T, values=n <= 12, rows_are="query",
+          title=T("positions.fast.scores", fold=fold, blocks=blocks), key="online-scores", values=n <= 12, rows_are="query",
           cols_are="key", decimals=1, outline=trace.current)
     block_labels = tuple(T("positions.fast.after", b=b + 1) for b in range(blocks))
     left, right = st.columns(2)
     with left:
-        chart(trace.maxima, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m", T=T,
+        chart(trace.maxima, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m",
               values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block", decimals=2)
     with right:
-        chart(trace.sums, labels, block_labels, kind="signed", title=T("positions.fast.sums"), key="online-l", T=T,
+        chart(trace.sums, labels, block_labels, kind="signed", title=T("positions.fast.sums"), key="online-l",
               values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block", decimals=2)
     if fold == blocks:
         st.markdown(T("positions.fast.done", difference=f"{trace.difference:.1e}", held=trace.held, full=n * n,

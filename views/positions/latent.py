@@ -69,9 +69,9 @@ def latent_section(view: View) -> None:
     st.subheader(T("positions.latent.cache_step"))
     left, right = st.columns(2)
     with left:
-        chart(t.c_kv, tokens, dims(d_c), kind="signed", title=T("positions.latent.c_kv", d_c=d_c), key="mla-c-kv", T=T, values=values)
+        chart(t.c_kv, tokens, dims(d_c), kind="signed", title=T("positions.latent.c_kv", d_c=d_c), key="mla-c-kv", values=values)
     with right:
-        chart(t.k_r, tokens, dims(d_r), kind="k", title=T("positions.latent.k_r", d_r=d_r), key="mla-k-r", T=T, values=values)
+        chart(t.k_r, tokens, dims(d_r), kind="k", title=T("positions.latent.k_r", d_r=d_r), key="mla-k-r", values=values)
     toy = LatentShape(d_model=d_model, layers=1, heads=H, d_h=d_h, d_c=d_c, d_cq=3 * d_c, d_r=d_r, context=n)
     kept, full = cache_numbers(toy, "mla", groups=H), cache_numbers(toy, "mha", groups=H)
     check = T("positions.latent.cache_check", kept=kept, d_c=d_c, d_r=d_r, full=full, heads=H, d_h=d_h)
@@ -85,16 +85,16 @@ def latent_section(view: View) -> None:
     left, right = st.columns(2)
     labels = head_columns(H, d_h, T)
     with left:
-        chart(by_columns(t.k_c), tokens, labels, kind="k", title=T("positions.latent.k_c"), key="mla-k-c", T=T, values=values)
+        chart(by_columns(t.k_c), tokens, labels, kind="k", title=T("positions.latent.k_c"), key="mla-k-c", values=values)
     with right:
-        chart(by_columns(t.v_c), tokens, labels, kind="v", title=T("positions.latent.v_c"), key="mla-v-c", T=T, values=values)
+        chart(by_columns(t.v_c), tokens, labels, kind="v", title=T("positions.latent.v_c"), key="mla-v-c", values=values)
 
     st.subheader(T("positions.latent.query_step"))
     left, right = st.columns(2)
     with left:
-        chart(by_columns(t.q_c), tokens, labels, kind="q", title=T("positions.latent.q_c", d_cq=3 * d_c), key="mla-q-c", T=T, values=values)
+        chart(by_columns(t.q_c), tokens, labels, kind="q", title=T("positions.latent.q_c", d_cq=3 * d_c), key="mla-q-c", values=values)
     with right:
-        chart(by_columns(t.q_r), tokens, head_columns(H, d_r, T), kind="q", title=T("positions.latent.q_r"), key="mla-q-r", T=T,
+        chart(by_columns(t.q_r), tokens, head_columns(H, d_r, T), kind="q", title=T("positions.latent.q_r"), key="mla-q-r",
               values=values)
 
     st.subheader(T("positions.latent.score_step", head=head))
@@ -104,16 +104,16 @@ def latent_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(np.where(future, np.nan, t.raw_content[h]), tokens, tokens, kind="signed", title=T("positions.latent.content", head=head),
-              key="mla-content", T=T, values=values, rows_are="query", cols_are="key")
+              key="mla-content", values=values, rows_are="query", cols_are="key")
     with right:
         chart(np.where(future, np.nan, t.raw_rope[h]), tokens, tokens, kind="signed", title=T("positions.latent.rope", head=head),
-              key="mla-rope", T=T, values=values, rows_are="query", cols_are="key")
+              key="mla-rope", values=values, rows_are="query", cols_are="key")
     left, right = st.columns(2)
     with left:
         chart(t.weights[h], tokens, tokens, kind="weights", title=T("positions.latent.weights", head=head, divisor=f"{t.divisor:.3g}"),
-              key="mla-weights", T=T, values=values, rows_are="query", cols_are="key")
+              key="mla-weights", values=values, rows_are="query", cols_are="key")
     with right:
-        chart(t.outputs[h], tokens, dims(d_h), kind="signed", title=T("positions.latent.output", head=head), key="mla-output", T=T, values=values)
+        chart(t.outputs[h], tokens, dims(d_h), kind="signed", title=T("positions.latent.output", head=head), key="mla-output", values=values)
 
     st.subheader(T("positions.latent.absorbed_step"))
     if view.layout.explains:
@@ -122,10 +122,10 @@ def latent_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(t.absorbed_q[h], tokens, dims(d_c), kind="q", title=T("positions.latent.absorbed_q", head=head, d_c=d_c), key="mla-absorbed-q",
-              T=T, values=values)
+              values=values)
     with right:
         chart(np.where(future, np.nan, t.absorbed_content[h]), tokens, tokens, kind="signed",
-              title=T("positions.latent.absorbed_content", head=head), key="mla-absorbed-content", T=T, values=values, rows_are="query",
+              title=T("positions.latent.absorbed_content", head=head), key="mla-absorbed-content", values=values, rows_are="query",
               cols_are="key")
     scores_gap = float(np.abs(t.absorbed_content - t.raw_content).max())
     outputs_gap = float(np.abs(t.absorbed_outputs - t.outputs).max())

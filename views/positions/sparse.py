@@ -43,16 +43,16 @@ def sparse_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(np.where(future, np.nan, index.scores), tokens, tokens, kind="signed", title=T("positions.sparse.index", k=top_k),
-              key="dsa-index", T=T, values=values, rows_are="query", cols_are="key", outline=t.kept)
+              key="dsa-index", values=values, rows_are="query", cols_are="key", outline=t.kept)
     with right:
-        chart(t.kept.astype(float), tokens, tokens, kind="weights", title=T("positions.sparse.kept", k=top_k), key="dsa-kept", T=T,
+        chart(t.kept.astype(float), tokens, tokens, kind="weights", title=T("positions.sparse.kept", k=top_k), key="dsa-kept",
               values=False, rows_are="query", cols_are="key")
     left, right = st.columns(2)
     with left:
-        chart(t.dense_weights, tokens, tokens, kind="weights", title=T("positions.sparse.dense"), key="dsa-dense", T=T, values=values,
+        chart(t.dense_weights, tokens, tokens, kind="weights", title=T("positions.sparse.dense"), key="dsa-dense", values=values,
               rows_are="query", cols_are="key")
     with right:
-        chart(t.weights, tokens, tokens, kind="weights", title=T("positions.sparse.sparse", k=top_k), key="dsa-sparse", T=T, values=values,
+        chart(t.weights, tokens, tokens, kind="weights", title=T("positions.sparse.sparse", k=top_k), key="dsa-sparse", values=values,
               rows_are="query", cols_are="key", outline=t.kept)
     note = "positions.sparse.exact" if t.distance == 0.0 and top_k == n else "positions.sparse.check"
     st.markdown(T(note, k=top_k, n=n, distance=f"{t.distance:.2g}", mass=f"{t.kept_mass:.0%}"))

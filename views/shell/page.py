@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 import streamlit as st
 
 from attention_core import tokenize
-from attention_plot.text import Texts
+from attention_plot.text import DEFAULT_LANGUAGE, Texts
 from views.shell import messages, process, state
 from views.shell.params import Int
 from views.shell.registry import LONG_EXAMPLES, SHARED, SHARED_BY_NAME, Page, page
@@ -190,13 +190,31 @@ def shown_matrices() -> list:
 
 
 FONT = "chart_font_this_run"
+LANGUAGE = "chart_language_this_run"
 
 
-def start_run(font: int) -> None:
-    """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
+def start_run(font: int, lang: str) -> None:
+    """Forget the previous run's matrices; draw this run's charts with numbers and labels of ``font`` px and their texts
+    (axis titles, tooltips, text alternatives) in ``lang``: a chart takes both from the run, never from its caller."""
     st.session_state[MATRICES] = []
     st.session_state[FONT] = font
+    st.session_state[LANGUAGE] = lang
     st.session_state.pop(messages.SHOWN, None)
+
+
+def run_font() -> int:
+    """This run's chart font in px (the screen's before a run started)."""
+    return st.session_state.get(FONT, SCREEN.chart_font)
+
+
+def run_texts() -> Texts:
+    """This run's texts, in the language its charts speak (English before a run started)."""
+    return _texts(st.session_state.get(LANGUAGE, DEFAULT_LANGUAGE))
+
+
+@functools.cache
+def _texts(lang: str) -> Texts:
+    return Texts(lang)
 
 
 def restart_part(mark: int) -> None:
