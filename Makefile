@@ -10,7 +10,7 @@ CHROMIUM ?= /usr/bin/chromium
 # to fault in on small VMs: explain() at n=256 goes from ~60 ms to ~30 ms.
 export MALLOC_MMAP_THRESHOLD_ ?= 33554432
 export MALLOC_TRIM_THRESHOLD_ ?= 134217728
-# One BLAS thread (app.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
+# One BLAS thread (views/shell/process.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: system-packages run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz dist clean

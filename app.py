@@ -6,12 +6,11 @@ from pathlib import Path
 import streamlit as st
 
 from attention_plot.text import Texts
-from views import live
-from views.shell import script, sidebar, state, theme
+from views.shell import process, script, sidebar, state, theme
 from views.shell.page import FULL_RUN, OPENED_BY_APP, PROJECTOR, SCREEN, fit_defaults, show_link_notices, start_run
 from views.shell.private import StopException
 from views.shell.registry import BY_ID, MENU_SECTIONS, PAGES
-from views.widgets import charts
+from views.widgets import ask, charts
 
 ROOT = Path(__file__).resolve().parent
 
@@ -28,12 +27,13 @@ def menu(lang: str, default: str | None) -> dict[str, list]:
 
 def main(default: str | None = None) -> None:
     """Run the app; ``default`` names the page opened at "/" (tests open the page under test this way)."""
+    process.start()  # once per process: scripts/run.py has done it already; `streamlit run app.py` and AppTest have not
     # The app's own icon before the menu is built: a page's Material icon would otherwise become the tab's icon through
     # an SVG fetched from fonts.gstatic.com (nothing leaves the server; the page's script stops later ones).
     st.set_page_config(page_icon=str(ROOT / "assets" / "icon.png"), layout="wide")
     slot = script.start()  # the page's script, first: installed before the page's first chart is drawn
     state.keep_values()
-    live.take_teacher_link()  # before the link is read: the teacher key never stays in the address bar
+    ask.take_teacher_link()  # before the link is read: the teacher key never stays in the address bar
     lang = st.session_state.get(state.key("shared", "lang"), st.query_params.get("lang", state.browser_language()))
     navigation = st.navigation(menu(lang, default), expanded=True)  # every page: no "View 3 more", which Streamlit writes in English only
     page = next(p for p in PAGES if p.path == navigation.url_path or (not navigation.url_path and p.id == (default or PAGES[0].id)))
@@ -56,7 +56,7 @@ def main(default: str | None = None) -> None:
     if opened and state.on_screen(page):
         state.publish(page)
     theme.apply(present)
-    start_run(PROJECTOR.chart_font if present else SCREEN.chart_font)
+    start_run(PROJECTOR.chart_font if present else SCREEN.chart_font, T.lang)
     try:
         navigation.run()
     except StopException:  # the page stopped early (empty sentence, missing model): nothing more can be drawn

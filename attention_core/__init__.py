@@ -40,6 +40,7 @@ from attention_core.embedding import embed, positional_encoding, tokenize
 from attention_core.explain import TEXTBOOK_D_K, TEXTBOOK_TOKENS, ExplainOptions, Explanation, explain, textbook_example
 from attention_core.export import from_json, replay, to_json
 from attention_core.fast import allowed_pairs, kv_cache_bytes, online_softmax_attention, shared_kv_attention
+from attention_core.latent import latent_attention
 from attention_core.measures import (
     FocusRow,
     VectorPair,
@@ -60,7 +61,6 @@ from attention_core.measures import (
 from attention_core.multihead import MAX_HEADS, MultiHeadTrace, Projections, init_projections, multi_head
 from attention_core.positions import alibi_bias, alibi_slopes, positioned_head, rope
 from attention_core.rnn import RNNParameters, complexity, init_rnn, reach, rnn
-from attention_core.scale import flash_traffic, latent_attention, lightning_indexer, roofline, sparse_attention, standard_traffic
 from attention_core.scaling import (
     SWEEP_D_K,
     DivisorChoices,
@@ -79,6 +79,7 @@ from attention_core.scaling import (
     sweep,
 )
 from attention_core.scores import SCORE_FUNCTIONS, SCORES, ScoreFunction
+from attention_core.sparse import lightning_indexer, sparse_attention
 from attention_core.tasks import TASKS, Task, Trainer, closeness, scaling_runs
 from attention_core.tiny import (
     AdamState,
@@ -96,6 +97,7 @@ from attention_core.tiny import (
     loss,
 )
 from attention_core.tiny import forward as tiny_forward
+from attention_core.traffic import flash_traffic, roofline, standard_traffic
 
 __all__ = [
     "DEFAULT_WINDOW",

@@ -12,6 +12,8 @@ from numpy.typing import NDArray
 
 T = TypeVar("T")
 
+MAX_SMALL = 4096  # the largest width a small, computed example takes (d_model, d_c, d_h ...): latent, sparse
+
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
     """Return ``value`` as an int if it is a whole number in [lo, hi]; else raise ValueError."""

@@ -8,7 +8,7 @@ Shapes: n queries and keys, H query heads, G key-value heads (G divides H), d_k 
 from __future__ import annotations
 
 import math
-import time
+import timeit
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,6 +156,67 @@ def online_softmax_attention(q: NDArray, k: NDArray, v: NDArray, block: int) -> 
     return OnlineSoftmax(block, np.stack(maxima), np.stack(sums), np.stack(outputs), acc / total[:, None])
 
 
+@dataclass(frozen=True)
+class OnlineSoftmaxTrace:
+    """Online softmax stopped after ``fold`` of its blocks of keys, as a student follows it block by block.
+
+    ``scaled_scores`` (n_q, n_k) = q k^T / sqrt(d_k), the whole matrix the loop never holds (shown, not used);
+    ``folded`` (n_q, n_k): True for the keys folded in so far (the first ``fold`` blocks); ``current`` (n_q, n_k): True
+    for the block folded in last; ``maxima`` and ``sums`` (n_q, blocks): the running maximum m and running sum l of
+    every query row after each block, NaN for the blocks not yet folded in; ``output`` (n_q, d_v) = acc / l after
+    ``fold`` blocks, the output so far (the weights over the keys folded in); ``full_output`` (n_q, d_v) =
+    softmax(scaled_scores) v, what ``output`` becomes once every block is folded in."""
+
+    block: int
+    fold: int
+    scaled_scores: NDArray
+    folded: NDArray
+    current: NDArray
+    maxima: NDArray
+    sums: NDArray
+    output: NDArray
+    full_output: NDArray
+
+    def __post_init__(self) -> None:
+        frozen(self)
+
+    @property
+    def blocks(self) -> int:
+        """Blocks of keys in all: ceil(n_k / block)."""
+        return self.maxima.shape[1]
+
+    @property
+    def difference(self) -> float:
+        """max |output - full_output|: 0 up to rounding once every block is folded in."""
+        return float(np.abs(self.output - self.full_output).max(initial=0.0))
+
+    @property
+    def held(self) -> int:
+        """Numbers of scores held at once: n_q x block (the full computation holds n_q x n_k)."""
+        return self.maxima.shape[0] * self.block
+
+
+def online_softmax_trace(q: NDArray, k: NDArray, v: NDArray, block: int, fold: int) -> OnlineSoftmaxTrace:
+    """``online_softmax_attention`` stopped after ``fold`` blocks of ``block`` keys (1 <= fold <= ceil(n_k / block)):
+    q (n_q, d_k), k (n_k, d_k), v (n_k, d_v). After block b (its keys B_b),
+        m_b = max(m_(b-1), max_(j in B_b) s_j);  l_b = l_(b-1) e^(m_(b-1) - m_b) + sum_(j in B_b) e^(s_j - m_b);
+    and the output so far is acc_fold / l_fold, softmax over the keys of the first ``fold`` blocks."""
+    q, k, v = (np.asarray(a, dtype=float) for a in (q, k, v))
+    run = online_softmax_attention(q, k, v, block)
+    blocks = run.maxima.shape[0] - 1
+    fold = check_int("fold", fold, 1, blocks)
+    n_k = k.shape[0]
+    key_block = np.arange(n_k) // run.block  # (n_k,) the block each key belongs to
+    later = np.arange(blocks) >= fold  # (blocks,) blocks not yet folded in
+    folded = np.broadcast_to(key_block < fold, (q.shape[0], n_k))
+    current = np.broadcast_to(key_block == fold - 1, (q.shape[0], n_k))
+    maxima = np.where(later[None, :], np.nan, run.maxima[1:].T)  # (n_q, blocks)
+    sums = np.where(later[None, :], np.nan, run.sums[1:].T)  # (n_q, blocks)
+    output = run.outputs[fold] / run.sums[fold][:, None]  # (n_q, d_v); l >= 1 after a block: e^0 for its largest score
+    return OnlineSoftmaxTrace(run.block, fold, q @ k.T / math.sqrt(q.shape[1]), folded.copy(), current.copy(), maxima, sums,
+                              output, full_attention(q, k, v))
+
+
 def sliding_window_mask(n: int, window: int) -> NDArray:
     """Causal sliding window (n, n): query i sees keys i - window + 1 .. i (``window`` keys, itself included)."""
     n, window = check_int("n", n, 0, 100_000), check_int("window", window, 1, 100_000)
@@ -190,14 +251,10 @@ def allowed_pairs(kind: str, n: int, window: int = 64, global_tokens: int = 4) -
 
 
 def time_full_attention(n: int, d_k: int = 64, repeat: int = 3, seed: int = 0) -> tuple[float, int]:
-    """Measured seconds (best of ``repeat``) of one full softmax(q k^T / sqrt(d_k)) v at n tokens in NumPy, and the
+    """Measured seconds (best of ``repeat``, ``timeit.repeat``) of one full softmax(q k^T / sqrt(d_k)) v at n tokens in NumPy, and the
     bytes of the n x n score matrix it holds."""
     n = check_int("n", n, 1, 16_384)
     rng = np.random.default_rng(seed)
     q, k, v = (rng.standard_normal((n, d_k)) for _ in range(3))
-    best = math.inf
-    for _ in range(repeat):
-        began = time.perf_counter()
-        full_attention(q, k, v)
-        best = min(best, time.perf_counter() - began)
+    best = min(timeit.repeat(lambda: full_attention(q, k, v), repeat=check_int("repeat", repeat, 1, 1000), number=1))
     return best, n * n * 8

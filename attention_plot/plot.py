@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from attention_core import AttentionTrace, Explanation
 from attention_core.explain import TEXTBOOK_TOKENS
 from attention_plot import figures
-from attention_plot.text import Texts
+from attention_plot.text import DEFAULT_LANGUAGE, Texts
 
 AXIS_TITLES = {"query": "common.labels.queries", "key": "common.labels.keys", "token": "common.labels.tokens",
                "dimension": "common.labels.dimensions", "head": "common.labels.heads", "layer": "common.labels.layers",
@@ -101,13 +101,15 @@ def positions(n: int) -> tuple[str, ...]:
     return tuple(str(i + 1) for i in range(n))
 
 
-def heatmap(values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, T: Texts, kind: str = "signed", title: str = "",
-            rows_are: str = "token", cols_are: str = "dimension", numbers: bool = True, font: int = figures.SCREEN_FONT,
-            **how: object) -> figures.Heatmap:
+def heatmap(values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, T: Texts | None = None, kind: str = "signed",
+            title: str = "", rows_are: str = "token", cols_are: str = "dimension", numbers: bool = True,
+            font: int = figures.SCREEN_FONT, **how: object) -> figures.Heatmap:
     """The description of ``values`` (rows, cols) as the app's heatmap (``figures.Heatmap``), with its texts in ``T``'s
-    language: axis titles and tooltip names for rows that are ``rows_are`` and columns that are ``cols_are``, the note,
-    the text alternative. Numbers in the cells when asked for (``numbers``) and readable; ``how``: the other fields of
-    ``figures.Heatmap`` (decimals, zmax, column_groups, outline, arithmetic, ink)."""
+    language (English when None: a notebook's default; the app passes its run's): axis titles and tooltip names for
+    rows that are ``rows_are`` and columns that are ``cols_are``, the note, the text alternative. Numbers in the cells
+    when asked for (``numbers``) and readable; ``how``: the other fields of ``figures.Heatmap`` (decimals, zmax,
+    column_groups, outline, arithmetic, ink)."""
+    T = Texts(DEFAULT_LANGUAGE) if T is None else T
     text = labels(T, title, np.shape(values), rows_are, cols_are, values, rows, cols, kind)
     return figures.Heatmap(values, rows, cols, kind=kind, title=title, x_title=text.x_title, y_title=text.y_title,
                            hover_rows=text.hover_rows, hover_cols=text.hover_cols,

@@ -4,7 +4,7 @@ scale: latent attention, sparse top-k attention and the memory traffic of FlashA
 
 
 from views import positions
-from views.positions import today
+from views.positions import latent, sparse, traffic
 from views.shell import page
 
 view = page.start("positions")
@@ -12,4 +12,4 @@ T = view.T
 section = view.widget("section", T("positions.section"), style="segmented_control", format_func=lambda s: T(f"positions.sections.{s}"))
 page.section_heading(T(f"positions.sections.{section}"))
 {"positions": positions.positions_section, "sharing": positions.sharing_section, "fast": positions.fast_section,
- "latent": today.latent_section, "sparse": today.sparse_section, "traffic": today.traffic_section}[section](view)
+ "latent": latent.latent_section, "sparse": sparse.sparse_section, "traffic": traffic.traffic_section}[section](view)

@@ -6,9 +6,11 @@ Each figure is the median of several runs (the count is printed). Run from the r
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
+import timeit
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,14 +21,11 @@ from attention_core import explain, sweep  # noqa: E402
 
 
 def median_ms(run: Callable[[], object], repeat: int, warmup: int = 1) -> float:
+    """Median milliseconds of ``repeat`` calls of ``run`` after ``warmup`` calls; the garbage collector stays on (timeit
+    turns it off by default), as it is while a student waits."""
     for _ in range(warmup):
         run()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return statistics.median(timeit.repeat(run, setup="gc.enable()", repeat=repeat, number=1, globals={"gc": gc})) * 1000
 
 
 def row(name: str, measured_ms: float, budget_ms: float | None, runs: int) -> tuple[str, str, str, str, str]:

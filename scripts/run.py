@@ -11,15 +11,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts import paths
-from views.shell import private
+from views.shell import private, process
 from views.shell.registry import PAGES
-
-private.pages_are_navigation_only()
-# Two-level and unknown paths: redirected, never blank.
-paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))
 
 if __name__ == "__main__":
     from classroom.network import live_class_line
 
+    process.start()  # one BLAS thread; pages/ is st.navigation's before the server's first request
+    # Two-level and unknown paths: redirected, never blank.
+    paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))
     print(live_class_line(sys.argv), flush=True)
     sys.exit(private.run_streamlit(["run", *sys.argv[1:]]))

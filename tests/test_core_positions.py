@@ -1,6 +1,6 @@
 """Positions and attention at scale: permutation equivariance without positions, RoPE's relative property, ALiBi,
-grouped-query = multi-head with shared K/V repeated, the cache's memory, online softmax = softmax, and mask costs.
-Each against an independent formula written here."""
+grouped-query = multi-head with shared K/V repeated, the cache's memory, online softmax = softmax (its trace, stopped
+after any block, = a plain loop), and mask costs. Each against an independent formula written here."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from attention_core.fast import (
     kv_cache_bytes,
     model_cache_bytes,
     online_softmax_attention,
+    online_softmax_trace,
     shared_kv_attention,
     sliding_window_mask,
     sparse_mask,
@@ -206,6 +207,73 @@ def test_online_softmax_is_exactly_softmax_for_any_block_size(n, d, block, scale
     s = q @ k.T / math.sqrt(d)
     np.testing.assert_allclose(online.maxima[-1], s.max(axis=1), rtol=1e-13, atol=1e-13)  # BLAS may round blocks apart
     np.testing.assert_allclose(online.sums[-1], np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1), rtol=1e-12)
+
+
+def test_the_online_softmax_trace_by_hand():
+    """One query, d_k = 1 (divisor 1), scores 0, 1, 2 against values 1, 2, 3, blocks of 2 keys: worked out on paper."""
+    q, k, v = np.array([[1.0]]), np.array([[0.0], [1.0], [2.0]]), np.array([[1.0], [2.0], [3.0]])
+    e = math.e
+    first = online_softmax_trace(q, k, v, block=2, fold=1)
+    assert (first.blocks, first.held) == (2, 2)
+    np.testing.assert_array_equal(first.scaled_scores, [[0.0, 1.0, 2.0]])
+    np.testing.assert_array_equal(first.folded, [[True, True, False]])
+    np.testing.assert_array_equal(first.current, [[True, True, False]])
+    np.testing.assert_allclose(first.maxima, [[1.0, np.nan]])  # m = max(0, 1); the second block not yet folded in
+    np.testing.assert_allclose(first.sums, [[1 + 1 / e, np.nan]])  # l = e^(0 - 1) + e^(1 - 1)
+    np.testing.assert_allclose(first.output, [[(1 / e + 2) / (1 + 1 / e)]], rtol=1e-15)  # (e^-1 * 1 + 1 * 2) / l
+    np.testing.assert_allclose(first.full_output, [[(1 / e**2 + 2 / e + 3) / (1 + 1 / e + 1 / e**2)]], rtol=1e-15)
+    assert first.difference == pytest.approx(abs(first.output[0, 0] - first.full_output[0, 0]))
+    both = online_softmax_trace(q, k, v, block=2, fold=2)
+    np.testing.assert_array_equal(both.folded, [[True, True, True]])
+    np.testing.assert_array_equal(both.current, [[False, False, True]])
+    np.testing.assert_allclose(both.maxima, [[1.0, 2.0]])  # m = max(1, 2)
+    np.testing.assert_allclose(both.sums, [[1 + 1 / e, 1 + 1 / e + 1 / e**2]], rtol=1e-15)  # l e^(1 - 2) + e^(2 - 2)
+    np.testing.assert_allclose(both.output, both.full_output, rtol=1e-15)
+    assert both.difference < 1e-15
+    for fold in (0, 3):
+        with pytest.raises(ValueError, match="fold must be between 1 and 2"):
+            online_softmax_trace(q, k, v, block=2, fold=fold)
+
+
+def online_softmax_by_loop(q, k, v, block, fold):
+    """The running maximum, the running sum and the output so far, one query and one key at a time, in plain Python."""
+    n_q, n_k = len(q), len(k)
+    maxima, sums, output = np.full((n_q, -(-n_k // block)), np.nan), np.full((n_q, -(-n_k // block)), np.nan), []
+    for i in range(n_q):
+        m, total, acc = -math.inf, 0.0, [0.0] * len(v[0])
+        for b in range(fold):
+            keys = range(b * block, min((b + 1) * block, n_k))
+            scores = {j: sum(q[i][c] * k[j][c] for c in range(len(q[i]))) / math.sqrt(len(q[i])) for j in keys}
+            new_m = max(m, *scores.values())
+            total = total * math.exp(m - new_m) + sum(math.exp(s - new_m) for s in scores.values())
+            acc = [a * math.exp(m - new_m) + sum(math.exp(scores[j] - new_m) * v[j][c] for j in keys) for c, a in enumerate(acc)]
+            m = new_m
+            maxima[i, b], sums[i, b] = m, total
+        output.append([a / total for a in acc])
+    return maxima, sums, np.array(output)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n_q=st.integers(1, 8), n_k=st.integers(1, 12), d=st.integers(1, 4), block=st.integers(1, 12), data=st.data(),
+       seed=st.integers(0, 10**6))
+def test_the_online_softmax_trace_is_the_loop_and_its_output_is_softmax_over_the_keys_folded_in(n_q, n_k, d, block, data, seed):
+    rng = np.random.default_rng(seed)
+    q, k, v = 3 * rng.standard_normal((n_q, d)), 3 * rng.standard_normal((n_k, d)), rng.standard_normal((n_k, 2))
+    block = min(block, n_k)
+    blocks = math.ceil(n_k / block)
+    fold = data.draw(st.integers(1, blocks))
+    trace = online_softmax_trace(q, k, v, block, fold)
+    maxima, sums, output = online_softmax_by_loop(q.tolist(), k.tolist(), v.tolist(), block, fold)
+    np.testing.assert_allclose(trace.maxima, maxima, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(trace.sums, sums, rtol=1e-12)
+    np.testing.assert_allclose(trace.output, output, rtol=1e-12, atol=1e-12)
+    seen = min(fold * block, n_k)  # the output so far is softmax attention over the keys folded in, and only those
+    np.testing.assert_allclose(trace.output, full_attention_by_hand(q, k[:seen], v[:seen]), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(trace.folded, np.arange(n_k)[None, :].repeat(n_q, 0) < seen)
+    np.testing.assert_array_equal(trace.current.any(axis=0), (np.arange(n_k) >= (fold - 1) * block) & (np.arange(n_k) < seen))
+    np.testing.assert_allclose(trace.full_output, full_attention_by_hand(q, k, v), rtol=1e-12, atol=1e-12)
+    if fold == blocks:
+        assert trace.difference < 1e-12
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 20, 33, 100])

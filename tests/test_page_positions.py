@@ -8,11 +8,13 @@ from conftest import all_text, figure_titles, figures, open_app, tables, z_value
 
 from attention_core import explain
 from attention_core.fast import MODEL_SHAPES, kv_cache_bytes
+from attention_core.latent import init_latent, latent_attention
 from attention_core.positions import alibi_slopes
-from attention_core.scale import GPUS, init_indexer, init_latent, latent_attention, lightning_indexer, sparse_attention
+from attention_core.sparse import init_indexer, lightning_indexer, sparse_attention
+from attention_core.traffic import GPUS
 from attention_plot.figures import chinese
 from views.positions import readable_bytes
-from views.positions.today import INDEXER_DIM, INDEXER_HEADS
+from views.positions.sparse import INDEXER_DIM, INDEXER_HEADS
 from views.shell.registry import CACHE_MODELS, LATENT_HEADS, POSITION_SECTIONS, TRAFFIC_GPUS
 
 PAGE = "positions"

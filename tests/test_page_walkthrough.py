@@ -363,3 +363,20 @@ def test_walkthrough_with_pretrained_weights(model):
     np.testing.assert_allclose(matrix(header, values, "weights.4"), trace.attentions[1][3], atol=1e-12)
     assert matrix(header, values, "raw.4").shape == (8, 8) and matrix(header, values, "tokens-x").shape == (8, 385)
     assert len(payload(at)[0]) and len(at.get("bidi_component")[0].proto.bytes) < 400_000  # 12 heads, no 385 × 32 W
+
+
+def test_the_walks_parts_are_cached_by_its_identity_and_never_hash_the_walk():
+    """``walk_parts`` is one ``st.cache_resource`` shared by every session: its key is the walk's identity (how its numbers
+    were made), the layout, language and box; the walk itself (``_walk``) is carried past the key, never hashed."""
+    from views.shell.page import SCREEN
+    from views.walkthrough import Message, walk_parts
+
+    class Unhashable(Message):
+        def __reduce__(self):  # Streamlit's hasher would fall back to pickling an unknown object
+            raise AssertionError("the walk was hashed")
+
+    first = walk_parts(("message", "cached once"), Unhashable("cached once"), SCREEN, "en", None, "random", 1)
+    again = walk_parts(("message", "cached once"), Unhashable("another walk"), SCREEN, "en", None, "random", 1)
+    assert again is first
+    other = walk_parts(("message", "cached once"), Unhashable("cached once"), SCREEN, "zh", None, "random", 1)
+    assert other is not first

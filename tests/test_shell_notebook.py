@@ -17,6 +17,7 @@ from nbclient import NotebookClient
 
 from attention_core import explain, textbook_example
 from attention_plot import plot
+from attention_plot.text import Texts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,3 +94,16 @@ def test_the_wheel_holds_the_core_and_the_plots_and_works_alone(tmp_path):
                          env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"})
     where, title = run.stdout.split()
     assert where.startswith(str(target)) and title == "注意力权重"
+
+
+def test_a_heatmap_described_in_a_notebook_is_english_unless_given_texts_and_needs_no_streamlit():
+    """The app's charts take their language from the run (views.shell.page.run_texts); attention_plot knows no run: a
+    notebook passes ``T`` or gets English, and never imports streamlit. In a fresh interpreter."""
+    code = ("import json, sys\nimport numpy as np\nfrom attention_plot import plot\nfrom attention_plot.text import Texts\n"
+            "english = plot.heatmap(np.eye(2), ('a', 'b'), ('a', 'b'), kind='weights', rows_are='query', cols_are='key')\n"
+            "chinese = plot.heatmap(np.eye(2), ('a', 'b'), ('a', 'b'), T=Texts('zh'), kind='weights', rows_are='query', cols_are='key')\n"
+            "print(json.dumps([english.x_title, chinese.x_title, 'streamlit' in sys.modules]))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    english, chinese, streamlit = json.loads(result.stdout.strip().splitlines()[-1])
+    assert not streamlit
+    assert english == Texts("en")(plot.AXIS_TITLES["key"]) and chinese == Texts("zh")(plot.AXIS_TITLES["key"]) != english

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import pytest
 from conftest import ROOT, SENTENCE, open_app
@@ -218,3 +219,12 @@ def test_every_value_survives_its_own_link(param):
     for value in (param.default, {Int: 7, Float: 4.3, Flag: False, Choice: param.options[-1] if hasattr(param, "options") else None,
                                   Choices: ("b", "c"), Text: "hello, world"}[type(param)]):
         assert param.read(param.write(value)) == (value, None)
+
+
+def test_the_readmes_table_of_page_ids_and_url_paths_is_the_registrys():
+    """README.md's table of pages (id, URL path, views) lists every page of the registry, in its order, as declared."""
+    rows = re.findall(r"^\| `([a-z_]+)` \| `/([^`]*)` \| `(views/[^`]+)` \|$", (ROOT / "README.md").read_text(), re.MULTILINE)
+    expected = [(page.id, page.path, f"views/{page.id}.py" if (ROOT / "views" / f"{page.id}.py").exists() else f"views/{page.id}/")
+                for page in PAGES]
+    assert rows == expected, "README.md's page table differs from views/shell/registry.py:\n" + "\n".join(
+        f"| `{page_id}` | `/{path}` | `{views}` |" for page_id, path, views in expected)

@@ -60,6 +60,6 @@ def sentence_sections(view: View) -> None:
     cos_matrix, dot_matrix = similarity_matrices(cosine.x)
     left, right = st.columns(2)
     with left:
-        chart(cos_matrix, tokens, tokens, kind="signed", title=T("cosine.cosine_matrix"), key="cos-matrix", T=T, values=True, cols_are="token")
+        chart(cos_matrix, tokens, tokens, kind="signed", title=T("cosine.cosine_matrix"), key="cos-matrix", values=True, cols_are="token")
     with right:
-        chart(dot_matrix, tokens, tokens, kind="signed", title=T("cosine.dot_matrix"), key="dot-matrix", T=T, values=True, cols_are="token")
+        chart(dot_matrix, tokens, tokens, kind="signed", title=T("cosine.dot_matrix"), key="dot-matrix", values=True, cols_are="token")

@@ -43,10 +43,10 @@ def cross_section(view: View, source: str, target: str) -> None:
     left, right = st.columns(2) if len(cross.context_tokens) <= 8 else (st.container(), st.container())
     with left:
         chart(cross.trace.heads[0].weights, cross.tokens, cross.context_tokens, kind="weights", title=T("cross.cross"), key="cross",
-              T=T, values=True, rows_are="target", cols_are="source")
+              values=True, rows_are="target", cols_are="source")
     with right:
         chart(causal.trace.heads[0].weights, causal.tokens, causal.tokens, kind="weights", title=T("cross.causal"), key="causal",
-              T=T, values=True, rows_are="query", cols_are="key")
+              values=True, rows_are="query", cols_are="key")
     st.caption(T("cross.causal_intro"))
 
 
@@ -57,6 +57,6 @@ def general_section(view: View, source: str, target: str) -> None:
     st.markdown(T("cross.general_intro"))
     passage, question = cache.general_for(settings, target, source, heads=1)
     chart(question.weights, (T("cross.question_row"),), passage.tokens, kind="weights", title=T("cross.question"), key="general",
-          T=T, values=True, rows_are="query", cols_are="key")
+          values=True, rows_are="query", cols_are="key")
     chart(passage.trace.heads[0].weights, passage.tokens, passage.tokens, kind="weights", title=T("cross.passage_self"),
-          key="passage-self", T=T, values=True, rows_are="query", cols_are="key")
+          key="passage-self", values=True, rows_are="query", cols_are="key")

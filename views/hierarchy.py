@@ -93,7 +93,7 @@ def sentences_section(view: View, trace: HierarchicalTrace) -> None:
     left, right = st.columns([3, 2])
     with left:
         chart(trace.document.hidden, names, dims(trace.document.hidden.shape[1]), kind="signed", title=T("hierarchy.sentence_vectors"),
-              key="sentence-vectors", T=T, values=True, rows_are="sentence")
+              key="sentence-vectors", values=True, rows_are="sentence")
     with right:
         chart(trace.document.pooled[None, :], ("v",), dims(trace.document.pooled.shape[0]), kind="signed",
-              title=T("hierarchy.document_vector"), key="document-vector", T=T, values=True, rows_are="document")
+              title=T("hierarchy.document_vector"), key="document-vector", values=True, rows_are="document")

@@ -59,17 +59,17 @@ def grid(view: View, chosen: Heads) -> None:
         if h % per_row == 0:  # a row of columns at a time: a screen reader and the Tab key meet the heads in order 1, 2, 3, 4
             columns = st.columns(per_row)
         with columns[h % per_row]:
-            chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}", T=T,
+            chart(trace.weights, tokens, tokens, kind="weights", title=T("multihead.head", number=h + 1), key=f"head-{h}",
                   values=True, rows_are="query", cols_are="key")  # too small to read: hidden, with a note (theme.css)
-    chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat", T=T,
+    chart(e.trace.concat, tokens, dims(e.trace.concat.shape[1]), kind="signed", title=T("multihead.concat"), key="concat",
           values=True, column_groups=heads)
     left, right = st.columns(2)
     with left:
         chart(e.projections.w_o, dims(e.projections.w_o.shape[0]), dims(e.projections.w_o.shape[1]), kind="signed",
-              title=T("multihead.w_o"), key="w-o", T=T, values=True, rows_are="dimension")
+              title=T("multihead.w_o"), key="w-o", values=True, rows_are="dimension")
     with right:
         chart(e.trace.output, tokens, dims(e.trace.output.shape[1]), kind="signed", title=T("multihead.output"), key="output",
-              T=T, values=True)
+              values=True)
 
 
 def diversity(view: View, chosen: Heads) -> None:
@@ -81,7 +81,7 @@ def diversity(view: View, chosen: Heads) -> None:
     else:
         labels = tuple(T("multihead.head", number=h + 1) for h in range(heads))
         chart(head_distances(chosen.e.trace.heads), labels, labels, kind="weights", title=T("multihead.diversity"), key="diversity",
-              T=T, values=True, rows_are="head", cols_are="head", decimals=3)
+              values=True, rows_are="head", cols_are="head", decimals=3)
 
 
 def sections(view: View) -> tuple[Callable[[View, Heads], None], ...]:

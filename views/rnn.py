@@ -32,16 +32,16 @@ def steps_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(reach(n, step, model="rnn").astype(float), tokens, tokens, kind="weights", title=T("rnn.rnn_reach", step=step, n=n),
-              key="rnn-reach", T=T, values=False, rows_are="position", cols_are="word")
+              key="rnn-reach", values=False, rows_are="position", cols_are="word")
         computed = np.where(np.arange(n)[:, None] < step, hidden, np.nan)
         hidden_title = T("rnn.hidden", step=str(step).translate(SUBSCRIPTS)) if step > 1 else T("rnn.hidden_first")  # not "h₁ … h₁"
         chart(computed, tokens, dims(hidden.shape[1]), kind="signed", title=hidden_title, key="rnn-hidden",
-              T=T, values=True)
+              values=True)
     with right:
         chart(reach(n, 1, model="attention").astype(float), tokens, tokens, kind="weights", title=T("rnn.attention_reach"),
-              key="attention-reach", T=T, values=False, rows_are="position", cols_are="word")
+              key="attention-reach", values=False, rows_are="position", cols_are="word")
         chart(e.trace.heads[0].output, tokens, dims(e.trace.heads[0].output.shape[1]), kind="signed", title=T("rnn.outputs"),
-              key="attention-out", T=T, values=True)
+              key="attention-out", values=True)
 
 
 def table_section(view: View) -> int:

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from attention_core import AttentionTrace, Explanation, entropy_bits, gumbel_noise, gumbel_softmax
 from attention_plot import figures
 from attention_plot.text import Texts
-from views.shell.page import View
+from views.shell.page import View, run_texts
 from views.widgets.charts import chart, show
 from views.widgets.inputs import explanation_or_stop
 
@@ -20,11 +20,12 @@ ONE_HEAD = dict(heads=1, mode="soft", score="scaled_dot")  # every kind is compa
 
 
 def weights_with_entropy(weights: NDArray, tokens: tuple[str, ...], key_tokens: tuple[str, ...], *, title: str, key: str,
-                         T: Texts, outline: NDArray | None = None) -> None:
-    """The weight heatmap (queries x keys) and, beside it, each query's entropy in bits."""
+                         outline: NDArray | None = None) -> None:
+    """The weight heatmap (queries x keys) and, beside it, each query's entropy in bits (texts in this run's language)."""
+    T = run_texts()
     left, right = st.columns([3, 1])
     with left:
-        chart(weights, tokens, key_tokens, kind="weights", title=title, key=key, T=T, values=True,
+        chart(weights, tokens, key_tokens, kind="weights", title=title, key=key, values=True,
               rows_are="query", cols_are="key", outline=outline)
     with right:
         max_bits = math.log2(max(len(key_tokens), 1))
@@ -39,10 +40,10 @@ def score_panel(score: str, head: AttentionTrace, tokens: tuple[str, ...], T: Te
     st.caption(T(f"types.scores.note_{score}", divisor=f"{head.divisor:g}" if score == "cosine" else ""))
     raw, weights = st.columns(2)
     with raw:
-        chart(head.raw_scores, tokens, tokens, kind="signed", title=T("types.scores.raw"), key=f"raw-{score}", T=T,
+        chart(head.raw_scores, tokens, tokens, kind="signed", title=T("types.scores.raw"), key=f"raw-{score}",
               values=True, rows_are="query", cols_are="key")
     with weights:
-        chart(head.weights, tokens, tokens, kind="weights", title=T("types.scores.weights"), key=f"weights-{score}", T=T,
+        chart(head.weights, tokens, tokens, kind="weights", title=T("types.scores.weights"), key=f"weights-{score}",
               values=True, rows_are="query", cols_are="key")
     max_bits = math.log2(max(len(tokens), 1))
     show(figures.entropy_bars(entropy_bits(head.weights), tokens, title=T("types.entropy"), x_title=T("types.entropy_axis"),
@@ -54,7 +55,7 @@ def mode_panel(name: str, weights: NDArray, tokens: tuple[str, ...], T: Texts, *
     """One mode of attention: its name, its trade-off in a sentence, its weights and their entropy."""
     st.markdown(f"### {T(f'types.modes.{name}', **values)}")
     st.caption(T(f"types.modes.{name}_note"))
-    weights_with_entropy(weights, tokens, tokens, title=T(f"types.modes.{name}", **values), key=f"mode-{name}", T=T,
+    weights_with_entropy(weights, tokens, tokens, title=T(f"types.modes.{name}", **values), key=f"mode-{name}",
                          outline=outline)
 
 
@@ -110,7 +111,7 @@ def masks_section(view: View, base: Explanation) -> None:
     st.caption(T("types.masks.causal_note"))
     masked = explanation_or_stop(settings, T, **ONE_HEAD, causal=causal, temperature=temperature).trace.heads[0]
     weights_with_entropy(masked.weights, tokens, tokens, title=T("types.masks.weights", temperature=f"{temperature:g}"),
-                         key="masked", T=T)
+                         key="masked")
 
 
 SECTIONS = {"scores": scores_section, "modes": modes_section, "masks": masks_section}

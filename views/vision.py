@@ -102,8 +102,9 @@ def upsampled(values: NDArray, size: int) -> NDArray:
     return np.kron(np.asarray(values, dtype=float).reshape(per, per), np.ones((size, size)))
 
 
-def image_chart(image: NDArray, T, key: str, title: str) -> None:
-    chart(image / core.MAX_PIXEL, dims(8), dims(8), kind="weights", title=title, key=key, T=T, values=True, decimals=2,
+def image_chart(image: NDArray, key: str, title: str) -> None:
+    """The digit's pixels (8, 8) in [0, 1], each with its value."""
+    chart(image / core.MAX_PIXEL, dims(8), dims(8), kind="weights", title=title, key=key, values=True, decimals=2,
           rows_are="pixel_row", cols_are="pixel_column")
 
 
@@ -122,10 +123,10 @@ def sentence_section(view: View) -> None:
     st.subheader(T("vision.headings.patches"))
     left, right = st.columns(2)
     with left:
-        image_chart(image, T, "vision-image", T("vision.image_title", label=label))
+        image_chart(image, "vision-image", T("vision.image_title", label=label))
     with right:
         chart(pieces, names, dims(size * size), kind="weights", title=T("vision.patches_title", count=m, size=size), key="vision-pieces",
-              T=T, values=m * size * size <= 64, rows_are="token", cols_are="dimension")
+              values=m * size * size <= 64, rows_are="token", cols_are="dimension")
     if view.layout.explains:
         st.markdown(T("vision.patches_body", count=m, size=size, pixels=size * size))
     trace = core.vit_forward(params, image)
@@ -136,7 +137,7 @@ def sentence_section(view: View) -> None:
     st.subheader(T("vision.headings.tokens"))
     st.latex(T("vision.formula"))
     for matrix, rows, title, key in charts:
-        chart(matrix, rows, dims(matrix.shape[1]), kind="signed", title=T(title, count=m, d=matrix.shape[1]), key=key, T=T,
+        chart(matrix, rows, dims(matrix.shape[1]), kind="signed", title=T(title, count=m, d=matrix.shape[1]), key=key,
               values=False, rows_are="token", cols_are="dimension")
     st.markdown(T("vision.then_steps"))
 
@@ -179,11 +180,11 @@ def steps_parts(digit: int, size: int, layout: Layout, lang: str) -> tuple:
 # --- Where it looks ---
 
 
-def over_image(weights: NDArray, size: int, image: NDArray, title: str, key: str, T, own_scale: bool = False) -> None:
+def over_image(weights: NDArray, size: int, image: NDArray, title: str, key: str, own_scale: bool = False) -> None:
     """Per-patch weights (m,) on the image's pixels, with the digit's outline (half ink) drawn over them; ``own_scale``:
     colours from 0 to the largest weight rounded up to a tenth (a rollout's shares are small: on 0–1 they look white)."""
     zmax = max(0.1, math.ceil(float(np.max(weights)) * 10 - 1e-9) / 10) if own_scale else 1.0
-    chart(upsampled(weights, size), dims(8), dims(8), kind="weights", title=title, key=key, T=T, values=False, rows_are="pixel_row",
+    chart(upsampled(weights, size), dims(8), dims(8), kind="weights", title=title, key=key, values=False, rows_are="pixel_row",
           cols_are="pixel_column", ink=(image, core.MAX_PIXEL / 2), zmax=zmax)
 
 
@@ -192,7 +193,7 @@ def attention_maps(view: View, maps: NDArray, size: int, image: NDArray, titles:
     for first in range(0, len(maps), 2):
         for column, index in zip(st.columns(2), range(first, min(first + 2, len(maps)))):
             with column:
-                over_image(maps[index], size, image, titles[index], f"{key}-{index}", view.T)
+                over_image(maps[index], size, image, titles[index], f"{key}-{index}")
 
 
 def open_patch(view: View) -> None:
@@ -212,6 +213,10 @@ def patch_targets(size: int, T) -> dict:
 
 
 def looks_section(view: View) -> None:
+    """Where the tiny vision transformer looks, on the chosen digit (8 x 8 pixels in m = 16 patches of 2 x 2): the shipped
+    run's accuracy; every layer and head's [CLS] attention over the patches (m,) at the chosen training step, predicted
+    first when asked; and once trained, the attention rollout and the last layer's attention of the patch the student
+    picks (a row of the (m + 1, m + 1) weights, heads averaged, [CLS] left out)."""
     T = view.T
     pick_digit(view)
     image, label, digit = chosen_image(view)
@@ -252,14 +257,14 @@ def looks_section(view: View) -> None:
         st.subheader(T("vision.headings.patch"))
         left, right = st.columns(2)
         with left:
-            over_image(rolled, size, image, T("vision.rollout"), "vision-rollout", T, own_scale=True)
+            over_image(rolled, size, image, T("vision.rollout"), "vision-rollout", own_scale=True)
         query = view.clamp("query", 1, m)
         with right:
             show_selectable(image_figure(image, size, T, chosen=query), key="vision-pick", on_select=lambda: open_patch(view),
                             alt=T("vision.pick_alt", patch=query))
         view.widget("query", T("vision.query"), style="selectbox", hi=m, format_func=lambda i: names[i - 1])
         rows = trace.layers[-1].weights[0].mean(axis=0)[query, 1:]  # that patch's attention, last layer, heads averaged
-        over_image(rows, size, image, T("vision.query_map", patch=query), "vision-query", T, own_scale=True)
+        over_image(rows, size, image, T("vision.query_map", patch=query), "vision-query", own_scale=True)
         shown = round(float(rows.sum()), 2)  # with [CLS] the row sums to 1: the two shares as shown add up to 1.00
         st.caption(T("vision.query_rest", patch=query, m=m, patches=f"{shown:.2f}", cls=f"{1 - shown:.2f}"))
         best = int(np.argmax(rolled))
@@ -428,7 +433,7 @@ def draw_section(view: View) -> None:
         return
     if changed:  # what the model reads, beside what was typed
         with right:
-            image_chart(clean, T, "vision-draw-clean", T("vision.read_title"))
+            image_chart(clean, "vision-draw-clean", T("vision.read_title"))
     params = shipped(2).params
     trace = core.vit_forward(params, clean)
     probabilities = np.exp(trace.logits[0] - trace.logits[0].max())
@@ -436,6 +441,6 @@ def draw_section(view: View) -> None:
     with right:
         show(figures.bars(probabilities, tuple(str(d) for d in range(10)), title=T("vision.probabilities"), y_title=T("vision.probability")),
              key="vision-probabilities")
-    over_image(core.rollout(trace)[0], 2, clean, T("vision.rollout"), "vision-draw-rollout", T, own_scale=True)
+    over_image(core.rollout(trace)[0], 2, clean, T("vision.rollout"), "vision-draw-rollout", own_scale=True)
     best = int(probabilities.argmax())
     st.markdown(T("vision.draw_said", digit=best, probability=f"{probabilities[best]:.0%}"))

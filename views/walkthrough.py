@@ -8,7 +8,6 @@ walk or layer (new numbers), the hands-on editor and a live class's question abo
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
@@ -190,30 +189,18 @@ def walk_payload(walk: Walk | Message, view: View, server: tuple, token: str, as
         options = walk.explanation.options if walk.explanation is not None else None
         identity = (walk.kind, walk.layer, walk.tokens, options, len(walk.heads))
     box = None if not view.layout.extras or view["walk"] == "textbook" else view.settings.text
-    parts = walk_parts(identity, Unkeyed(walk), view.layout, view.T.lang, box, view["walk"], view["layer"])
+    parts = walk_parts(identity, walk, view.layout, view.T.lang, box, view["walk"], view["layer"])
     step, head, focus, values, all_, predict = server or (1, 1, 1, True, False, False)
     return steps.assemble(parts, token=token, ask=askable, teaching=teaching,
                           view={"step": step, "head": head, "focus": focus, "values": values, "all": all_, "predict": predict})
 
 
-class Unkeyed:
-    """A value carried past a cache without being part of its key (the key names it already)."""
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Unkeyed)
-
-    def __hash__(self) -> int:
-        return 0
-
-
-@functools.lru_cache(maxsize=64)
-def walk_parts(identity: tuple, carried: Unkeyed, layout: Layout, lang: str, box: str | None, kind: str, layer: int) -> tuple:
+@st.cache_resource(max_entries=64, show_spinner=False)
+def walk_parts(identity: tuple, _walk: Walk | Message, layout: Layout, lang: str, box: str | None, kind: str, layer: int) -> tuple:
     """Every step of the walk and its numbers (``steps.Pack.parts``), made once per walk (named by ``identity``: how its
-    numbers were made), layout, language and sentence box, and shared by every session that shows them."""
-    walk: Walk | Message = carried.value
+    numbers were made), layout, language and sentence box, and shared by every session that shows them. ``_walk`` is
+    not part of the key (Streamlit hashes no argument whose name starts with "_"): ``identity`` names it already."""
+    walk = _walk
     T = Texts(lang)
     pack = steps.Pack()
     pack.header.update(

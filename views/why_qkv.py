@@ -32,10 +32,10 @@ def asymmetry_section(view: View, separate: Explanation, shared: Explanation) ->
         gaps[name] = f"{abs(difference).max():.4f}"
         left, right = st.columns(2)
         with left:
-            chart(scores, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}"), key=f"{name}-scores", T=T, values=True,
+            chart(scores, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}"), key=f"{name}-scores", values=True,
                   rows_are="query", cols_are="key")
         with right:
-            chart(difference, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}_diff"), key=f"{name}-diff", T=T, values=True,
+            chart(difference, tokens, tokens, kind="signed", title=T(f"why_qkv.{name}_diff"), key=f"{name}-diff", values=True,
                   rows_are="query", cols_are="key")
     st.markdown(f"**{T('why_qkv.largest', **gaps)}**")
 
@@ -47,11 +47,11 @@ def values_section(view: View, separate: Explanation) -> None:
     st.header(T("why_qkv.values_title"))
     st.markdown(T("why_qkv.values_intro"))
     head = separate.trace.heads[0]
-    chart(head.weights, tokens, tokens, kind="weights", title=T("why_qkv.weights"), key="weights", T=T, values=True,
+    chart(head.weights, tokens, tokens, kind="weights", title=T("why_qkv.weights"), key="weights", values=True,
           rows_are="query", cols_are="key")
     left, right = st.columns(2)
     with left:
         without_v = weighted_sum(head.weights, separate.x)
-        chart(without_v, tokens, dims(without_v.shape[1]), kind="signed", title=T("why_qkv.without_v"), key="without-v", T=T, values=True)
+        chart(without_v, tokens, dims(without_v.shape[1]), kind="signed", title=T("why_qkv.without_v"), key="without-v", values=True)
     with right:
-        chart(head.output, tokens, dims(head.output.shape[1]), kind="signed", title=T("why_qkv.with_v"), key="with-v", T=T, values=True)
+        chart(head.output, tokens, dims(head.output.shape[1]), kind="signed", title=T("why_qkv.with_v"), key="with-v", values=True)

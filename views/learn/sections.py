@@ -91,7 +91,7 @@ def attention_grid(weights: NDArray, closeness: NDArray, labels: tuple[str, ...]
                 if pattern is not None and np.isfinite(near):
                     title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
                 with column:
-                    chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}", T=T,
+                    chart(weights[layer, head], labels, labels, kind="weights", title=title, key=f"{key}-{layer}-{head}",
                           values=values, rows_are="query", cols_are="key")
 
 
@@ -122,7 +122,7 @@ def watch(view: View, task_name: str) -> None:
             columns = st.columns(len(ideal))
             for column, pattern, name in zip(columns, ideal, T.get(f"learn.tasks.{task_name}.patterns")):
                 with column:
-                    chart(pattern, labels, labels, kind="weights", title=name, key=f"ideal-{name}", T=T, values=False,
+                    chart(pattern, labels, labels, kind="weights", title=name, key=f"ideal-{name}", values=False,
                           rows_are="query", cols_are="key")
         st.caption(T("learn.watch.settings", **describe(snap.settings)))
 
@@ -202,6 +202,10 @@ def describe(settings: dict) -> dict[str, object]:
 # 2. The decoder at work
 
 def decode(view: View, task_name: str) -> None:
+    """The decoder at work on the shipped model of ``task_name``: one layer and head's masked scores and weights over the
+    prompt and what it generates (n, n; rows = queries; the causal mask as its own stage, checked against the rows the
+    key-value cache produced), the next token's probabilities (vocab,) with temperature and top-k, and generation one
+    token at a time from the cache, each new token with its probability and the cache's size."""
     T = view.T
     snap, task = snapshots.snapshot(task_name), named_task(task_name)
     config = snap.config
@@ -246,10 +250,10 @@ def decode(view: View, task_name: str) -> None:
     left, right = st.columns(2)
     with left:
         chart(scores, labels, labels, kind="signed", title=T("learn.decode.scores", layer=layer, head=head), key="decode-scores",
-              T=T, values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key", decimals=1)
+              values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key", decimals=1)
     with right:
         chart(weights, labels, labels, kind="weights", title=T("learn.decode.weights", layer=layer, head=head),
-              key="decode-weights", T=T, values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key")
+              key="decode-weights", values=len(labels) <= HALF_WIDTH_VALUES, rows_are="query", cols_are="key")
     above = np.triu(np.ones_like(weights, dtype=bool), k=1)
     cached = gen.rows[layer - 1][head - 1]
     st.caption(T("learn.decode.mask_check", masked=int(above.sum()), largest=f"{weights[above].max(initial=0.0):g}",
@@ -270,7 +274,7 @@ def decode(view: View, task_name: str) -> None:
         st.markdown(T("learn.decode.generation_intro"))
     first = gen.prompt - 1  # the prompt's last row predicted the first new token
     chart(cached[first:], labels[first:], labels, kind="weights", title=T("learn.decode.rows", layer=layer, head=head),
-          key="decode-rows", T=T, values=len(labels) <= FULL_WIDTH_VALUES, rows_are="query", cols_are="key")
+          key="decode-rows", values=len(labels) <= FULL_WIDTH_VALUES, rows_are="query", cols_are="key")
     rows = []
     for i in range(gen.prompt, len(gen.tokens)):
         chosen = int(gen.tokens[i])
@@ -287,6 +291,10 @@ def decode(view: View, task_name: str) -> None:
 # 3. Train it yourself
 
 def train(view: View, task_name: str) -> None:
+    """Train it yourself: the task's model with the student's heads, d_k (d_model = heads x d_k), learning rate, steps and
+    scaling, trained live in a worker process (at most ``data.MAX_SECONDS``; ``data.MAX_TRAININGS`` at once, else a queue)
+    with a progress bar beside the button; then, for the settings it was trained with only, its result against the
+    shipped run's, the trained heads' attention, the loss and accuracy curves and each head's closeness to the ideal."""
     T = view.T
     snap, task = snapshots.snapshot(task_name), named_task(task_name)
     columns = st.columns(5)

@@ -11,7 +11,8 @@ with what each measured. The pieces:
 - ``report``: the concept check's gains and losses, the exports, the classes run before.
 
 Other pages ask the room through ``views.widgets.ask``, never from here; what both share (who teaches, what can be
-asked, the lesson's stops) is ``views.widgets.questions``. The app calls ``take_teacher_link`` on every run.
+asked, the lesson's stops) is ``views.widgets.questions``. The app takes a teacher link on every run through
+``views.widgets.ask.take_teacher_link``, which imports nothing of this package.
 """
 
 from __future__ import annotations
@@ -34,12 +35,11 @@ from views.live.teacher import (
     remember,
     seat_map_panel,
     start_form,
-    take_teacher_link,
 )
 from views.shell.page import View, focus_here
 from views.widgets.questions import STUDENT, TEACHER
 
-__all__ = ["STUDENT", "TEACHER", "draw", "intro_key", "store", "take_teacher_link"]
+__all__ = ["STUDENT", "TEACHER", "draw", "intro_key", "store"]
 
 
 def teacher_panel(view: View) -> None:

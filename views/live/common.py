@@ -15,12 +15,13 @@ from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import generators, store
 from views.shell.messages import visible
+from views.widgets import questions
 from views.widgets.questions import STOPS, Item, answer_values
 
 SEAT = "live.seat"  # session: this browser's seat (the secret that makes it the same student), from its cookie
 ERROR = "live.error"  # session: a refusal or database error from a button's callback, shown on the next run
-LINK_REFUSED = "live.link_refused"
-COOKIE = "attention_teacher"  # the teacher's browser: code.key of the running class, so that a reload stays the teacher
+LINK_REFUSED = questions.LINK_REFUSED  # named where a teacher link is taken (views.widgets.ask)
+COOKIE = questions.TEACHER_COOKIE
 KEY_COOKIE = "attention_teacher_key"  # the teacher's key: the classes started in this browser share it and are found by it
 SEAT_COOKIE = "attention_seat"  # a student's browser: code.seat, so that a reload, a new tab or a restart is the same student
 BROWSER_COOKIE = "attention_browser"  # a random id: the wrong-code limit holds across reloads

@@ -25,7 +25,6 @@ from views.live.common import (
     ERROR,
     KEY_COOKIE,
     KEY_DAYS,
-    LINK_REFUSED,
     concept_items,
     engine,
     generated_item,
@@ -94,32 +93,6 @@ def join_card(T: Texts, code: str, compact: bool = False) -> None:
 
 
 # --- Who teaches ---
-
-
-def take_teacher_link() -> None:
-    """A teacher link (``?join=CODE&teacher=KEY``) opened on another device: the session becomes the class's teacher, and
-    the key leaves the address bar at once (it is never written back into a link). A reload of the teacher's own page
-    (a new session) resumes from the browser's cookie, set by ``remember``."""
-    key = st.query_params.get("teacher")
-    if key is None:
-        if TEACHER not in st.session_state and STUDENT not in st.session_state and COOKIE in common.cookies():
-            code, _, kept = common.cookies()[COOKIE].partition(".")
-            try:
-                found = store.check_teacher(engine(), code, kept)
-            except (store.Refused, SQLAlchemyError, OSError):
-                return
-            if found.ended is None:
-                st.session_state[TEACHER] = (found.code, kept)
-        return
-    code = st.query_params.get("join", "")
-    del st.query_params["teacher"]
-    try:
-        found = store.check_teacher(engine(), code, key)
-    except (store.Refused, SQLAlchemyError, OSError):
-        st.session_state[LINK_REFUSED] = True
-        return
-    st.session_state[TEACHER] = (found.code, key)
-    st.session_state.pop(STUDENT, None)
 
 
 def remember(code: str, key: str, ended: bool) -> None:

@@ -1,5 +1,6 @@
 """The "Positions and scale" page's sections: where words are (none, sinusoidal, learned, RoPE, ALiBi), sharing keys
-and values (MHA, GQA, MQA, the cache's memory), and fast attention exactly (online softmax, cost curves)."""
+and values (MHA, GQA, MQA, the cache's memory), and fast attention exactly (online softmax, cost curves). Attention at
+today's scale has a module per section, named as its core module: latent.py, sparse.py, traffic.py."""
 
 from __future__ import annotations
 
@@ -16,10 +17,9 @@ from attention_core.fast import (
     MODEL_SHAPES,
     allowed_pairs,
     cached_tokens,
-    full_attention,
     kv_cache_bytes,
     model_cache_bytes,
-    online_softmax_attention,
+    online_softmax_trace,
     shared_kv_attention,
     time_full_attention,
 )
@@ -53,6 +53,10 @@ PAIR_SIZES = (1024, 4096, 16384, 65536, 131072)
 # 1. Positions
 
 def positions_section(view: View) -> None:
+    """Where words are, on the sidebar's sentence with one head (weights (n, n), rows = queries): without positions,
+    shuffled words give the same weights shuffled (the largest difference stated); the same head under none, sinusoidal,
+    RoPE (even d_k only) and ALiBi with each one's mean distance and self-weight; RoPE's q . k for every pair of positions
+    beside added sinusoidal positions; then the learned positions and ALiBi's slopes and bias."""
     T, settings = view.T, view.settings
     e = explanation_or_stop(settings, T, heads=1, score="scaled_dot", mode="soft", positions=False)
     tokens, vectors, p = e.tokens, e.token_vectors, e.projections
@@ -79,10 +83,10 @@ def positions_section(view: View) -> None:
     left, right = st.columns(2)
     with left:
         chart(heads["none"].weights, tokens, tokens, kind="weights", title=T("positions.permutation.original"), key="perm-original",
-              T=T, values=n <= 8, rows_are="query", cols_are="key")
+              values=n <= 8, rows_are="query", cols_are="key")
     with right:
         chart(shuffled_none.weights, moved, moved, kind="weights", title=T("positions.permutation.shuffled"), key="perm-shuffled",
-              T=T, values=n <= 8, rows_are="query", cols_are="key")
+              values=n <= 8, rows_are="query", cols_are="key")
     st.markdown(T("positions.permutation.check", none=f"{differences['none']:.1e}", sinusoidal=f"{differences['sinusoidal']:.2f}",
                   causal=T("positions.permutation.causal_note") if causal else ""))
 
@@ -95,7 +99,7 @@ def positions_section(view: View) -> None:
         for column, scheme in zip(st.columns(2), schemes[first:first + 2]):
             head = heads[scheme]
             with column:
-                chart(head.weights, tokens, tokens, kind="weights", title=T(f"positions.schemes.{scheme}"), key=f"scheme-{scheme}", T=T,
+                chart(head.weights, tokens, tokens, kind="weights", title=T(f"positions.schemes.{scheme}"), key=f"scheme-{scheme}",
                       values=n <= 8, rows_are="query", cols_are="key")
                 st.caption(T("positions.schemes.measures", distance=f"{mean_distance(head.weights):.2f}",
                              self_weight=f"{np.diag(head.weights).mean():.2f}"))
@@ -120,15 +124,17 @@ def rope_grids(vectors: NDArray, p, T: Texts) -> None:
     positions = tuple(str(i) for i in range(span))
     left, right = st.columns(2)
     with left:
-        chart(rotated, positions, positions, kind="signed", title=T("positions.rope.rope"), key="rope-grid", T=T, values=False,
+        chart(rotated, positions, positions, kind="signed", title=T("positions.rope.rope"), key="rope-grid", values=False,
               rows_are="query_position", cols_are="key_position")
     with right:
-        chart(added_scores, positions, positions, kind="signed", title=T("positions.rope.sinusoidal"), key="sinusoidal-grid", T=T,
+        chart(added_scores, positions, positions, kind="signed", title=T("positions.rope.sinusoidal"), key="sinusoidal-grid",
               values=False, rows_are="query_position", cols_are="key_position")
     st.markdown(T("positions.rope.check", rope=f"{diagonal_spread(rotated):.1e}", sinusoidal=f"{diagonal_spread(added_scores):.2f}"))
 
 
 def learned_section(view: View) -> None:
+    """MiniLM's learned positions: the cosine similarity of the first 32 position vectors (32, 32) beside the sinusoidal
+    table's, with the mean similarity of neighbours and of positions 8 or more apart, and every pair as a table."""
     T = view.T
     st.subheader(T("positions.learned.title"))
     if view.layout.explains:
@@ -144,11 +150,11 @@ def learned_section(view: View) -> None:
         labels = tuple(str(i) for i in range(shown))
         left, right = st.columns(2)
         with left:
-            chart(learned, labels, labels, kind="signed", title=T("positions.learned.learned"), key="learned-similarity", T=T,
+            chart(learned, labels, labels, kind="signed", title=T("positions.learned.learned"), key="learned-similarity",
                   values=False, rows_are="position", cols_are="column_position")
         with right:
             chart(sinusoidal, labels, labels, kind="signed", title=T("positions.learned.sinusoidal"), key="sinusoidal-similarity",
-                  T=T, values=False, rows_are="position", cols_are="column_position")
+                  values=False, rows_are="position", cols_are="column_position")
         st.caption(T("positions.learned.caption", neighbours=f"{np.diag(learned, 1).mean():.2f}",
                      far=f"{learned[np.triu_indices(shown, 8)].mean():.2f}", table=model.position.shape[0]))
         # 32 x 32 cells are about 7 px wide on a phone, too small to tap one by one (WCAG 2.5.8): every pair is also
@@ -161,6 +167,8 @@ def learned_section(view: View) -> None:
 
 
 def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> None:
+    """ALiBi: the slopes of the chosen number of heads (the rule for a power of two, or the one for other counts), and
+    the bias -slope x |distance| (n, n; -inf after the query when causal) of the steepest and the flattest head."""
     T = view.T
     st.subheader(T("positions.alibi.title"))
     if view.layout.explains:
@@ -180,13 +188,16 @@ def alibi_section(view: View, n: int, tokens: tuple[str, ...], causal: bool) -> 
     for column, h in zip(st.columns(2), shown_heads):
         with column:
             chart(alibi_bias(n, float(slopes[h]), causal=causal), tokens, tokens, kind="signed",
-                  title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", T=T, values=n <= 8,
+                  title=T("positions.alibi.bias", head=h + 1, slope=f"{slopes[h]:.4g}"), key=f"alibi-bias-{h}", values=n <= 8,
                   rows_are="query", cols_are="key", decimals=3)
 
 
 # 2. Sharing keys and values
 
 def sharing_section(view: View) -> None:
+    """Sharing keys and values: 8 query heads reading 8, some or 1 key-value heads (multi-head, grouped-query, multi-query)
+    on the sidebar's sentence; which key-value head each query head reads, the check that sharing equals multi-head with
+    the shared keys and values repeated, every head's weights (n, n); then the cache's memory (``cache_section``)."""
     T, settings = view.T, view.settings
     if not tokenize(settings.text):  # the cache's memory needs no sentence
         st.info(T("common.notices.empty"), icon=":material/edit:")
@@ -211,7 +222,7 @@ def sharing_section(view: View) -> None:
     groups[np.arange(QUERY_HEADS), shared.groups] = 1.0
     chart(groups, tuple(T("positions.sharing.query_head", h=h + 1) for h in range(QUERY_HEADS)),
           tuple(T("positions.sharing.kv_head", g=g + 1) for g in range(kv_heads)), kind="weights", title=T("positions.sharing.map"),
-          key="kv-map", T=T, values=False, rows_are="head", cols_are="head")
+          key="kv-map", values=False, rows_are="head", cols_are="head")
     st.markdown(T("positions.sharing.check", difference=f"{np.abs(shared.outputs - full.outputs).max():.1e}", repeat=repeat,
                   kv_heads=kv_heads))
     per_row = 4 if view.layout.explains else 2  # on a projector the charts' larger text needs the room
@@ -219,7 +230,7 @@ def sharing_section(view: View) -> None:
         for column, h in zip(st.columns(per_row), range(first, first + per_row)):
             with column:
                 chart(shared.weights[h], tokens, tokens, kind="weights",
-                      title=T("positions.sharing.head", h=h + 1, g=int(shared.groups[h]) + 1), key=f"gqa-{h}", T=T, values=False,
+                      title=T("positions.sharing.head", h=h + 1, g=int(shared.groups[h]) + 1), key=f"gqa-{h}", values=False,
                       rows_are="query", cols_are="key")
     cache_section(view)
 
@@ -286,6 +297,10 @@ def measured_costs() -> tuple[NDArray, NDArray]:
 
 
 def fast_section(view: View) -> None:
+    """Fast attention, exactly: softmax folded in block by block on random q, k, v (n, 4) (``online_softmax_trace``: the
+    scaled scores folded in so far, the running maximum m and sum l (n, blocks) after each block, and the output so far
+    against the full computation); then full attention's measured time and score memory as n grows, and the pairs full,
+    sliding-window and sparse attention score."""
     T, settings = view.T, view.settings
     if view.layout.explains:
         st.markdown(T("positions.fast.intro"))
@@ -300,33 +315,24 @@ def fast_section(view: View) -> None:
     fold = min(fold, blocks)
     rng = np.random.default_rng(settings.seed)
     q, k, v = (rng.standard_normal((n, 4)) for _ in range(3))
-    online = online_softmax_attention(q, k, v, block)
-    scores = q @ k.T / math.sqrt(q.shape[1])
-    full = full_attention(q, k, v)
+    trace = online_softmax_trace(q, k, v, block, fold)
     labels = tuple(str(i + 1) for i in range(n))
-    seen = np.zeros((n, n), dtype=bool)
-    seen[:, : min(fold * block, n)] = True
-    current = np.zeros((n, n), dtype=bool)
-    current[:, (fold - 1) * block: min(fold * block, n)] = True
-    chart(np.where(seen, scores, np.nan), labels, labels, kind="signed", title=T("positions.fast.scores", fold=fold, blocks=blocks),
-          key="online-scores", T=T, values=n <= 12, rows_are="query", cols_are="key", decimals=1, outline=current)
-    statistics = np.stack([online.maxima[1:].T, online.sums[1:].T])  # (2, n, blocks)
+    chart(np.where(trace.folded, trace.scaled_scores, np.nan), labels, labels, kind="signed",
+          title=T("positions.fast.scores", fold=fold, blocks=blocks), key="online-scores", values=n <= 12, rows_are="query",
+          cols_are="key", decimals=1, outline=trace.current)
     block_labels = tuple(T("positions.fast.after", b=b + 1) for b in range(blocks))
     left, right = st.columns(2)
-    shown = np.where(np.arange(blocks)[None, :] < fold, statistics[0], np.nan)
     with left:
-        chart(shown, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m", T=T, values=n <= 12 and blocks <= 6,
-              rows_are="query", cols_are="block", decimals=2)
+        chart(trace.maxima, labels, block_labels, kind="signed", title=T("positions.fast.maxima"), key="online-m",
+              values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block", decimals=2)
     with right:
-        chart(np.where(np.arange(blocks)[None, :] < fold, statistics[1], np.nan), labels, block_labels, kind="signed",
-              title=T("positions.fast.sums"), key="online-l", T=T, values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block",
-              decimals=2)
+        chart(trace.sums, labels, block_labels, kind="signed", title=T("positions.fast.sums"), key="online-l",
+              values=n <= 12 and blocks <= 6, rows_are="query", cols_are="block", decimals=2)
     if fold == blocks:
-        st.markdown(T("positions.fast.done", difference=f"{np.abs(online.output - full).max():.1e}", held=online.held, full=n * n,
-                      share=f"{online.held / (n * n):.0%}"))
+        st.markdown(T("positions.fast.done", difference=f"{trace.difference:.1e}", held=trace.held, full=n * n,
+                      share=f"{trace.held / (n * n):.0%}"))
     else:
-        partial = online.outputs[fold] / np.where(online.sums[fold] > 0, online.sums[fold], np.nan)[:, None]
-        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks, difference=f"{np.nanmax(np.abs(partial - full)):.2f}"))
+        st.markdown(T("positions.fast.partial", fold=fold, blocks=blocks, difference=f"{trace.difference:.2f}"))
     if view.layout.explains:
         st.latex(T("positions.fast.formula"))
 

@@ -182,7 +182,7 @@ def heads_section(view, model: MiniLM, trace: RealTrace) -> None:
     st.subheader(T("real.headings.head", layer=layer, head=head))
     left, right = st.columns([3, 2])
     with left:
-        chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head", T=T,
+        chart(weights, tokens, tokens, kind="weights", title=T("real.heatmap", layer=layer, head=head), key="real-head",
               values=True, rows_are="query", cols_are="key")
     with right:
         show(head_view(weights, tokens, title=T("real.head_view"), left=T("real.queries"), right=T("real.keys")),

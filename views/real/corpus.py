@@ -18,7 +18,7 @@ from attention_plot import figures, plot
 from attention_plot.figures import label
 from views.real.inside import pick_head, pick_layer
 from views.shell import state
-from views.shell.page import FONT, View, shown_matrices
+from views.shell.page import View, run_font, run_texts, shown_matrices
 from views.widgets import model as loaded
 from views.widgets.charts import chart, show, show_selectable
 from views.widgets.tables import named_table
@@ -237,10 +237,10 @@ def distribution_figure(values: np.ndarray, typed: float, *, name: str, title: s
     return figure
 
 
-def sentence_heatmap(weights: np.ndarray, tokens: tuple[str, ...], cells: np.ndarray, *, T, title: str, key: str) -> None:
-    """One head's weights on one sentence, the cells its score adds up framed."""
-    described = plot.heatmap(weights, tokens, tokens, T=T, kind="weights", title=title, rows_are="query", cols_are="key",
-                             font=st.session_state.get(FONT, 13))
+def sentence_heatmap(weights: np.ndarray, tokens: tuple[str, ...], cells: np.ndarray, *, title: str, key: str) -> None:
+    """One head's weights on one sentence, the cells its score adds up framed (in this run's language and chart font)."""
+    described = plot.heatmap(weights, tokens, tokens, T=run_texts(), kind="weights", title=title, rows_are="query", cols_are="key",
+                             font=run_font())
     figure = figures.heatmap(described)
     if len(tokens) <= MAX_FRAMED:
         figure["layout"]["shapes"] = [dict(type="rect", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=CHOSEN, width=2))
@@ -308,7 +308,7 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
             frame = np.zeros(by.shape, dtype=bool)
             frame[layer, head] = True
             chart(by, tuple(str(i + 1) for i in range(by.shape[0])), tuple(str(i + 1) for i in range(by.shape[1])), kind="weights",
-                  title=T("corpus.grid_title", measure=measure_name(T, measure), corpus=corpus_name), key="corpus-grid", T=T, values=True,
+                  title=T("corpus.grid_title", measure=measure_name(T, measure), corpus=corpus_name), key="corpus-grid", values=True,
                   rows_are="layer", cols_are="head", outline=frame, zmax=colour_top(by))
         with heads_layout[1]:
             figure = scatter_figure(by, against, layer, head, T=T, x_name=score_name(T, measure), y_name=score_name(T, versus),
@@ -387,7 +387,7 @@ def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.Corp
         cells = corpus.score_cells(measure, weights, sentence_trace.tokens, corpus.sentence_units(model, sentence)[3])
         with tab:
             st.markdown(T("corpus.top_sentence", sentence=figures.plain(sentence), score=score_name(T, measure), value=number(values[index])))
-            sentence_heatmap(weights, sentence_trace.tokens, cells, T=T, key=f"corpus-top-{rank}",
+            sentence_heatmap(weights, sentence_trace.tokens, cells, key=f"corpus-top-{rank}",
                              title=T("corpus.top_heatmap", layer=layer + 1, head=head + 1, sentence=label(short(sentence))))
 
 

@@ -100,7 +100,7 @@ def layer_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> Non
     st.latex(T(f"inside.layer.stages.s{stage}.formula"))
     matrix = (stages.x, stages.attention, stages.after_attention, stages.ffn, stages.output)[stage - 1]
     chart(matrix, trace.tokens, dims(matrix.shape[1]), kind="signed", title=T(f"inside.layer.stages.s{stage}.matrix", layer=layer + 1),
-          key="layer-stage", T=T, values=False)
+          key="layer-stage", values=False)
     if stage == 4:
         st.caption(T("inside.layer.hidden", d_ff=stages.hidden.shape[1], zero=f"{(stages.hidden <= 0).mean():.0%}"))
     show(norm_bars(norms, trace.tokens, T), key="layer-norms",
@@ -136,11 +136,11 @@ def moved_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     left, right = st.columns(2)
     with left:
         chart(weights, tokens, tokens, kind="weights", title=T("inside.moved.weights", layer=layer + 1, head=head + 1), key="moved-weights",
-              T=T, values=len(tokens) <= 12, rows_are="query", cols_are="key")
+              values=len(tokens) <= 12, rows_are="query", cols_are="key")
     shares = inside.arriving_shares(moved)
     with right:
         chart(shares, tokens, tokens, kind="weights", title=T("inside.moved.norms", layer=layer + 1, head=head + 1),
-              key="moved-norms", T=T, values=len(tokens) <= 12, rows_are="query", cols_are="key")
+              key="moved-norms", values=len(tokens) <= 12, rows_are="query", cols_are="key")
     found = inside.large_but_little(weights, shares)[:4]
     if found:
         plain = tuple(figures.plain(t) for t in tokens)  # a repeated word named with its position
@@ -165,7 +165,7 @@ def sinks_section(view: View, trace: RealTrace) -> None:
     columns = st.columns(3) if view.layout.side_by_side else [st.container() for _ in SHARES]
     for column, name in zip(columns, SHARES):
         with column:
-            chart(shares[name], layers, heads, kind="weights", title=T(f"inside.sinks.{name}"), key=f"sinks-{name}", T=T,
+            chart(shares[name], layers, heads, kind="weights", title=T(f"inside.sinks.{name}"), key=f"sinks-{name}",
                   values=view.layout.explains, rows_are="layer", cols_are="head")
     first, last = ({name: f"{shares[name][layer].mean():.0%}" for name in SHARES} for layer in (0, -1))
     st.markdown(T("inside.sinks.said", cls_first=first["cls"], sep_first=first["sep"], punct_first=first["punctuation"],
@@ -259,10 +259,10 @@ def random_section(view: View, model: MiniLM, trace: RealTrace, text: str) -> No
                 hide_note(T, run.attentions[layer, head], run.tokens)
             weights, tokens = shown_weights(run.attentions[layer, head], run.tokens, view["hide"])
             chart(weights, tokens, tokens, kind="weights", title=T(f"inside.random.{name}", layer=layer + 1, head=head + 1),
-                  key=f"random-{name}", T=T, values=len(tokens) <= 10, rows_are="query", cols_are="key")
+                  key=f"random-{name}", values=len(tokens) <= 10, rows_are="query", cols_are="key")
             entropy = inside.head_entropy(run) / np.log2(n)
             layers, heads = (tuple(str(i) for i in range(1, k + 1)) for k in entropy.shape)
-            chart(entropy, layers, heads, kind="weights", title=T(f"inside.random.entropy_{name}"), key=f"entropy-{name}", T=T,
+            chart(entropy, layers, heads, kind="weights", title=T(f"inside.random.entropy_{name}"), key=f"entropy-{name}",
                   values=False, rows_are="layer", cols_are="head")
     trained_roles, random_roles = head_summary(trace), head_summary(other)
     st.table(pd.DataFrame({T("inside.random.role"): [T(f"real.columns_{r}") for r in ROLES],

@@ -10,14 +10,11 @@ from typing import Any, NoReturn
 import streamlit as st
 
 from attention_core import tokenize
-from attention_plot.text import Texts
-from views.shell import messages, private, state
+from attention_plot.text import DEFAULT_LANGUAGE, Texts
+from views.shell import messages, process, state
 from views.shell.params import Int
 from views.shell.registry import LONG_EXAMPLES, SHARED, SHARED_BY_NAME, Page, page
 
-# pages/ holds this app's st.navigation pages, not a legacy multipage app (a page Streamlit ran on its own anyway
-# reruns through app.py: ``start``).
-private.pages_are_navigation_only()
 OPENED_BY_APP = "shell.page"  # set by app.main on every run: the page it opened
 FULL_RUN = "shell.full_run"  # True while app.main runs the whole page; False while a part (page.part) reruns alone
 
@@ -116,8 +113,9 @@ def view(page_id: str) -> View:
 def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: bool = False) -> View:
     """Open a page: its title, its introduction (on a screen; ``intro`` picks its text's key for this reader; ``own_intro``:
     the page draws it itself) and the link values that could not be used."""
-    if st.session_state.get(OPENED_BY_APP) != page_id:  # run by Streamlit's legacy pages/ handling, not by app.py
-        st.rerun()
+    if st.session_state.get(OPENED_BY_APP) != page_id:  # run by Streamlit's legacy pages/ handling, not by app.py:
+        process.start()  # pages/ is st.navigation's from now on (a server not started by scripts/run.py), and
+        st.rerun()  # the rerun goes through app.py
     current = view(page_id)
     T = current.T
     st.title(T(f"{page_id}.title"), anchor=page_id.replace("_", "-"))  # not made from its words: Chinese ones drop out
@@ -192,13 +190,31 @@ def shown_matrices() -> list:
 
 
 FONT = "chart_font_this_run"
+LANGUAGE = "chart_language_this_run"
 
 
-def start_run(font: int) -> None:
-    """Forget the previous run's matrices; draw this run's heatmaps with numbers and labels of ``font`` px."""
+def start_run(font: int, lang: str) -> None:
+    """Forget the previous run's matrices; draw this run's charts with numbers and labels of ``font`` px and their texts
+    (axis titles, tooltips, text alternatives) in ``lang``: a chart takes both from the run, never from its caller."""
     st.session_state[MATRICES] = []
     st.session_state[FONT] = font
+    st.session_state[LANGUAGE] = lang
     st.session_state.pop(messages.SHOWN, None)
+
+
+def run_font() -> int:
+    """This run's chart font in px (the screen's before a run started)."""
+    return st.session_state.get(FONT, SCREEN.chart_font)
+
+
+def run_texts() -> Texts:
+    """This run's texts, in the language its charts speak (English before a run started)."""
+    return _texts(st.session_state.get(LANGUAGE, DEFAULT_LANGUAGE))
+
+
+@functools.cache
+def _texts(lang: str) -> Texts:
+    return Texts(lang)
 
 
 def restart_part(mark: int) -> None:

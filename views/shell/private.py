@@ -42,8 +42,8 @@ def pages_are_navigation_only() -> None:
 
     Streamlit takes a pages/ folder beside the entry for a legacy multipage app until the entry first calls
     st.navigation, so the very first request of a fresh server to /types would run pages/types.py on its own (or meet
-    "Page not found"). No option turns that off; renaming the folder would, but the layout names it pages/. Called by
-    views/shell/page.py on import and by scripts/run.py before the server starts."""
+    "Page not found"). No option turns that off; renaming the folder would, but the layout names it pages/. Called once
+    per process by ``views.shell.process.start`` (scripts/run.py, before the server starts; app.main otherwise)."""
     PagesManager.uses_pages_directory = False
 
 

@@ -1,7 +1,7 @@
 """Asking the room: the service a page calls where it has a question for the live class (a lesson stop, the
 walkthrough's focused word, a real head's strongest key). In a session that teaches a class, one button opens the
 question on the students' phones and a link goes to the live page where the answers come in; anywhere else it draws
-nothing.
+nothing. Who teaches is decided here too, on every run (``take_teacher_link``: a teacher link, or the teacher's cookie).
 
 The live class's own modules (``views.live``) are imported only inside the functions that run while this session
 teaches a class: a page opened with no class open imports nothing of the live page. What both sides share (who
@@ -11,13 +11,45 @@ teaches, what can be asked) is ``views.widgets.questions``.
 from __future__ import annotations
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from attention_plot.text import Texts
+from classroom import store
 from classroom.store import MAX_OPTIONS
 from views.shell.registry import BY_ID
-from views.widgets.questions import STUDENT, TEACHER, Item, focus_item, remember_walk
+from views.widgets.questions import LINK_REFUSED, STUDENT, TEACHER, TEACHER_COOKIE, Item, focus_item, remember_walk
 
-__all__ = ["MAX_OPTIONS", "STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "focus_item", "lesson_banner", "remember_walk", "teaching"]
+__all__ = ["MAX_OPTIONS", "STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "focus_item", "lesson_banner", "remember_walk",
+           "take_teacher_link", "teaching"]
+
+
+def take_teacher_link() -> None:
+    """A teacher link (``?join=CODE&teacher=KEY``) opened on another device: the session becomes the class's teacher, and
+    the key leaves the address bar at once (it is never written back into a link). A reload of the teacher's own page
+    (a new session) resumes from the browser's cookie, set by the live page (``views.live.teacher.remember``).
+
+    The app calls it on every run, before the link is read; it needs the store only, never the live page's modules."""
+    key = st.query_params.get("teacher")
+    if key is None:
+        kept_cookie = (st.context.cookies or {}).get(TEACHER_COOKIE)
+        if TEACHER not in st.session_state and STUDENT not in st.session_state and kept_cookie is not None:
+            code, _, kept = str(kept_cookie).partition(".")
+            try:
+                found = store.check_teacher(store.connect(), code, kept)
+            except (store.Refused, SQLAlchemyError, OSError):
+                return
+            if found.ended is None:
+                st.session_state[TEACHER] = (found.code, kept)
+        return
+    code = st.query_params.get("join", "")
+    del st.query_params["teacher"]
+    try:
+        found = store.check_teacher(store.connect(), code, key)
+    except (store.Refused, SQLAlchemyError, OSError):
+        st.session_state[LINK_REFUSED] = True
+        return
+    st.session_state[TEACHER] = (found.code, key)
+    st.session_state.pop(STUDENT, None)
 
 
 def teaching() -> bool:

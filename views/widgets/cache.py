@@ -13,7 +13,7 @@ core's names for them: ``pe`` is ``positions``, the token limit ``max_tokens``).
 from __future__ import annotations
 
 import functools
-import time
+import timeit
 
 import numpy as np
 import streamlit as st
@@ -95,7 +95,7 @@ def rnn_states(x: np.ndarray, d_hidden: int, seed: int) -> np.ndarray:
 def layer_times(d: int, lengths: tuple[int, ...], repeat: int = 7) -> dict[str, list[float]]:
     """Fastest of ``repeat`` runs, in milliseconds, of one RNN layer and one self-attention layer per length.
 
-    The minimum (as timeit recommends) is the figure least disturbed by other work on the machine.
+    The minimum of ``timeit.repeat`` (as timeit recommends) is the figure least disturbed by other work on the machine.
     """
     weights, projections = init_rnn(d, d, seed=0), init_projections(d, d, d, 1, seed=0)
     times: dict[str, list[float]] = {"rnn": [], "attention": []}
@@ -105,12 +105,7 @@ def layer_times(d: int, lengths: tuple[int, ...], repeat: int = 7) -> dict[str, 
         for name, run in (("rnn", lambda x=x: rnn(x, weights)),
                           ("attention", lambda x=x: multi_head(x, x, w.w_q, w.w_k, w.w_v, w.w_o, heads=1))):
             run()
-            samples = []
-            for _ in range(repeat):
-                start = time.perf_counter()
-                run()
-                samples.append((time.perf_counter() - start) * 1000)
-            times[name].append(min(samples))
+            times[name].append(min(timeit.repeat(run, repeat=repeat, number=1)) * 1000)
     return times
 
 

@@ -11,8 +11,8 @@ from numpy.typing import NDArray
 
 from attention_plot import figures, plot
 from attention_plot.text import Texts
-from views.shell import private, state
-from views.shell.page import FONT, shown_matrices
+from views.shell import private
+from views.shell.page import run_font, run_texts, shown_matrices
 from views.widgets import cache
 
 # The toolbar keeps download, zoom in and out and reset: each button is a stop for the Tab key; dragging still zooms.
@@ -24,8 +24,8 @@ PLOTLY_CONFIGS = {lang: json.dumps({"displaylogo": False, "toImageButtonOptions"
 
 
 def language() -> str:
-    """This session's language (English before the link is read)."""
-    return st.session_state.get(state.key("shared", "lang"), "en")
+    """This run's language (English before a run started)."""
+    return run_texts().lang
 
 
 def plotly_config() -> str:
@@ -37,8 +37,8 @@ def plotly_config() -> str:
 def show(figure: figures.Figure, key: str, alt: str | None = None) -> None:
     """Draw a Plotly figure with the app's toolbar settings (PNG export at 2x) and an accessible description, its text
     no smaller than this run's chart font (17 px on a projector) and readable tooltips."""
-    described = alt or plot.describe(figure, Texts(language()))
-    send(figures.spec(figures.sized(figure, st.session_state.get(FONT, 13))), key, described)
+    described = alt or plot.describe(figure, run_texts())
+    send(figures.spec(figures.sized(figure, run_font())), key, described)
 
 
 # How a click (or a tap) on a point selects it: what Streamlit sets for selection_mode="points" when the figure leaves it
@@ -51,7 +51,7 @@ SELECTS_POINTS = {"clickmode": "event+select", "dragmode": "pan", "hovermode": "
 def show_selectable(figure: figures.Figure, key: str, alt: str, on_select) -> None:
     """Like ``show``, through ``st.plotly_chart`` so that a click on a point reruns the page with it: ``on_select`` (a
     callback) reads ``st.session_state[key]["selection"]["points"]``."""
-    sized = figures.sized(figure, st.session_state.get(FONT, 13))
+    sized = figures.sized(figure, run_font())
     st.plotly_chart({**sized, "layout": {**SELECTS_POINTS, **sized["layout"]}}, key=key, on_select=on_select, selection_mode="points",
                     config=json.loads(plotly_config()), theme="streamlit", alt=alt)
 
@@ -79,13 +79,13 @@ def dims(n: int) -> tuple[str, ...]:
 
 
 def chart(matrix: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, kind: str, title: str, key: str,
-          T: Texts, values: bool, cols_are: str = "dimension", rows_are: str = "token", **how: object) -> None:
-    """Draw one cached heatmap, described once (``plot.heatmap``: its texts in the student's language, at this run's
-    chart font); numbers in cells only when asked for and readable. ``how``: the description's other fields, e.g.
-    ``outline``, ``column_groups``, ``decimals``, ``ink`` (image, level: the image's outline over the cells, an attention
-    map over the digit it looks at), ``zmax`` (the weights' colour range)."""
-    draw(plot.heatmap(np.asarray(matrix), rows, cols, T=T, kind=kind, title=title, rows_are=rows_are, cols_are=cols_are,
-                      numbers=values, font=st.session_state.get(FONT, 13), **how), key)
+          values: bool, cols_are: str = "dimension", rows_are: str = "token", **how: object) -> None:
+    """Draw one cached heatmap, described once (``plot.heatmap``: its texts in this run's language, at this run's chart
+    font, both taken from the run: ``page.start_run``); numbers in cells only when asked for and readable. ``how``: the
+    description's other fields, e.g. ``outline``, ``column_groups``, ``decimals``, ``ink`` (image, level: the image's
+    outline over the cells, an attention map over the digit it looks at), ``zmax`` (the weights' colour range)."""
+    draw(plot.heatmap(np.asarray(matrix), rows, cols, T=run_texts(), kind=kind, title=title, rows_are=rows_are, cols_are=cols_are,
+                      numbers=values, font=run_font(), **how), key)
 
 
 def draw(heatmap: figures.Heatmap, key: str) -> None:

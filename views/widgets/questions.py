@@ -20,6 +20,8 @@ from views.widgets.snapshots import load_snapshot
 
 TEACHER = "live.teacher"  # session: (code, key) of the class this session teaches
 STUDENT = "live.student"  # session: (code, student id) of the class this session sits in
+LINK_REFUSED = "live.link_refused"  # session: a teacher link the store refused (the live page says so once)
+TEACHER_COOKIE = "attention_teacher"  # the teacher's browser: code.key of the running class, so that a reload stays the teacher
 WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
 
 
