@@ -1,5 +1,6 @@
 """Each question's statistics over a teacher's classes (classroom/history.py): rooms worked out by hand, a plain-loop
-reference and invariants over any history (hypothesis)."""
+reference and invariants over any history (hypothesis), and a 6-class history of 30 students each made through the
+store (scripts/class_history.py) whose statistics are checked by hand."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classroom import generators, history
+from classroom import generators, history, store
 from classroom.history import ANSWER, Asked, Finding, Kept, asked_of, option_keys, question_key, statistics, thirds
+from scripts.class_history import make_history
 
 
 def names(stat: history.Statistics) -> list[str]:
@@ -147,3 +149,61 @@ def test_any_history_matches_a_plain_loop_and_keeps_its_invariants(drawn):
         assert (stat.findings[0].name == "few") == (stat.answers < history.FEW)
     shuffled = [Asked(a.classroom, a.question, a.options, a.correct, tuple(reversed(a.first)), tuple(reversed(a.second))) for a in asked]
     assert statistics(shuffled, scores) == stats  # the order answers arrived in changes nothing
+
+
+# --- The 6-class history ---
+
+
+@pytest.fixture(scope="module")
+def six_classes(tmp_path_factory):
+    engine = store.connect(f"sqlite:///{tmp_path_factory.mktemp('history')}/live-class.sqlite3")
+    key = make_history(engine)
+    kept = history.read(engine, key)
+    return {stat.question: stat for stat in statistics(*asked_of(kept))}, kept
+
+
+def shares(stat: history.Statistics) -> dict[str, int]:
+    return {s.option: s.chosen for s in stat.options}
+
+
+def test_six_classes_of_thirty_checked_by_hand(six_classes):
+    """scripts/class_history.py's table, worked out: each class has 10 students per third (concept check 3, 2, 1 of 3
+    right), so every third is exact."""
+    stats, kept = six_classes
+    assert len({k.classroom for k in kept}) == 6 and {len({s for s, _, _ in k.answers}) for k in kept if k.phase} == {30}
+    assert list(stats) == ["lesson.four_steps", "concept.cosine", "concept.scale", "gen.cosine", "lesson.scaling"]
+
+    # Q1, too easy: 29 of 30 right in each of 6 classes, the wrong one in the lower third.
+    # F = 174 / 180 = 96.7 %; D = 60/60 − 54/60 = 0.10; A chosen 3 times (classes 1–3), C 3 times (4–6).
+    q1 = stats["lesson.four_steps"]
+    assert (q1.classes, q1.answers, q1.right, q1.upper, q1.lower) == (6, 180, 174, (60, 60), (54, 60))
+    assert q1.facility == pytest.approx(174 / 180) and q1.discrimination == pytest.approx(0.1)
+    assert shares(q1) == {"A": 3, "B": 174, "C": 3} and names(q1) == ["too_easy"]
+
+    # Q2: per class A 15 (8/5/2 by third), B 10, C 5, D never. F = 90 / 180 = 0.5; D = 48/60 − 12/60 = 0.6.
+    # D chosen by nobody in 6 classes; round 2 24 of 30 right in all 6: 144 / 180 = 80 %, stuck nowhere.
+    q2 = stats["concept.cosine"]
+    assert (q2.answers, q2.right, q2.upper, q2.lower) == (180, 90, (48, 60), (12, 60))
+    assert q2.facility == 0.5 and q2.discrimination == pytest.approx(0.6)
+    assert shares(q2) == {"A": 90, "B": 60, "C": 30, "D": 0} and q2.facility_second == pytest.approx(0.8) and q2.stuck == 0
+    assert names(q2) == ["discuss", "unchosen"] and q2.findings[1] == Finding("unchosen", (("option", "D"), ("classes", 6)))
+
+    # Q3, the one the room keeps getting wrong: B right 6 per class (4/1/1): F = 36 / 180 = 20 %, D = 24/60 − 6/60 = 0.3;
+    # round 2 (classes 1–4) 10 of 30 right each: stuck in 4 of 4, flagged.
+    q3 = stats["concept.scale"]
+    assert (q3.answers, q3.right, q3.upper, q3.lower) == (180, 36, (24, 60), (6, 60)) and q3.discrimination == pytest.approx(0.3)
+    assert shares(q3) == {"A": 72, "B": 36, "C": 48, "D": 24} and q3.second == tuple((c, 10, 30) for c, _, _ in q3.second)
+    assert len(q3.second) == 4 and q3.stuck == 4 and q3.flagged and names(q3) == ["stuck", "too_hard"]
+
+    # Q4, one more like Q2, drawn afresh in classes 1–3 (seeds 0, 4, 5), options by misconception: the answer 20 per
+    # class (9/7/4): 60 / 90; sign turned 6 per class: 18; square roots forgotten 4, 3, 4: 11; sums of sizes 0, 1, 0: 1.
+    # D = 27/30 − 12/30 = 0.5.
+    q4 = stats["gen.cosine"]
+    assert (q4.classes, q4.answers, q4.right, q4.upper, q4.lower) == (3, 90, 60, (27, 30), (12, 30))
+    assert shares(q4) == {ANSWER: 60, "opposite": 18, "squared_lengths": 11, "city_block": 1}
+    assert q4.discrimination == pytest.approx(0.5) and names(q4) == ["discuss"]
+
+    # Q5 (classes 5–6): the weaker third does better: upper 3 of 10, lower 7 of 10 right per class: D = 0.3 − 0.7 = −0.4.
+    q5 = stats["lesson.scaling"]
+    assert (q5.classes, q5.answers, q5.right, q5.upper, q5.lower) == (2, 60, 30, (6, 20), (14, 20))
+    assert q5.discrimination == pytest.approx(-0.4) and names(q5) == ["discuss", "negative"]
