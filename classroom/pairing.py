@@ -76,13 +76,17 @@ class Seats:
 
 
 def seats_of(pool: list[Voter]) -> Seats:
-    """The pool's distances (Euclidean, in rows and seats; 0 where a seat is unknown), read-only."""
+    """The pool's distances (Euclidean, in rows and seats; 0 where a seat is unknown), read-only. A voter's nearest
+    classmate is the nearest one with a known seat (0 for a voter without one, or with no other seated voter): a lone
+    voter without a seat merged into the seated pool (rule 4) brings nobody's nearest classmate to 0."""
     known = np.array([v.place is not None for v in pool])  # (m,)
     places = np.array([v.place or (0, 0) for v in pool], dtype=float).reshape(len(pool), 2)  # (m, 2)
     apart = np.sqrt(((places[:, None, :] - places[None, :, :]) ** 2).sum(axis=2))  # (m, m)
-    apart[~(known[:, None] & known[None, :])] = 0.0
-    others = apart + np.diag(np.full(len(pool), np.inf))  # (m, m): nobody is their own classmate
-    nearest = others.min(axis=1) if len(pool) > 1 else np.zeros(len(pool))  # (m,)
+    both = known[:, None] & known[None, :]  # (m, m)
+    apart[~both] = 0.0
+    others = np.where(both & ~np.eye(len(pool), dtype=bool), apart, np.inf)  # (m, m): seated classmates only
+    nearest = others.min(axis=1, initial=np.inf)  # (m,)
+    nearest[~np.isfinite(nearest)] = 0.0
     apart.flags.writeable = nearest.flags.writeable = False
     return Seats(apart, nearest)
 

@@ -117,12 +117,13 @@ def brute_most_mixed(answers: list[int]) -> int:
 
 def near_everyone(pool: list[Voter]) -> bool:
     """Is every two of the pool near each other (within RADIUS seats beyond both one's nearest classmates)? Unknown
-    seats count as 0 apart. A plain loop, written again here."""
+    seats count as 0 apart; one's nearest classmate is the nearest with a seat (0 without one). A plain loop."""
 
     def apart(a: Voter, b: Voter) -> float:
         return 0.0 if a.place is None or b.place is None else ((a.place[0] - b.place[0]) ** 2 + (a.place[1] - b.place[1]) ** 2) ** 0.5
 
-    nearest = {v.id: min(apart(v, o) for o in pool if o is not v) for v in pool}
+    seated = [v for v in pool if v.place is not None]
+    nearest = {v.id: min((apart(v, o) for o in seated if o is not v), default=0.0) if v.place else 0.0 for v in pool}
     return all(apart(a, b) <= min(nearest[a.id], nearest[b.id]) + RADIUS + 1e-9 for a in pool for b in pool if a is not b)
 
 
