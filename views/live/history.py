@@ -117,6 +117,7 @@ def figure(T: Texts, stats: tuple[history.Statistics, ...]) -> Figure:
         if points:
             traces.append(dict(type="scatter", mode="markers+text", name=name, x=[100 * s.facility for _, s in points],
                                y=[s.discrimination for _, s in points], text=[f"Q{n}" for n, _ in points], textposition="top center",
+                               textfont=dict(color="#1a1a1a"),
                                marker=dict(color=colour, symbol=symbol, size=14, line=dict(color="#000000", width=1)),
                                hovertemplate="%{text}: %{x:.0f} %, %{y:.2f}<extra></extra>", cliponaxis=False))
     line = dict(color="#595959", dash="dash", width=1)
