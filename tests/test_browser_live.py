@@ -346,3 +346,49 @@ def test_two_replicas_share_one_class_through_postgresql(open_page):
         phone.get_by_text("你的答案：D.", exact=False).wait_for(timeout=45000)
         teacher.context.close()  # before the replicas stop
         phone.context.close()
+
+
+def test_the_teacher_reads_what_six_classes_say_about_each_question(open_page):
+    """The 6-class history (scripts/class_history.py) on a server of its own, opened by the newest class's teacher link:
+    nothing read until the classes are listed; then the question the room keeps getting wrong flagged above the chart,
+    the chart (its text alternative), a table with a sentence per question, the CSV downloaded; in Chinese; on a
+    phone-wide screen; and axe-core finds nothing serious."""
+    from scripts.browser import serve
+    from scripts.history_screenshots import history_database, open_statistics
+
+    path, key, code = history_database()
+    with serve(env={"ATTENTION_CLASS_FILE": path}) as url:
+        teacher = open_page(None, accept_downloads=True)
+        teacher.goto(f"{url}/live?join={code}&teacher={key}&lang=en")
+        teacher.locator(".st-key-live-classes").wait_for(timeout=30000)
+        assert not teacher.get_by_text("What your classes say about each question").count()  # read only when asked
+        open_statistics(teacher, url, code, key, "en")
+        assert "teacher=" not in teacher.url  # the key left the address bar
+        flag = teacher.locator("[data-testid=stAlertContentWarning]").filter(has_text="Q3")
+        assert "Still wrong after discussion in 4 of 4 classes" in flag.inner_text()
+        chart = teacher.locator(".st-key-live-history-chart [data-testid=stPlotlyChart]")
+        alt = chart.get_attribute("aria-label")
+        assert alt.startswith("Scatter chart") and "Q3 20 % right, discrimination 0.30 (flagged)" in alt
+        table = teacher.locator("[data-testid=stTable]").filter(has_text="What it says")
+        rows = table.locator("tbody tr")
+        assert rows.count() == 5
+        assert "Too easy: 97 % right in round 1 — skip the discussion." in rows.nth(0).inner_text()
+        assert "Distractor “D. (−∞, ∞)” chosen by nobody in 6 classes" in rows.nth(1).inner_text()
+        assert "−0.40" in rows.nth(4).inner_text()
+        with teacher.expect_download() as download:
+            teacher.locator(".st-key-live-history-export button").click()
+        lines = Path(download.value.path()).read_text().splitlines()
+        assert download.value.suggested_filename == "live-question-statistics.csv" and len(lines) == 19
+        no_serious_violations(teacher)
+        teacher.locator("[data-testid=stSidebar]").get_by_text("中文", exact=True).click()  # the teacher's language, same session
+        teacher.get_by_text("你的各个班级对每道题说了什么").wait_for(timeout=30000)
+        teacher.get_by_text("太容易：第 1 轮有 97 % 答对 —— 可以跳过讨论。").wait_for(timeout=15000)
+        assert "讨论后仍然答错" in teacher.locator("[data-testid=stAlertContentWarning]").filter(has_text="Q3").inner_text()
+        teacher.set_viewport_size({"width": 390, "height": 844})
+        teacher.wait_for_timeout(1000)
+        chart.scroll_into_view_if_needed()
+        box = chart.bounding_box()
+        assert box and box["width"] <= 390 and box["x"] >= 0  # the chart fits a phone's width
+        SHOTS.mkdir(exist_ok=True)
+        teacher.screenshot(path=SHOTS / "live-question-statistics-zh-390.png")
+        teacher.context.close()  # before the server stops

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 
 import pytest
@@ -624,3 +625,48 @@ def test_a_phone_reads_a_students_introduction_and_after_the_end_no_call_to_wait
     shown = all_text(phone)
     assert "This class has ended." in shown and "You are in class" not in shown
     assert "Wait for the answer" not in shown and "Waiting for the teacher" not in shown and "class has ended before" in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_teacher_reads_each_questions_statistics_over_six_classes(monkeypatch, lang):
+    """The 6-class history (scripts/class_history.py): with the classes listed, each question's facility,
+    discrimination and option shares in a table with a sentence each, the question the room keeps getting wrong flagged
+    above, a chart with its text alternative, and the CSV (tests/test_core_history.py checks the numbers by hand)."""
+    from scripts.class_history import make_history
+    from views.live import history
+    from views.live.history import in_classes
+
+    key = make_history(store.connect())
+    monkeypatch.setattr(common, "cookies", lambda: {common.KEY_COOKIE: key})
+    teacher = open_app("live", lang=lang)
+    assert not any("statistics" in str(b.label) or "统计" in str(b.label) for b in teacher.get("download_button"))  # only when asked
+    teacher.toggle(key="live-classes").set_value(True).run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    T = Texts(lang)
+    table = next(t.value for t in teacher.table if T("history.panel.says") in t.value.columns)
+    assert list(table[T("history.panel.number")]) == ["Q1", "Q2", f"{T('history.panel.flag_mark')} Q3", "Q4", "Q5"]
+    assert list(table[T("history.panel.facility")]) == ["97 %", "50 %", "20 %", "67 %", "50 %"]
+    assert list(table[T("history.panel.discrimination")]) == ["0.10", "0.60", "0.30", "0.50", "−0.40"]
+    assert list(table[T("history.panel.facility_second")]) == ["–", "80 %", "33 %", "–", "–"]
+    says = [text.replace("\\", "") for text in table[T("history.panel.says")]]  # the cells are markdown, escaped
+    if lang == "en":
+        assert says[0] == "Too easy: 97 % right in round 1 — skip the discussion."
+        assert "Distractor “D. (−∞, ∞)” chosen by nobody in 6 classes" in says[1]
+        assert says[2].startswith("Still wrong after discussion in 4 of 4 classes")
+        assert "The weaker third did better than the stronger (discrimination −0.40)" in says[4]
+        assert table[T("history.panel.options")][1].replace("\\", "") == "A ✓: 50 % · B: 33 % · C: 17 % · D: 0 %"
+    else:
+        assert says[0] == "太容易：第 1 轮有 97 % 答对 —— 可以跳过讨论。" and "在 6 个班级里没有人选" in says[1]
+    flags = [str(w.value).replace("\\", "") for w in teacher.warning if str(w.value).startswith("Q")]
+    assert len(flags) == 1 and flags[0].startswith("Q3") and T("history.findings.stuck", stuck=4, classes=in_classes(T, 4)) in flags[0]
+    chart = next(c for c in teacher.get("plotly_chart") if json.loads(c.proto.spec)["layout"]["title"]["text"] == T("history.panel.chart_title"))
+    spec = json.loads(chart.proto.spec)
+    assert [t["text"] for t in spec["data"]] == [["Q1", "Q2", "Q4", "Q5"], ["Q3"]]  # the flagged one drawn apart (a diamond)
+    assert T("history.panel.alt_flag") in chart.proto.alt and "Q3" in chart.proto.alt
+    kept = history.history.read(store.connect(), key)
+    asked, scores = history.history.asked_of(kept)
+    text = history.csv_text(T, history.history.statistics(asked, scores), history.names(T, kept))
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == T("history.csv.number") and len(rows) == 1 + 3 + 4 + 4 + 4 + 3  # a row per question and option
+    unchosen = next(r for r in rows[1:] if r[1] == "concept.cosine" and r[14] == "D")
+    assert unchosen[17:21] == ["0", "0.0", "6", "6"]  # chosen, share %, classes offered, classes where nobody chose it

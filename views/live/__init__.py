@@ -8,7 +8,9 @@ with what each measured. The pieces:
 - ``phone``: the student's questions round by round, whom to turn to, the seat map;
 - ``teacher``: starting, the join card, asking (also for the pages that ask the room: ``views.widgets.ask``);
 - ``projector``: the question as the room sees it, read once a second;
-- ``report``: the concept check's gains and losses, the exports, the classes run before.
+- ``report``: the concept check's gains and losses, the exports, the classes run before;
+- ``history``: what those classes say about each question (facility, discrimination, distractors, stuck after
+  discussion), shown with the classes run before.
 
 Other pages ask the room through ``views.widgets.ask``, never from here; what both share (who teaches, what can be
 asked, the lesson's stops) is ``views.widgets.questions``. The app takes a teacher link on every run through

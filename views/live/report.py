@@ -16,6 +16,7 @@ from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import store
 from classroom.tally import Changes, changes, gain, normalised_gain, percent_right, total_changes
+from views.live import history
 from views.live.common import concept_items, engine, one_line, refused, wording
 from views.live.teacher import _act, _open_check, open_single
 from views.shell.page import View
@@ -284,3 +285,4 @@ def classes_panel(view: View, key: str | None) -> None:
     st.table(pd.DataFrame([summary(T, r) for r in reports]), hide_index=True)
     st.download_button(T("live.report.export"), data=lambda: classes_csv(T, reports), file_name="live-classes.csv", mime="text/csv",
                        key="live-classes-export", icon=":material/download:")
+    history.panel(T, key)  # each question over these classes
