@@ -4,6 +4,7 @@ critical ones with the elements they name.
 
     .venv/bin/python scripts/axe_scan.py              # every view (about 4 minutes)
     .venv/bin/python scripts/axe_scan.py --only cosine
+    .venv/bin/python scripts/cpu_load.py -- .venv/bin/python scripts/axe_scan.py --rounds 10 --phone   # under load
 
 tests/test_browser_accessibility.py runs the same scan (``scan``) and fails on the first serious or critical violation.
 """
@@ -29,6 +30,7 @@ from views.shell.registry import PAGES  # noqa: E402
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 IMPACTS = ("critical", "serious", "moderate", "minor")
 LAYOUTS = {"screen": {}, "presenter": {"present": 1}}
+SCREENS = {"projector": "a projector, 1280 x 720", "phone": "a phone, 390 x 844"}
 AXE = Axe()  # axe-core 4.x as the pinned axe-playwright-python ships it (axe.min.js in the package)
 
 
@@ -152,30 +154,53 @@ def scan(visit, views_: list[tuple[str, str, str, str]]):
 
 def main() -> None:
     from scripts.browser import browser, serve_process
-    from tests.fuzz.driver import Server, Visit
+    from tests.fuzz.driver import Server
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="one page's id or path")
     parser.add_argument("--why", action="store_true", help="print each element's HTML and axe's reason")
+    parser.add_argument("--rounds", type=int, default=1, help="full scans, one after another (each view opened afresh)")
+    parser.add_argument("--phone", action="store_true", help="every view on a phone too, not only on a projector's screen")
     args = parser.parse_args()
     log = Path("/tmp/axe-scan-server.log")
+    screens = list(SCREENS) if args.phone else ["projector"]
+    rounds = []
+    with serve_process(log=log) as (url, _), browser() as chromium:
+        for number in range(1, args.rounds + 1):
+            totals, details = scan_round(chromium, Server(url, log), screens, args.only, args.rounds == 1)
+            rounds.append(totals)
+            print(f"round {number}: {' · '.join(f'{i} {totals[i]}' for i in IMPACTS)}", flush=True)
+            for view, v in details:
+                print(f"- {' '.join(view)}: {v['id']} ({v['impact']}): {v['help']}: {', '.join(v['nodes'][:4])}")
+                if args.why:
+                    print("\n".join(f"    {why}" for why in v["why"][:6]))
+    clean = sum(1 for totals in rounds if not totals["critical"] and not totals["serious"])
+    print(f"\n{clean} of {len(rounds)} full scans with nothing serious or critical")
+
+
+def scan_round(chromium, server, screens: list[str], only: str | None, table: bool) -> tuple[Counter, list]:
+    """One full scan on each of ``screens`` (a fresh browser context each): the totals by impact, and the serious and
+    critical violations with their views; ``table``: a line per view as it is scanned."""
+    from tests.fuzz.driver import Visit
+
     totals: Counter = Counter()
     details = []
-    with serve_process(log=log) as (url, _), browser() as chromium:
-        visit = Visit(chromium, Server(url, log), "projector")
-        visit.open("/")
+    if table:
         print(f"| view | {' | '.join(IMPACTS)} |\n|---|{'---|' * len(IMPACTS)}")
-        for view, found in scan(visit, views(args.only)):
+    for screen in screens:
+        visit = Visit(chromium, server, screen)
+        visit.open("/")
+        for view, found in scan(visit, views(only)):
             counts = Counter(v["impact"] for v in found for _ in v["nodes"])
             totals.update(counts)
-            print(f"| {view[0] or 'walkthrough'} {view[1]} {view[2]} {view[3]} | {' | '.join(str(counts[i]) for i in IMPACTS)} |", flush=True)
-            details += [(view, v) for v in found if v["impact"] in ("critical", "serious")]
+            if table:
+                print(f"| {view[0] or 'walkthrough'} {view[1]} {view[2]} {view[3]} {screen} | "
+                      f"{' | '.join(str(counts[i]) for i in IMPACTS)} |", flush=True)
+            details += [((*view, screen), v) for v in found if v["impact"] in ("critical", "serious")]
         visit.close()
-    print(f"| all | {' | '.join(str(totals[i]) for i in IMPACTS)} |\n")
-    for view, v in details:
-        print(f"- {' '.join(view)}: {v['id']} ({v['impact']}): {v['help']}: {', '.join(v['nodes'][:4])}")
-        if args.why:
-            print("\n".join(f"    {why}" for why in v["why"][:6]))
+    if table:
+        print(f"| all | {' | '.join(str(totals[i]) for i in IMPACTS)} |\n")
+    return totals, details
 
 
 if __name__ == "__main__":

@@ -143,7 +143,7 @@ def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base
 
     T = Texts(lang)
     stops = SHORT + tuple(stop for stop in STOPS if stop.longer)
-    pack = steps.Pack()
+    pack = steps.Pack(T)
     pack.header.update(page="lesson", id="lesson", token=token, variant="lesson", layout="projector", font=17, lang=lang,
                        texts=steps.component_texts(T, lang) | {"choices": T("lesson.choices"), "your_guess": T("lesson.your_guess"),
                                                           "guess_first": T("lesson.guess_first"), "reveal": T("lesson.reveal"),

@@ -169,7 +169,7 @@ def steps_parts(digit: int, size: int, layout: Layout, lang: str) -> tuple:
     first = trace.layers[0]
     heads = tuple(attend(first.q[0, h], first.k[0, h], first.v[0, h]) for h in range(first.q.shape[1]))
     walk = Walk("vision", tokens_of(m, T), tokens_of(m, T), heads, None)
-    pack = steps.Pack()
+    pack = steps.Pack(T)
     pack.header.update(page="vision", id=f"vision-{digit}-{size}", variant="vision", layout=layout.name, font=layout.chart_font, lang=lang,
                        texts=steps.component_texts(T, lang), csv=f"attention-vision-{digit}-{size}", url={"step": "step", "head": "head"},
                        note=T("vision.steps_note", count=m), values=m <= 8)

@@ -202,7 +202,7 @@ def walk_parts(identity: tuple, _walk: Walk | Message, layout: Layout, lang: str
     not part of the key (Streamlit hashes no argument whose name starts with "_"): ``identity`` names it already."""
     walk = _walk
     T = Texts(lang)
-    pack = steps.Pack()
+    pack = steps.Pack(T)
     pack.header.update(
         page="walkthrough", layout=layout.name, font=layout.chart_font, lang=lang, texts=steps.component_texts(T, lang),
         csv="attention-walkthrough", intro=steps.markdown(T("walkthrough.intro")) if layout.explains else None,

@@ -138,7 +138,7 @@ def watch_parts(task_name: str, layout: Layout, lang: str) -> tuple:
     watched = [int(s) for s in run.steps]
     layers, heads = run.weights.shape[1:3]
     values = len(labels) <= (FULL_WIDTH_VALUES if min(heads, 2) == 1 else HALF_WIDTH_VALUES)
-    pack = steps.Pack()
+    pack = steps.Pack(T)
     pack.header.update(page="learn", id=f"learn-{task_name}", variant=task_name, layout=layout.name, font=layout.chart_font,
                        lang=lang, texts=steps.component_texts(T, lang) | {"step_of": T("learn.watch.step_of"), "steps": T("learn.watch.step")},
                        csv=f"attention-learn-{task_name}", url={"step": "step"}, url_values={"step": [str(s) for s in watched]},
@@ -156,7 +156,7 @@ def watch_parts(task_name: str, layout: Layout, lang: str) -> tuple:
                 if pattern is not None and np.isfinite(near):
                     title += T("learn.head_closeness", closeness=f"{near:.2f}", pattern=pattern)
                 id_ = f"s{at}-l{layer}-h{head}"
-                pack.matrix(id_, run.weights[at, layer, head], labels, labels, T=T, title=title, kind="weights", rows_are="query",
+                pack.matrix(id_, run.weights[at, layer, head], labels, labels, title=title, kind="weights", rows_are="query",
                             cols_are="key")
                 row.append({"type": "matrix", "matrix": id_, "per_head": False, "hide": False})
             for first in range(0, len(row), 2):

@@ -63,8 +63,10 @@ def formula(latex: str) -> str:
 
 @dataclass
 class Pack:
-    """What a page sends: a header (steps, blocks, matrices' metadata, texts) and one block of float64 values."""
+    """What a page sends: a header (steps, blocks, matrices' metadata, texts) and one block of float64 values, its
+    words in the reader's language (``T``)."""
 
+    T: Texts
     header: dict[str, Any] = field(default_factory=dict)
     values: list[NDArray] = field(default_factory=list)
     size: int = 0  # numbers in the values so far
@@ -78,14 +80,14 @@ class Pack:
         self.size += data.size
         return place
 
-    def matrix(self, id_: str, values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, T: Texts, title: str,
+    def matrix(self, id_: str, values: NDArray, rows: tuple[str, ...], cols: tuple[str, ...], *, title: str,
                kind: str = "signed", rows_are: str = "token", cols_are: str = "dimension", decimals: int = 2,
                groups: int = 1, arithmetic: tuple[str, str, NDArray] | None = None, zmax: float = 1.0) -> str:
         """A heatmap the browser draws as a table: (rows, cols) values, coloured by ``kind`` (``signed``, ``weights``,
         ``q``, ``k`` or ``v``), its labels and text alternative in the reader's language. ``arithmetic`` = (Q's id,
         K's id, places (rows, cols)): each cell's tooltip adds q·k up term by term with that many decimals. Returns id."""
         values = np.asarray(values, dtype=float)
-        text = plot.labels(T, title, values.shape, rows_are, cols_are, values, rows, cols, kind)
+        text = plot.labels(self.T, title, values.shape, rows_are, cols_are, values, rows, cols, kind)
         finite = values[np.isfinite(values)]
         bound = float(np.abs(finite).max()) if finite.size else 1.0
         entry = {

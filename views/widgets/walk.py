@@ -108,7 +108,7 @@ def tokens_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[
         else:
             names = (("x", e.x, T("walkthrough.steps.tokens.x" if positions else "walkthrough.steps.tokens.x_no_pe")),)
         for id_, matrix, title in names:
-            pack.matrix(f"tokens-{id_}", matrix, e.tokens, d, T=T, title=title)
+            pack.matrix(f"tokens-{id_}", matrix, e.tokens, d, title=title)
             blocks.append(matrix_block(f"tokens-{id_}", per_head=False))
     return entry | {"blocks": blocks}
 
@@ -119,14 +119,14 @@ def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
     for h, head in enumerate(walk.heads, 1):
         size = head.q.shape[1]
         for name, matrix, tokens in (("q", head.q, walk.tokens), ("k", head.k, walk.key_tokens), ("v", head.v, walk.key_tokens)):
-            pack.matrix(f"{name}.{h}", matrix, tokens, dims(matrix.shape[1] if name == "v" else size), T=T,
+            pack.matrix(f"{name}.{h}", matrix, tokens, dims(matrix.shape[1] if name == "v" else size),
                         title=T(f"walkthrough.steps.qkv.{name}"), kind=name)
         arithmetic = None
         if head.score in ("dot", "scaled_dot"):
             shown = np.where(np.isfinite(head.raw_scores), head.raw_scores, head.q @ head.k.T)
             places = figures.dot_terms(head.q, head.k, shown)[0] if size <= figures.MAX_TERMS else np.zeros(shown.shape)
             arithmetic = (f"q.{h}", f"k.{h}", places)
-        common = dict(T=T, rows_are="query", cols_are="key")
+        common = dict(rows_are="query", cols_are="key")
         pack.matrix(f"raw.{h}", head.raw_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.raw.matrix"),
                     arithmetic=arithmetic, **common)
         pack.matrix(f"scaled.{h}", head.scaled_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.scaled.matrix"), **common)
@@ -136,7 +136,7 @@ def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
             pack.matrices[f"masked.{h}"] = pack.matrices[f"scaled.{h}"]
         pack.matrix(f"weights.{h}", head.weights, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.matrix"),
                     kind="weights", **common)
-        pack.matrix(f"output.{h}", head.output, walk.tokens, dims(head.output.shape[1]), T=T, title=T("walkthrough.steps.output.matrix"))
+        pack.matrix(f"output.{h}", head.output, walk.tokens, dims(head.output.shape[1]), title=T("walkthrough.steps.output.matrix"))
         pack.header.setdefault("sums", {})[str(h)] = pack.array(head.weights.sum(axis=1))
 
 
@@ -155,7 +155,7 @@ def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str
             for name in ("q", "k", "v"):
                 w = getattr(e.projections, f"w_{name}")
                 width = head.v.shape[1] if name == "v" else size
-                pack.matrix(f"w{name}.{h}", w[:, (h - 1) * width : h * width], dims(w.shape[0]), dims(width), T=T,
+                pack.matrix(f"w{name}.{h}", w[:, (h - 1) * width : h * width], dims(w.shape[0]), dims(width),
                             title=T(f"walkthrough.steps.qkv.w_{name}"), kind=name, rows_are="dimension")
         blocks += [{"type": "row", "children": [matrix_block(f"w{name}"), product]} for name, product in zip(("q", "k", "v"), products)]
     elif layout.side_by_side:
@@ -211,13 +211,13 @@ def heads_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[s
     e = walk.explanation
     assert e is not None
     trace = e.trace
-    pack.matrix("concat", trace.concat, e.tokens, dims(trace.concat.shape[1]), T=T, title=T("walkthrough.steps.heads.concat"),
+    pack.matrix("concat", trace.concat, e.tokens, dims(trace.concat.shape[1]), title=T("walkthrough.steps.heads.concat"),
                 groups=len(trace.heads))
-    pack.matrix("mh-output", trace.output, e.tokens, dims(trace.output.shape[1]), T=T, title=T("walkthrough.steps.heads.output"))
+    pack.matrix("mh-output", trace.output, e.tokens, dims(trace.output.shape[1]), title=T("walkthrough.steps.heads.output"))
     concat, output = matrix_block("concat", per_head=False, hide=True), matrix_block("mh-output", per_head=False, hide=True)
     if layout.shows_projections and e.options.layer is None:  # a real model's W_O is 384 × 384: its page shows it
         w_o = e.projections.w_o
-        pack.matrix("w_o", w_o, dims(w_o.shape[0]), dims(w_o.shape[1]), T=T, title=T("walkthrough.steps.heads.w_o"), rows_are="dimension")
+        pack.matrix("w_o", w_o, dims(w_o.shape[0]), dims(w_o.shape[1]), title=T("walkthrough.steps.heads.w_o"), rows_are="dimension")
         blocks = [concat, {"type": "row", "children": [matrix_block("w_o", per_head=False), output]}]
     else:
         blocks = [{"type": "row", "children": [concat, output]}]

@@ -1,8 +1,9 @@
 // Plotly never wraps a title: one wider than its chart is cut at the edge (a half-width chart on a projector, a phone).
 // Once drawn, such a title is broken onto lines (at spaces; between characters for Chinese) and the room above the
 // plot grows by a line each. A title that reaches under the touch screen's toolbar (always shown there) moves below it,
-// and one that meets the column labels or a legend below it gets the room it lacks. The chart grows by the room added
-// above its plot (the plot keeps the height the server gave it).
+// and one that meets the column labels or a legend below it gets the room it lacks. The chart grows by the lines and
+// the toolbar's room (the plot keeps the height the server gave it); the room for what lies below the title comes from
+// the plot.
 //
 // Every chart is fitted a few times at most for one title and width (FITS), from the layout the server sent, never
 // from a layout fitted before: a measure that can never be met (a legend that moves with the title) ends there instead
@@ -63,7 +64,8 @@ export function wrapTitle(text, full, room) {
  * @property {number} pad the server's pad above the title, px
  * @property {number} height the server's height, px (0: none)
  * @property {string} lines the title as shown ("<br>" between lines)
- * @property {number} added room added above the plot, px
+ * @property {number} added room added above the plot, the chart growing by as much (its title's lines, the toolbar), px
+ * @property {number} squeezed room added above the plot from the plot's own (what lies under the title), px
  * @property {number} padded pad added above the title, px
  * @property {number} passes relayouts made
  */
@@ -82,8 +84,41 @@ function keyOf(layout) {
 }
 
 /**
+ * The layout a fit gives: its title's lines, the room above the plot, the title's pad, the height.
+ * @param {Fit} fit
+ * @returns {{text: string, top: number, pad: number, height: number}}
+ */
+function target(fit) {
+  return {
+    text: fit.lines,
+    top: fit.top + fit.added + fit.squeezed,
+    pad: fit.pad + fit.padded,
+    height: fit.height ? fit.height + fit.added : 0,
+  };
+}
+
+/**
+ * The fit of ``layout``'s chart: the one made for its title and width, or the one whose lines it already shows (Streamlit
+ * hands the drawn layout back, and draws it again).
+ * @param {Chart} chart
+ * @param {any} layout
+ * @returns {Fit | undefined}
+ */
+function fitFor(chart, layout) {
+  const byKey = fits.get(chart);
+  if (!byKey) return undefined;
+  const own = byKey.get(keyOf(layout));
+  if (own) return own;
+  return [...byKey.entries()].find(
+    ([key, fit]) => fit.lines === layout.title.text && key.endsWith(`|${layout.width}`),
+  )?.[1];
+}
+
+/**
  * The figure Streamlit draws, with the title and room this chart was fitted to for its title and width (so a chart
- * drawn again is drawn fitted at once, and never measured again).
+ * drawn again is drawn fitted at once, and never measured again). A figure that already has them is handed on as it
+ * is: Streamlit's chart draws again whenever the figure it holds is a new object, and it holds what was drawn (a new
+ * object each time here drew the chart hundreds of times a second).
  * @param {Chart} chart
  * @param {any} figure
  * @returns {any}
@@ -91,13 +126,18 @@ function keyOf(layout) {
 export function fitted(chart, figure) {
   const layout = figure?.layout;
   if (!layout?.title || typeof layout.title.text !== "string") return figure;
-  const key = keyOf(layout);
-  sent.set(chart, { key, layout });
-  const fit = fits.get(chart)?.get(key);
-  if (!fit || (!fit.added && fit.lines === layout.title.text)) return figure;
-  const title = { ...layout.title, text: fit.lines, pad: { ...layout.title.pad, t: fit.pad + fit.padded } };
-  const height = fit.height ? { height: fit.height + fit.added } : {};
-  return { ...figure, layout: { ...layout, ...height, title, margin: { ...layout.margin, t: fit.top + fit.added } } };
+  const fit = fitFor(chart, layout);
+  if (!fit) {
+    sent.set(chart, { key: keyOf(layout), layout }); // the server's own layout: a fit starts from it
+    return figure;
+  }
+  const want = target(fit);
+  const done =
+    layout.title.text === want.text && (layout.margin?.t ?? 80) === want.top && (layout.title.pad?.t ?? 0) === want.pad;
+  if (done && (!want.height || layout.height === want.height)) return figure;
+  const title = { ...layout.title, text: want.text, pad: { ...layout.title.pad, t: want.pad } };
+  const height = want.height ? { height: want.height } : {};
+  return { ...figure, layout: { ...layout, ...height, title, margin: { ...layout.margin, t: want.top } } };
 }
 
 /**
@@ -118,6 +158,7 @@ function fitOf(chart) {
       height: layout.height || 0,
       lines: layout.title.text,
       added: 0,
+      squeezed: 0,
       padded: 0,
       passes: 0,
     };
@@ -184,12 +225,16 @@ export function fitTitle(Plotly, chart) {
   if (!Object.keys(update).length) {
     const { more, under } = lacking(chart, node, layout.title.yanchor === "top");
     if (more <= 0) return;
-    fit.added += Math.min(more, MOST - fit.added);
+    const room = Math.max(0, Math.min(more, MOST - fit.added - fit.squeezed));
+    if (under)
+      fit.added += room; // below the toolbar: the chart grows
+    else fit.squeezed += room; // clear of the labels: the plot gives up the room
     fit.padded += under;
   }
   fit.passes += 1;
-  update["margin.t"] = fit.top + fit.added;
-  update["title.pad.t"] = fit.pad + fit.padded;
-  if (fit.height) update.height = fit.height + fit.added;
+  const want = target(fit);
+  update["margin.t"] = want.top;
+  update["title.pad.t"] = want.pad;
+  if (want.height) update.height = want.height;
   Plotly.relayout(chart, update);
 }

@@ -5,7 +5,7 @@
 // the chart, and the focus returns to the chart's full-screen button. Plotly and Streamlit have no option for these.
 
 import { FOCUSABLE, moveFocus } from "./focus.js";
-import { repair } from "./repair.js";
+import { translateWithin } from "./language.js";
 import { catalogue, said } from "./texts.js";
 
 const BUTTON = ".modebar-btn";
@@ -35,9 +35,20 @@ export function rove(bar, chosen = null) {
   }
 }
 
-/** @param {Element} layer one of Plotly's drawing layers, hidden from a screen reader */
-function hideLayer(layer) {
-  if (layer.getAttribute("aria-hidden") !== "true") layer.setAttribute("aria-hidden", "true");
+/**
+ * A chart's parts as a screen reader and the keyboard meet them, once Plotly has drawn it (charts.js calls this after
+ * every drawing: the repairs leave Plotly's drawing alone, repair.js): its layers hidden, its toolbar one named Tab stop,
+ * in the page's language.
+ * @param {Element} chart
+ */
+export function chartParts(chart) {
+  for (const layer of chart.querySelectorAll("svg.main-svg, .gl-container, .modebar-btn svg")) {
+    if (layer.getAttribute("aria-hidden") !== "true") layer.setAttribute("aria-hidden", "true");
+  }
+  for (const bar of chart.querySelectorAll(".modebar")) {
+    translateWithin(bar);
+    rove(bar);
+  }
 }
 
 /** @returns {Set<string>} the full-screen buttons' names, in every language */
@@ -130,13 +141,8 @@ function walkToolbar(event) {
   to.focus();
 }
 
-/** Every chart's layers and toolbar, as drawn and drawn again; the keys of its toolbar and of full screen. */
+/** The keys of a chart's toolbar and of full screen. */
 export function installChartTools() {
-  repair(".js-plotly-plot svg.main-svg, .js-plotly-plot .gl-container, .modebar-btn svg", hideLayer);
-  repair(".modebar, .modebar-btn", (node) => {
-    const bar = node.closest(".modebar");
-    if (bar) rove(bar);
-  });
   document.addEventListener("click", fullScreen, true);
   document.addEventListener("keydown", fullScreen, true);
   document.addEventListener("keydown", trapInFullScreen, true);

@@ -6,6 +6,7 @@
 import { colourAt, inkOn } from "../numbers.js";
 import { showNumbers } from "./chart-tables.js";
 import { fitTitle, fitted } from "./chart-titles.js";
+import { chartParts } from "./chart-tools.js";
 import { catalogue, said } from "./texts.js";
 
 /** @typedef {any} Plotly */
@@ -42,9 +43,8 @@ function ink(chart) {
  * @param {Chart} chart
  */
 function tapOpens(Plotly, chart) {
-  if (chart.dataset.tap !== undefined || !Plotly.Fx || !String(chart._fullLayout?.clickmode || "").includes("event"))
-    return;
-  chart.dataset.tap = "";
+  if (tapping.has(chart) || !Plotly.Fx || !String(chart._fullLayout?.clickmode || "").includes("event")) return;
+  tapping.add(chart);
   chart.addEventListener(
     "touchstart",
     (/** @type {TouchEvent} */ event) => {
@@ -58,6 +58,9 @@ function tapOpens(Plotly, chart) {
 
 /** @type {WeakMap<Chart, HTMLElement[]>} */
 const lifted = new WeakMap();
+/** The charts whose taps open what they tap, and whose drawings are heard (a chart's own div is Plotly's and React's). */
+const tapping = new WeakSet();
+const heard = new WeakSet();
 
 /**
  * Streamlit fixes the height of the chart's box and of the boxes around it to the height the server sent; a chart grown
@@ -90,13 +93,15 @@ function holdBoxes(chart) {
 function drawn(Plotly, chart) {
   holdBoxes(chart);
   ink(chart);
+  chartParts(chart);
   tapOpens(Plotly, chart);
-  if (chart.dataset.heard !== undefined || !chart.on) return;
-  chart.dataset.heard = "";
+  if (heard.has(chart) || !chart.on) return;
+  heard.add(chart);
   let soon = 0;
   chart.on("plotly_afterplot", () => {
     holdBoxes(chart);
     ink(chart);
+    chartParts(chart);
     cancelAnimationFrame(soon);
     soon = requestAnimationFrame(() => fitTitle(Plotly, chart));
   });

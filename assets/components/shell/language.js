@@ -81,6 +81,17 @@ function translateTexts(node) {
   }
 }
 
+/**
+ * Every English text of Streamlit's inside ``node`` in the page's language (a chart's toolbar, drawn by Plotly, where the
+ * repairs do not reach: repair.js).
+ * @param {Element} node
+ */
+export function translateWithin(node) {
+  for (const inner of [node, ...node.querySelectorAll(ATTRIBUTES.map((name) => `[${name}]`).join(", "))])
+    translateAttributes(inner);
+  translateTexts(node);
+}
+
 /** <html lang> and every English text of Streamlit's in the page's language, now and as they are drawn. */
 export function installLanguage() {
   afterChanges(() => {

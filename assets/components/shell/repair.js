@@ -22,6 +22,10 @@ const checks = [];
 const watched = new Set();
 /** @type {MutationObserver | null} */
 let observer = null;
+/** Batches heard in a row without the page drawing in between: a repair that starts a change it must repair again. */
+let inARow = 0;
+/** More batches than this in a row, and the repairs wait for the next task: the page can never hang on them. */
+const MOST_IN_A_ROW = 50;
 
 /**
  * Repair every element matching ``selector`` now and whenever one is added (or one of ``attributes`` changes on it).
@@ -81,12 +85,51 @@ function again(inside) {
 
 /** Every page-wide check now (what changed lies where the observer cannot see: a component's shadow root). */
 export function checkNow() {
-  changed([]);
+  repairBatch([]);
+}
+
+/**
+ * Each batch of changes repaired at once. Repairs write only what differs, so their own writes end after one more batch;
+ * should two parties ever undo each other (a repair and Streamlit, or two repairs), the batches would follow each other
+ * in microtasks forever and the page would never draw or answer again. After MOST_IN_A_ROW batches in a row the rest
+ * wait for the next task (a timer: every repair once over the whole page), and the loop is said on the console.
+ * @param {MutationRecord[]} records
+ */
+function changed(records) {
+  inARow += 1;
+  if (inARow === 1) setTimeout(() => (inARow = 0), 0);
+  if (inARow > MOST_IN_A_ROW) {
+    if (inARow > MOST_IN_A_ROW + 1) return;
+    console.error("attention-repair: changes repaired in a loop; the rest wait for a timer");
+    setTimeout(() => {
+      repairAll(); // what this batch and the next ones held, repaired once, a task later
+      repairBatch([]);
+    }, 0);
+    return;
+  }
+  repairBatch(records);
+}
+
+/**
+ * What Plotly draws inside a chart (and its measuring node) is left alone while it draws: the chart's own repairs follow
+ * each drawing (charts.js, chart-tools.js chartParts). Repairing its nodes as they were added (its layers' aria-hidden)
+ * interleaved with Plotly's drawing, whose promise chain gives way to these callbacks: on the decoder's two heatmaps with
+ * their colour bars that set off Plotly's margin redraws without end (hundreds of thousands of changes a second,
+ * growing; the page never settled).
+ */
+const PLOTLY = ".js-plotly-plot, #js-plotly-tester";
+
+/** @param {MutationRecord} record @returns {boolean} a change inside a chart being drawn */
+function insideChart(record) {
+  const target = record.target instanceof Element ? record.target : record.target.parentElement;
+  return !!target?.closest(PLOTLY);
 }
 
 /** @param {MutationRecord[]} records */
-function changed(records) {
-  for (const record of records) {
+function repairBatch(records) {
+  const relevant = records.filter((record) => !insideChart(record));
+  if (records.length && !relevant.length) return; // Plotly drawing: a chart's 100,000 changes a second cost nothing here
+  for (const record of relevant) {
     if (record.type === "childList") {
       for (const node of record.addedNodes) if (node instanceof Element) added(node);
       // new text in an element (a label drawn again) may need its repair again
