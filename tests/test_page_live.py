@@ -12,6 +12,9 @@ import time
 import pytest
 from conftest import ROOT, open_app
 from conftest import all_text as page_text
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as hyp
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from sqlalchemy import update
 
 from attention_plot.text import Texts
@@ -253,7 +256,12 @@ def test_a_nickname_longer_than_the_limit_is_cut_with_a_notice():
 
 def test_ending_is_on_the_projector_too_and_the_check_table_counts_each_item():
     teacher, code = start(present="1")
-    assert teacher.button(key="live-end").label == "Yes, end the class"  # presenter mode keeps "End the class"
+    # presenter mode keeps "End the class" and "Ask the class" in the sidebar (closed on a projector), not before the room
+    assert teacher.sidebar.button(key="live-end").label == "Yes, end the class" and teacher.sidebar.selectbox(key="live-pick")
+    assert not [b for b in teacher.main.button if b.key in ("live-end", "live-open")]
+    screen = open_app("live")  # on the teacher's own screen both are in the page
+    screen.button(key="live-start").click().run()
+    assert [b for b in screen.main.button if b.key == "live-end"] and [b for b in screen.main.button if b.key == "live-open"]
     teacher.button(key="live-check-before").click().run()
     phone = open_app("live", join=code)
     first = answer_radio(phone)
@@ -624,3 +632,130 @@ def test_a_phone_reads_a_students_introduction_and_after_the_end_no_call_to_wait
     shown = all_text(phone)
     assert "This class has ended." in shown and "You are in class" not in shown
     assert "Wait for the answer" not in shown and "Waiting for the teacher" not in shown and "class has ended before" in shown
+
+
+# --- The projector before the reveal: nothing that names the answer, whatever the teacher does ---
+
+VOTES = {1: (1, 0, 2, 1, 0, 1), 2: (1, 1, 2, 1, 0, 1)}  # six students: B, A, C, B, A, B, then B, B, C, B, A, B
+
+
+def received(at) -> str:
+    """Everything the page sent its browser in the last run, decoded: every element's and block's message, as a
+    websocket frame carries it (hidden or not, a tooltip, a button's kind), the sidebar's too."""
+    return "\n".join(node.proto.SerializeToString().decode("utf-8", "replace") for node in at._tree
+                     if getattr(node, "proto", None) is not None)
+
+
+def naming_the_answer(T: Texts, question: store.Question, tally: store.Tally) -> list[str]:
+    """What would let the room find the answer of ``question``: each round's share right with its count (the one the
+    projector says after the reveal), any share right, the advice (its band is the share), the truth, the mark, the
+    explanation."""
+    from views.live.projector import right_line
+
+    _, options, explanation = common.wording(T, question)
+    found = ["% right (", "✓", T("live.student.truth", option=common.option_name(options, question.correct)),
+             T("live.teacher.advice_private"), *(T(f"live.teacher.advice.{said}") for said in ("discuss", "explain", "move_on", "none"))]
+    for round_ in (1, 2):
+        counts = tally.of(question, round_)
+        if sum(counts):
+            found.append(right_line(T, question, counts, round_))
+    if explanation:
+        found.append(explanation[:40])
+    return found
+
+
+class PresenterModeNeverNamesTheAnswer(RuleBasedStateMachine):
+    """A teacher drives a question from the projector itself (presenter mode: asking and ending in its sidebar) through
+    any sequence of its controls: the answers shown as they arrive or not, six students voting in parts, voting
+    closed, the first vote's answers shown and hidden again, discussing, voting again, revealing (also while voting is
+    open), one more like it, another question asked instead. Before each reveal nothing the projector receives names the
+    answer; after it the share right and the truth are there (so the search can find them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.db = store.connect()
+        self.code, self.key = store.start_class(self.db)
+        self.students = [store.join(self.db, self.code, store.new_seat())[1] for _ in range(6)]
+        self.at = open_app("live", join=self.code, teacher=self.key, present="1")
+        self.T = Texts("en")
+
+    def question(self) -> store.Question | None:
+        asked = [q for q in store.open_questions(self.db, store.class_by_code(self.db, self.code, joining=False).id) if not q.phase]
+        return asked[-1] if asked else None
+
+    def click(self, key: str) -> None:
+        self.at.button(key=key).click().run()
+        assert not self.at.exception, [e.message for e in self.at.exception]
+
+    @initialize(item=hyp.sampled_from(["concept.rows", "concept.cosine", "concept.causal"]), live=hyp.booleans())
+    def ask(self, item: str, live: bool) -> None:
+        assert self.at.sidebar.button(key="live-open") and self.at.sidebar.button(key="live-end")  # the room sees neither
+        self.at.toggle(key="live-live").set_value(live).run()
+        self.at.selectbox(key="live-pick").set_value(item).run()
+        self.click("live-open")
+
+    @rule(item=hyp.sampled_from(["concept.rows", "concept.cosine", "concept.causal"]), live=hyp.booleans())
+    def ask_another(self, item: str, live: bool) -> None:
+        self.ask(item, live)
+
+    @precondition(lambda self: self.question().state == "open")
+    @rule(voters=hyp.integers(1, 6))
+    def vote(self, voters: int) -> None:
+        question = self.question()
+        for student, choice in list(zip(self.students, VOTES[question.round]))[:voters]:
+            store.answer(self.db, question.id, student, choice % question.options, round=question.round)
+        self.at.run()
+
+    @precondition(lambda self: self.question().state == "open")
+    @rule()
+    def close(self) -> None:
+        self.click("live-close")
+
+    @precondition(lambda self: self.question().state == "open")
+    @rule()
+    def reveal_while_open(self) -> None:
+        self.click("live-reveal-open")
+
+    @precondition(lambda self: (q := self.question()).state == "closed" and q.round == 1 and q.follows is None)
+    @rule(show=hyp.booleans())
+    def show_first(self, show: bool) -> None:
+        self.at.toggle(key=f"live-show-first-{self.question().id}").set_value(show).run()
+
+    @precondition(lambda self: (q := self.question()).state == "closed" and q.round == 1 and q.follows is None)
+    @rule()
+    def discuss(self) -> None:
+        self.click("live-discuss")
+
+    @precondition(lambda self: self.question().state == "closed")
+    @rule()
+    def reveal(self) -> None:
+        self.click("live-reveal")
+
+    @precondition(lambda self: (q := self.question()).state == "revealed" and generators.similar_kind(q.item) is not None)
+    @rule()
+    def one_more_like_it(self) -> None:
+        self.click("live-similar")
+
+    @rule()
+    def poll(self) -> None:
+        self.at.run()
+
+    @invariant()
+    def nothing_names_the_answer_before_the_reveal(self) -> None:
+        question = self.question()
+        if question is None:
+            return
+        tally = store.tally(self.db, store.class_by_code(self.db, self.code, joining=False).id)
+        sent, needles = received(self.at), naming_the_answer(self.T, question, tally)
+        if question.state == "revealed":
+            said = self.T("live.student.truth", option=common.option_name(common.wording(self.T, question)[1], question.correct))
+            assert said in sent  # the search finds what is there
+        else:
+            assert not [n for n in needles if n in sent], (question, [n for n in needles if n in sent])
+        discuss = [b for b in self.at.button if b.key == "live-discuss"]
+        assert not discuss or discuss[0].proto.type == "primary"  # the same whatever the share: it says nothing
+
+
+TestPresenterModeNeverNamesTheAnswer = PresenterModeNeverNamesTheAnswer.TestCase
+TestPresenterModeNeverNamesTheAnswer.settings = settings(max_examples=12, stateful_step_count=10, deadline=None,
+                                                         suppress_health_check=[HealthCheck.too_slow])

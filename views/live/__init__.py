@@ -65,7 +65,8 @@ def teacher_panel(view: View) -> None:
     else:
         st.session_state[ASK_DRAWN] = open_single(found.id)
         projector(view, found)
-        ask(view, found.id)
+        with teachers_own(view):
+            ask(view, found.id)
         report.check_panel(view, found.id)
         if view.layout.extras:
             seat_map_panel(view, found)
@@ -76,9 +77,16 @@ def teacher_panel(view: View) -> None:
             with st.expander(T("live.teacher.resume")):
                 st.caption(T("live.teacher.resume_help"))
                 st.code(f"{join_url(found.code, T.lang)}&teacher={key}", language=None)
-        end_button(T)
+        with teachers_own(view):
+            end_button(T)
     if view.layout.extras:
         report.classes_panel(view, key)
+
+
+def teachers_own(view: View):
+    """Where the controls the room need not see go: the page itself on the teacher's screen; in presenter mode the
+    sidebar, closed on a projector (the teacher opens it to ask the next question or to end the class)."""
+    return st.sidebar if view.settings.present else st.container()
 
 
 def intro_key(view: View) -> str:
