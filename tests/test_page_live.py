@@ -52,6 +52,10 @@ def answer_radio(at):
     return next(r for r in at.radio if r.key and r.key.startswith("live-answer-"))
 
 
+def answer_radios(at) -> list:
+    return [r for r in at.radio if r.key and r.key.startswith("live-answer-")]
+
+
 def pills(at, row: int):
     """The seat map's row ``row`` (st.pills) on a phone."""
     return next(p for p in at.get("button_group") if p.key == f"live-seat-row-{row}")
@@ -416,7 +420,41 @@ def test_the_teacher_link_resumes_the_class_elsewhere_and_leaves_the_address_bar
     teacher.run()
     assert "Voting is closed" in all_text(teacher)
     forged = open_app("live", join=code, teacher="not-the-key")
-    assert "This teacher link is not valid for the class." in all_text(forged) and live.TEACHER not in forged.session_state
+    assert f"This teacher link does not open class {code}" in all_text(forged) and live.TEACHER not in forged.session_state
+
+
+@pytest.mark.parametrize("nicknames", [False, True])
+def test_a_wrong_or_stale_teacher_link_seats_nobody_and_says_what_to_do(nicknames, monkeypatch):
+    """A teacher link with a wrong key (cut short, or an old class's) in a class with or without nicknames: the teacher
+    is not seated as a student (every "k of N answered" would be off by one), the refusal and what to do stay on screen
+    over reruns, no join form or nickname box is offered, and the code leaves the address with the key (a reload must
+    not join either). Leaving the message gives the page's start; a browser that teaches the class (its cookie) stays
+    its teacher."""
+    teacher, code = teacher_starts(nicknames=nicknames)
+    teacher_opens(teacher, "concept.rows")
+    key = teacher.session_state[live.TEACHER][1]
+    stale, _ = store.start_class(store.connect())  # an older class's key: valid, but not this class's
+    for wrong in ("not-the-key", key[:-3], "x" * 80, stale):
+        forged = open_app("live", join=code, teacher=wrong)
+        for _ in range(3):  # the refusal stays over reruns (a nickname class's join form reran it away)
+            shown = all_text(forged)
+            assert f"This teacher link does not open class {code}" in shown and "Teacher link (keep it private)" in shown
+            assert live.STUDENT not in forged.session_state and live.TEACHER not in forged.session_state
+            assert not forged.text_input and not answer_radios(forged) and "You are in class" not in shown
+            assert "join" not in forged.query_params or not forged.query_params["join"]
+            assert "teacher" not in forged.query_params
+            forged.run()
+    teacher.run()
+    assert store.tally(store.connect(), store.class_by_code(store.connect(), code).id).seated == 0
+    assert "0 of 0 answered" in all_text(teacher) and "Students in the class: 0" in all_text(teacher)
+    forged.button(key="live-leave-link").click().run()  # the page's start: a class of one's own, or joining
+    assert "does not open class" not in all_text(forged) and [b for b in forged.button if b.key == "live-start"]
+    garbled = open_app("live", join="<b>", teacher="x")  # no class named at all: said so, nothing echoed
+    assert "This teacher link does not open any class" in all_text(garbled) and "<b>" not in all_text(garbled)
+    monkeypatch.setattr(common, "cookies", lambda: {common.COOKIE: f"{code}.{key}"})  # the teacher's own browser
+    kept = open_app("live", join=code, teacher="not-the-key")
+    assert kept.session_state[live.TEACHER] == (code, key) and "this browser started the class" in all_text(kept)
+    assert "0 of 0 answered" in all_text(kept)
 
 
 def test_a_link_with_a_wrong_code_says_so_before_anything_is_typed():

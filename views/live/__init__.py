@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import store
 from views.live import report
-from views.live.common import ERROR, LINK_REFUSED, SEAT_COOKIE, cookies, engine, refused, style
+from views.live.common import ERROR, SEAT_COOKIE, cookies, engine, refused, style
 from views.live.phone import student
 from views.live.projector import projector
 from views.live.teacher import (
@@ -30,6 +30,7 @@ from views.live.teacher import (
     end_button,
     join_url,
     kept_key,
+    link_refused,
     open_single,
     remember,
     seat_map_panel,
@@ -101,8 +102,8 @@ def draw(view: View) -> None:
     (with the classes this browser's teacher ran before)."""
     T = view.T
     style()
-    if st.session_state.pop(LINK_REFUSED, False):
-        st.error(T("live.refused.wrong_key"), icon=":material/block:")
+    if link_refused(T) and TEACHER not in st.session_state and STUDENT not in st.session_state:
+        return  # a wrong teacher link seats nobody: the refusal and what to do, nothing to join
     if TEACHER in st.session_state:
         teacher_panel(view)
         return

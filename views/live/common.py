@@ -19,7 +19,8 @@ from views.widgets.questions import STOPS, Item, answer_values
 
 SEAT = "live.seat"  # session: this browser's seat (the secret that makes it the same student), from its cookie
 ERROR = "live.error"  # session: a refusal or database error from a button's callback, shown on the next run
-LINK_REFUSED = "live.link_refused"
+LINK_REFUSED = "live.link_refused"  # session: (the code, the refusal) of a teacher link that seated nobody
+LINK_KEPT = "live.link_kept"  # session: a wrong teacher link opened where this browser teaches the class already
 COOKIE = "attention_teacher"  # the teacher's browser: code.key of the running class, so that a reload stays the teacher
 KEY_COOKIE = "attention_teacher_key"  # the teacher's key: the classes started in this browser share it and are found by it
 SEAT_COOKIE = "attention_seat"  # a student's browser: code.seat, so that a reload, a new tab or a restart is the same student

@@ -25,6 +25,7 @@ from views.live.common import (
     ERROR,
     KEY_COOKIE,
     KEY_DAYS,
+    LINK_KEPT,
     LINK_REFUSED,
     concept_items,
     engine,
@@ -99,27 +100,71 @@ def join_card(T: Texts, code: str, compact: bool = False) -> None:
 def take_teacher_link() -> None:
     """A teacher link (``?join=CODE&teacher=KEY``) opened on another device: the session becomes the class's teacher, and
     the key leaves the address bar at once (it is never written back into a link). A reload of the teacher's own page
-    (a new session) resumes from the browser's cookie, set by ``remember``."""
+    (a new session) resumes from the browser's cookie, set by ``remember``.
+
+    A wrong or stale link (a key cut short, an old class's) seats nobody: the code leaves the address bar with the key,
+    so that neither this run nor a reload joins the class as a student (the teacher would be counted), and the session
+    keeps the refusal (``LINK_REFUSED``: the link's code) until the teacher leaves it (``link_refused``). A browser that
+    teaches that class already (its cookie) stays its teacher."""
     key = st.query_params.get("teacher")
     if key is None:
         if TEACHER not in st.session_state and STUDENT not in st.session_state and COOKIE in common.cookies():
-            code, _, kept = common.cookies()[COOKIE].partition(".")
-            try:
-                found = store.check_teacher(engine(), code, kept)
-            except (store.Refused, SQLAlchemyError, OSError):
-                return
-            if found.ended is None:
-                st.session_state[TEACHER] = (found.code, kept)
+            resume_from_cookie()
         return
     code = st.query_params.get("join", "")
     del st.query_params["teacher"]
     try:
         found = store.check_teacher(engine(), code, key)
-    except (store.Refused, SQLAlchemyError, OSError):
-        st.session_state[LINK_REFUSED] = True
+    except (store.Refused, SQLAlchemyError, OSError) as error:
+        if "join" in st.query_params:
+            del st.query_params["join"]
+        linked = store.normal_code(code) or ""
+        if linked and ((st.session_state.get(TEACHER) or ("",))[0] == linked or resume_from_cookie(linked)):
+            st.session_state[LINK_KEPT] = True
+        else:
+            st.session_state[LINK_REFUSED] = (linked, error)
         return
     st.session_state[TEACHER] = (found.code, key)
     st.session_state.pop(STUDENT, None)
+    st.session_state.pop(LINK_REFUSED, None)
+
+
+def resume_from_cookie(code: str | None = None) -> bool:
+    """This browser's running class (its cookie), resumed as its teacher (only if it is ``code``'s, when given)."""
+    kept_code, _, kept = common.cookies().get(COOKIE, "").partition(".")
+    if not kept or (code is not None and kept_code != code):
+        return False
+    try:
+        found = store.check_teacher(engine(), kept_code, kept)
+    except (store.Refused, SQLAlchemyError, OSError):
+        return False
+    if found.ended is not None:
+        return False
+    st.session_state[TEACHER] = (found.code, kept)
+    st.session_state.pop(STUDENT, None)
+    return True
+
+
+def _leave_refused_link() -> None:
+    st.session_state.pop(LINK_REFUSED, None)
+
+
+def link_refused(T: Texts) -> bool:
+    """A refused teacher link: what happened (nobody joined, nobody counted) and what to do, kept on screen over reruns
+    until the teacher leaves it for the page's start (a class of their own, or joining as a student). True when shown."""
+    if st.session_state.pop(LINK_KEPT, False):
+        st.warning(T("live.refused.teacher_link_kept"), icon=":material/link_off:")
+    refusal = st.session_state.get(LINK_REFUSED)
+    if refusal is None:
+        return False
+    code, error = refusal
+    if isinstance(error, store.Refused):
+        st.error(T("live.refused.teacher_link", code=code) if code else T("live.refused.teacher_link_none"), icon=":material/block:")
+        st.info(T("live.refused.teacher_link_help"), icon=":material/key:")
+    else:
+        refused(T, error)
+    st.button(T("live.refused.leave_link"), key="live-leave-link", on_click=_leave_refused_link)
+    return True
 
 
 def remember(code: str, key: str, ended: bool) -> None:
