@@ -797,3 +797,34 @@ class PresenterModeNeverNamesTheAnswer(RuleBasedStateMachine):
 TestPresenterModeNeverNamesTheAnswer = PresenterModeNeverNamesTheAnswer.TestCase
 TestPresenterModeNeverNamesTheAnswer.settings = settings(max_examples=12, stateful_step_count=10, deadline=None,
                                                          suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_a_phone_reloaded_after_the_end_keeps_every_revealed_answer_and_why(monkeypatch):
+    """Two questions revealed and a third closed unrevealed, then the class ends: the phone, and the same phone
+    reloaded (a new session with its seat's cookie, on the class's page), shows every question with its answers, the
+    truth and why; the unrevealed one says the class ended first. The bare page a day later is a join form."""
+    teacher, code = teacher_starts()
+    phone = open_app("live", join=code)
+    for item, choice in (("concept.rows", 1), ("concept.cosine", 2), ("concept.causal", 2)):
+        teacher_opens(teacher, item)
+        phone.run()
+        answer_radio(phone).set_value(choice).run()
+        teacher.run()
+        teacher.button(key="live-close").click().run()
+        if item != "concept.causal":
+            teacher.button(key="live-reveal").click().run()
+    teacher.button(key="live-end").click().run()
+    seat = phone.session_state[common.SEAT]
+    monkeypatch.setattr(common, "cookies", lambda: {common.SEAT_COOKIE: f"{code}.{seat}"})
+    for shown in (phone, open_app("live", join=code)):  # as it was, and reloaded
+        shown.run()
+        said = all_text(shown)
+        assert "This class has ended." in said and not answer_radios(shown)
+        assert "You answered: B." in said and "The answer: B." in said and "Rows are queries" in said
+        assert "You answered: C." in said and "The answer: A." in said and "cos θ = q·k" in said
+        assert "Voting closed, and the class has ended before the answer was shown." in said
+        assert said.count("**Why:**") == 2
+    assert '"attention_seat" data-value' in "".join(h.proto.body for h in shown.get("html")).replace("data-remember=", "")
+    assert 'data-age="0"' not in "".join(h.proto.body for h in shown.get("html") if "attention_seat" in h.proto.body)
+    bare = open_app("live")  # an ended class is not where the bare page takes the browser: it joins afresh
+    assert live.STUDENT not in bare.session_state and "Join a class" in all_text(bare)

@@ -105,13 +105,14 @@ def try_join(view: View, typed: str, nickname: str | None) -> bool:
 
 def rejoin(view: View) -> bool:
     """A browser seated before (its seat's cookie) comes back to its class, even from the bare page or after a restart,
-    while the class runs. True once in."""
+    while the class runs; after it ended or expired, only from the class's own page (a reload: what was revealed stays
+    readable). True once in."""
     code, _, seat = common.cookies().get(SEAT_COOKIE, "").partition(".")
     linked = view["join"]
     if not seat or (linked and linked != code) or not store.SEAT.fullmatch(seat):
         return False
     try:
-        found = store.class_by_code(engine(), code)
+        found = store.class_by_code(engine(), code, joining=linked != code)
         student = store.seated(engine(), found.id, seat)
     except (store.Refused, SQLAlchemyError, OSError):
         return False
