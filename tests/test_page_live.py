@@ -491,6 +491,7 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     teacher, code = teacher_starts(nicknames=True)
     phone = open_app("live", join=code)
     assert [box.label for box in phone.text_input] == ["Code from the board", "Nickname"]
+    assert "This class asks for a nickname: type one below, then press Join." in all_text(phone)  # why the box is there
     phone.button[0].click().run()
     assert "Type a nickname to join this class." in all_text(phone)
     phone.text_input[1].set_value("<b>Ada</b>")
@@ -501,8 +502,10 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     assert rows.splitlines()[0] == "class,question,item,question_text,phase,round,student,answer,answer_text,correct,time,nickname"
     typed = open_app("live")  # the code typed by hand: the nickname box appears, then the student is in
     typed.text_input[0].set_value(code.lower())
-    typed.button[0].click().run()
+    assert "asks for a nickname" not in all_text(typed)
+    typed.button[0].click().run()  # the first Join: the box appears, and says why
     assert [box.label for box in typed.text_input] == ["Code from the board", "Nickname"]
+    assert "This class asks for a nickname: type one below, then press Join." in all_text(typed)
     typed.text_input[1].set_value("=1+1")
     typed.button[0].click().run()
     assert f"You are in class {code}." in all_text(typed)

@@ -143,9 +143,11 @@ def join_form(view: View) -> bool:
         st.markdown(f"## {T('live.student.join')}")
         typed = st.text_input(T("live.student.code"), value=linked, max_chars=12, placeholder=T("live.student.code_placeholder"),
                               help=T("live.student.code_help"))
-        # A pasted name longer than the limit is cut with a notice, not refused by the box (which would leave it empty).
-        nickname = (st.text_input(T("live.student.nickname"), max_chars=10 * store.MAX_NICKNAME, help=T("live.student.nickname_help"))
-                    if nicknames else None)
+        nickname = None
+        if nicknames:  # says why the box is there (it appears after a first Join with a typed code)
+            st.info(T("live.student.nickname_why"), icon=":material/badge:")
+            # A pasted name longer than the limit is cut with a notice, not refused by the box (which would leave it empty).
+            nickname = st.text_input(T("live.student.nickname"), max_chars=10 * store.MAX_NICKNAME, help=T("live.student.nickname_help"))
         pressed = st.form_submit_button(T("live.student.go"), type="primary")
     if pressed and try_join(view, typed, nickname):
         want_focus("live-phone", lost_only=True)  # the join box goes: the focus goes to the question (or the notice to wait)
