@@ -831,3 +831,39 @@ def test_a_phone_reloaded_after_the_end_keeps_every_revealed_answer_and_why(monk
     assert 'data-age="0"' not in "".join(h.proto.body for h in shown.get("html") if "attention_seat" in h.proto.body)
     bare = open_app("live")  # an ended class is not where the bare page takes the browser: it joins afresh
     assert live.STUDENT not in bare.session_state and "Join a class" in all_text(bare)
+
+
+def test_the_answers_csv_and_the_class_list_give_times_in_the_teachers_zone():
+    """The answers' CSV and the class list (and its CSV) give each time in the teacher's browser's time zone, the
+    offset in each CSV time and the zone in the list's header; UTC when the browser gives none."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    def classes(at):
+        return next(t.value for t in at.table if "Code" in t.value.columns)
+
+    teacher = open_app("live")
+    teacher.context["timezone"] = "Asia/Shanghai"  # UTC+8, no summer time
+    teacher.run()
+    teacher.button(key="live-start").click().run()
+    code, key = teacher.session_state[live.TEACHER]
+    teacher_opens(teacher, "concept.rows")
+    phone = open_app("live", join=code)
+    answer_radio(phone).set_value(1).run()
+    found, shanghai = store.check_teacher(store.connect(), code, key), ZoneInfo("Asia/Shanghai")
+    row = next(csv.DictReader(io.StringIO(report.export_csv(found, key, Texts("en"), shanghai))))
+    assert row["time"].endswith("+08:00") and abs(datetime.fromisoformat(row["time"]).timestamp() - time.time()) < 120
+    started = datetime.fromtimestamp(found.created, shanghai)
+    teacher.toggle(key="live-classes").set_value(True).run()
+    listed = classes(teacher)
+    assert listed.columns[0] == "Started (Asia/Shanghai)" and listed.iloc[0, 0] == started.strftime("%Y-%m-%d %H:%M")
+    assert row["time"][:16].replace("T", " ") >= listed.iloc[0, 0]  # one clock: answered after the start, as both read
+    figures = report.classes_csv(Texts("en"), [store.report(store.connect(), code, key)], shanghai)
+    assert next(csv.DictReader(io.StringIO(figures)))["date"] == started.isoformat(timespec="minutes")
+    teacher.context["timezone"] = "Not/A_Zone"  # a zone this server does not know: its offset, else UTC
+    teacher.context["timezone_offset"] = -120
+    teacher.run()
+    assert classes(teacher).columns[0] == "Started (UTC+02:00)"
+    teacher.context = {}
+    teacher.run()
+    assert classes(teacher).columns[0] == "Started (UTC)"
