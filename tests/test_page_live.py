@@ -867,3 +867,15 @@ def test_the_answers_csv_and_the_class_list_give_times_in_the_teachers_zone():
     teacher.context = {}
     teacher.run()
     assert classes(teacher).columns[0] == "Started (UTC)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_drawn_questions_words_are_named_in_words_not_as_a_product(lang):
+    """"the query of 6 · flowers" read as a product: inside a sentence a word is “flowers” (word 6); the options and
+    tables keep their short labels."""
+    T = Texts(lang)
+    for kind in ("most_weight", "scale", "causal"):
+        for seed in range(20):
+            words = generators.wording(T, generators.draw(kind, seed))
+            assert " · " not in words.question.replace("q · k", "") and " · " not in words.explanation.replace("q · k", "")
+            assert ("(word " in words.question) if lang == "en" else ("个词）" in words.question)
