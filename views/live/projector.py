@@ -207,7 +207,9 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
                           help=T("live.teacher.show_first_help"))
             if question.show_first or question.follows is not None:
                 histogram(T, options, counts, None)
-        else:
+        else:  # revealed after one round: its share right, as both rounds say theirs (one more like it: in the transfer)
+            if question.follows is None:
+                st.markdown(f"**{right_line(T, question, counts, 1)}**")
             histogram(T, options, counts, question.correct)
         if revealed:
             if explanation:
