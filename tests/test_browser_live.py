@@ -70,22 +70,19 @@ def join(open_page, url: str, code: str, lang: str, nickname: str | None = None)
     return phone
 
 
-def sidebar(page, open_: bool) -> None:
-    """Open (or close) the sidebar, where presenter mode keeps "Ask the class" and "End the class". It is drawn as the
-    page loads, then closed by presenter mode's first run: it is opened once it is closed, and closed once open."""
-    state = "() => document.querySelector('[data-testid=stSidebar]').getAttribute('data-collapsed')"
-    page.wait_for_function(f"() => ({state})() === '{str(open_).lower()}'", timeout=15000)
-    page.locator("[data-testid=stExpandSidebarButton]" if open_ else "[data-testid=stSidebarCollapseButton] button").click()
-    page.wait_for_function(f"() => ({state})() === '{str(not open_).lower()}'", timeout=10000)
+def controls(page) -> None:
+    """Open presenter mode's closed box of asking and ending (its insides are drawn once it is open)."""
+    page.locator(".st-key-live-controls summary").click()
+    page.locator(".st-key-live-pick").wait_for(timeout=15000)
 
 
 def pick(page, text: str, live: bool = False) -> None:
     """Choose a question in "Ask the class" and open it (``live``: its answers shown as they arrive); in presenter mode
-    from the sidebar, opened and closed again. A select box drawn again while it opens (the page still running after the
+    from its closed box, which closes again. A select box drawn again while it opens (the page still running after the
     class started) closes its list: then it is opened again."""
     projected = "present=1" in page.url
     if projected:
-        sidebar(page, True)
+        controls(page)
     if live:
         page.locator(".st-key-live-live label").click()
         page.wait_for_function("() => document.querySelector('.st-key-live-live input').checked", timeout=10000)
@@ -103,7 +100,7 @@ def pick(page, text: str, live: bool = False) -> None:
     page.locator(".st-key-live-open button:not([disabled])").click()
     page.locator(".st-key-live-question").wait_for(timeout=30000)
     if projected:
-        sidebar(page, False)
+        page.locator(".st-key-live-pick").wait_for(state="detached", timeout=15000)  # the box closed: the list is gone
 
 
 def tap(phone, letter: str, round_: int = 1, lang: str = "en") -> None:
@@ -211,10 +208,10 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_p
     teacher.locator(".st-key-live-reveal button").click()
     teacher.get_by_text("Round 1: 33 % right (1 of 3) · Round 2: 67 % right (2 of 3) · similar question: 100 % right (3 of 3)",
                         exact=False).wait_for(timeout=15000)
-    other = teacher.context.new_page()  # the teacher's second tab, on the projector too: "End the class" is in its sidebar
+    other = teacher.context.new_page()  # the teacher's second tab, on the projector too: "End the class" is in its box
     other.goto(f"{app_url}/live?join={code}&present=1&lang=en")
     other.locator(".live-join-line").wait_for(timeout=30000)
-    sidebar(other, True)
+    controls(other)
     other.get_by_role("button", name="End the class").click()
     other.locator(".st-key-live-end button").click()
     other.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=15000)
@@ -229,7 +226,7 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_p
 
 
 def in_view(page, selector: str) -> bool:
-    """Whether the room sees an element of ``selector``: inside the window, not in a closed sidebar."""
+    """Whether the room sees an element of ``selector``: inside the window, not in a closed sidebar or box."""
     return page.evaluate("""(selector) => [...document.querySelectorAll(selector)].some((el) => {
       const box = el.getBoundingClientRect();
       return box.width > 0 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight
@@ -453,7 +450,7 @@ def naming_the_answer(T: Texts, question: store.Question, tally: store.Tally) ->
 
 class Projector:
     """A class of six (seated and voting through the store) and its projector in presenter mode (a browser), which asks
-    "In a matrix of attention weights, what is one row?" (B) from its sidebar; ``clean`` searches the projector's text
+    "In a matrix of attention weights, what is one row?" (B) from its box of asking; ``clean`` searches the projector's text
     and every frame it received for what names the answer."""
 
     def __init__(self, open_page, url: str, lang: str) -> None:

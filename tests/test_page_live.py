@@ -260,12 +260,16 @@ def test_a_nickname_longer_than_the_limit_is_cut_with_a_notice():
 
 def test_ending_is_on_the_projector_too_and_the_check_table_counts_each_item():
     teacher, code = start(present="1")
-    # presenter mode keeps "End the class" and "Ask the class" in the sidebar (closed on a projector), not before the room
-    assert teacher.sidebar.button(key="live-end").label == "Yes, end the class" and teacher.sidebar.selectbox(key="live-pick")
-    assert not [b for b in teacher.main.button if b.key in ("live-end", "live-open")]
-    screen = open_app("live")  # on the teacher's own screen both are in the page
+    # presenter mode keeps "Ask the class" and "End the class" in a closed box, drawn only while the teacher opens it
+    assert not [b for b in teacher.button if b.key in ("live-end", "live-open")] and not teacher.selectbox
+    assert [e.label for e in teacher.expander] == ["Ask the class, or end it"]
+    teacher.session_state["live-controls"] = True  # the teacher opens it
+    teacher.run()
+    assert teacher.button(key="live-end").label == "Yes, end the class" and teacher.selectbox(key="live-pick")
+    screen = open_app("live")  # on the teacher's own screen both are in the page, with no box
     screen.button(key="live-start").click().run()
-    assert [b for b in screen.main.button if b.key == "live-end"] and [b for b in screen.main.button if b.key == "live-open"]
+    assert [b for b in screen.button if b.key == "live-end"] and [b for b in screen.button if b.key == "live-open"]
+    assert not screen.expander or "Ask the class, or end it" not in [e.label for e in screen.expander]
     teacher.button(key="live-check-before").click().run()
     phone = open_app("live", join=code)
     first = answer_radio(phone)
@@ -706,7 +710,7 @@ def naming_the_answer(T: Texts, question: store.Question, tally: store.Tally) ->
 
 
 class PresenterModeNeverNamesTheAnswer(RuleBasedStateMachine):
-    """A teacher drives a question from the projector itself (presenter mode: asking and ending in its sidebar) through
+    """A teacher drives a question from the projector itself (presenter mode: asking and ending in a closed box) through
     any sequence of its controls: the answers shown as they arrive or not, six students voting in parts, voting
     closed, the first vote's answers shown and hidden again, discussing, voting again, revealing (also while voting is
     open), one more like it, another question asked instead. Before each reveal nothing the projector receives names the
@@ -730,10 +734,14 @@ class PresenterModeNeverNamesTheAnswer(RuleBasedStateMachine):
 
     @initialize(item=hyp.sampled_from(["concept.rows", "concept.cosine", "concept.causal"]), live=hyp.booleans())
     def ask(self, item: str, live: bool) -> None:
-        assert self.at.sidebar.button(key="live-open") and self.at.sidebar.button(key="live-end")  # the room sees neither
+        """From the closed box of asking and ending: the room sees neither until the teacher opens it."""
+        assert not [b for b in self.at.button if b.key in ("live-open", "live-end")]
+        self.at.session_state["live-controls"] = True
+        self.at.run()
         self.at.toggle(key="live-live").set_value(live).run()
         self.at.selectbox(key="live-pick").set_value(item).run()
         self.click("live-open")
+        assert self.at.session_state["live-controls"] is False  # closed again once the question is open
 
     @rule(item=hyp.sampled_from(["concept.rows", "concept.cosine", "concept.causal"]), live=hyp.booleans())
     def ask_another(self, item: str, live: bool) -> None:

@@ -27,6 +27,7 @@ from views.live.projector import projector
 from views.live.teacher import (
     ASK_DRAWN,
     ask,
+    controls_box,
     end_button,
     join_url,
     kept_key,
@@ -65,8 +66,10 @@ def teacher_panel(view: View) -> None:
         st.warning(T("live.teacher.expired", code=found.code), icon=":material/timer_off:")
     else:
         st.session_state[ASK_DRAWN] = open_single(found.id)
+        if view.settings.present:  # the room sees this page: asking and ending wait in a closed box, above the question
+            controls_box(view, found.id)
         projector(view, found)
-        with teachers_own(view):
+        if not view.settings.present:
             ask(view, found.id)
         report.check_panel(view, found.id)
         if view.layout.extras:
@@ -78,16 +81,10 @@ def teacher_panel(view: View) -> None:
             with st.expander(T("live.teacher.resume")):
                 st.caption(T("live.teacher.resume_help"))
                 st.code(f"{join_url(found.code, T.lang)}&teacher={key}", language=None)
-        with teachers_own(view):
+        if not view.settings.present:
             end_button(T)
     if view.layout.extras:
         report.classes_panel(view, key)
-
-
-def teachers_own(view: View):
-    """Where the controls the room need not see go: the page itself on the teacher's screen; in presenter mode the
-    sidebar, closed on a projector (the teacher opens it to ask the next question or to end the class)."""
-    return st.sidebar if view.settings.present else st.container()
 
 
 def intro_key(view: View) -> str:
