@@ -176,15 +176,18 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
         if question.follows is not None:
             st.caption(T("live.teacher.alone"))
         revealed = question.state == "revealed"
+        if question.state == "open" and question.round == 2:
+            st.markdown(f"**{T('live.teacher.round_two')}**")
+        if question.state == "open" or (question.state == "closed" and question.round == 1):
+            st.markdown(T("live.teacher.answered", count=sum(counts), seated=tally.seated))
         if question.state == "closed" and question.round == 1 and question.follows is None:
+            if not projected:  # the room reads how many answered, never how many are right
+                advice_after_first(T, question, counts)
             st.caption(T("live.teacher.closed_note"))
         actions(T, question, counts, projected)
         if revealed:
             st.success(T("live.student.truth", option=option_name(options, question.correct)), icon=":material/check_circle:")
         if question.state == "open":
-            if question.round == 2:
-                st.markdown(f"**{T('live.teacher.round_two')}**")
-            st.markdown(T("live.teacher.answered", count=sum(counts), seated=tally.seated))
             if question.live:
                 histogram(T, options, counts, None)
             else:
@@ -197,10 +200,7 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
         elif question.round == 2:
             both_rounds(T, question, options, tally, revealed)
         elif question.state == "closed":
-            st.markdown(T("live.teacher.answered", count=sum(counts), seated=tally.seated))
             if question.follows is None:
-                if not projected:  # the room reads how many answered, never how many are right
-                    advice_after_first(T, question, counts)
                 widget = f"live-show-first-{question.id}"
                 st.session_state[widget] = question.show_first
                 st.toggle(T("live.teacher.show_first"), key=widget, on_change=_show_first, args=(question.id, widget),
