@@ -429,6 +429,11 @@ def word(tokens: list[str], position: int) -> str:
     return f"{position} · {tokens[position - 1]}"
 
 
+def in_words(T: Texts, tokens: list[str], position: int) -> str:
+    """A token named by its position inside a sentence: “flowers (word 6)” (“6 · flowers” there reads as a product)."""
+    return T("live.generated.word", token=tokens[position - 1], position=position)
+
+
 def option_text(T: Texts, option: Option, tokens: list[str]) -> str:
     if option.key == "number":
         return option.number
@@ -442,7 +447,7 @@ def option_text(T: Texts, option: Option, tokens: list[str]) -> str:
 def wording(T: Texts, instance: Instance) -> Wording:
     """The instance in ``T``'s language."""
     tokens = tokens_of(T, instance.sentence)
-    named = {name: word(tokens, position) for name, position in instance.words.items() if name in ("word", "other", "best")}
+    named = {name: in_words(T, tokens, position) for name, position in instance.words.items() if name in ("word", "other", "best")}
     base = f"live.generated.{instance.kind}"
     options = [option_text(T, option, tokens) for option in instance.options]
     values = {**instance.values, **named, "sentence": " ".join(tokens) if T.lang == "en" else "".join(tokens)}
@@ -450,13 +455,13 @@ def wording(T: Texts, instance: Instance) -> Wording:
     if instance.kind == "most_weight":
         scores = [int(np.dot(k, instance.query)) for k in instance.vectors]  # q · k_j, as the explanation lists them
         table = ([T("live.generated.key"), "k"], [[word(tokens, j + 1), vector(v)] for j, v in enumerate(instance.vectors)])
-        values["scores"] = T("live.generated.list_separator").join(f"{word(tokens, j + 1)}: {whole(s)}" for j, s in enumerate(scores))
+        values["scores"] = T("live.generated.list_separator").join(f"{in_words(T, tokens, j + 1)}: {whole(s)}" for j, s in enumerate(scores))
     elif instance.kind == "row_sum":
         change = CHANGES[instance.words["change"]]
         values["change"] = T(f"{base}.changes.{change}", key=instance.words["key"], amount=instance.values["amount"])
         values["key"] = str(instance.words["key"])
     elif instance.kind == "causal":
-        values["allowed"] = T("live.generated.list_separator").join(word(tokens, p) for p in range(1, instance.words["word"] + 1))
+        values["allowed"] = T("live.generated.list_separator").join(in_words(T, tokens, p) for p in range(1, instance.words["word"] + 1))
     elif instance.kind == "pattern":
         table = ([T("live.generated.query_key")] + [word(tokens, j + 1) for j in range(5)],
                  [[word(tokens, i + 1)] + [number(x) for x in row] for i, row in enumerate(instance.matrix)])

@@ -60,9 +60,12 @@ def one_class(chromium, url: str, lang: str, folder: Path) -> None:
             phone.wait_for_timeout(800)
         phones.append(phone)
     teacher.goto(f"{url}/live?join={code}&present=1&lang={lang}")
-    teacher.locator(".st-key-live-pick [role=combobox]").first.click()
+    teacher.locator(".st-key-live-controls summary").click()  # presenter mode: asking is in a closed box
+    box = teacher.locator(".st-key-live-pick [role=combobox]").first
+    box.click()
+    box.fill(said["question"])
     teacher.get_by_role("option", name=re.compile(re.escape(said["question"]))).first.click()
-    teacher.locator(".st-key-live-open button").click()
+    teacher.locator(".st-key-live-open button:not([disabled])").click()
     for phone, letter in zip(phones, "ABAC"):
         tap(phone, said["vote"], letter)
     teacher.get_by_text(said["all"]).wait_for(timeout=15000)

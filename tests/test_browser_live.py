@@ -4,12 +4,18 @@ replicas sharing the class through PostgreSQL.
 
 The projector updates by itself (nobody touches it between a phone's tap and the count); a reload keeps the teacher
 (the browser's cookie) and the student's seat and answers (the seat's cookie: never the address, never the nickname
-typed again); a class ended on another page reaches the projector with no question open.
+typed again); a class ended on another page reaches the projector with no question open. Before each reveal nothing
+the projector shows or receives (every websocket frame) names the answer, whatever the teacher toggles; a wrong teacher
+link seats nobody.
+
+The module's server shares this test process's database, so that a test can seat students and cast their votes
+through the store (the projector, not the phones, is what those tests watch).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 import time
 from pathlib import Path
@@ -17,6 +23,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from attention_plot.text import Texts
+from classroom import store
 from classroom.network import network_address
 from scripts.axe_scan import violations
 
@@ -24,6 +32,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 JOINED = {"en": "You are in class", "zh": "你已加入课堂"}
 VOTE = {("en", 1): "Your answer", ("en", 2): "Your answer, voting again", ("zh", 1): "你的答案", ("zh", 2): "你的答案（第二次投票）"}
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    """The app, its live classes in this test process's database (``store.connect()`` here reads and writes them)."""
+    from scripts.browser import CHROMIUM, MISSING_CHROMIUM, serve
+
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(MISSING_CHROMIUM)
+    with serve(env={"ATTENTION_CLASS_FILE": os.environ["ATTENTION_CLASS_FILE"]}) as url:
+        yield url
 
 
 def start_class(page, url: str, lang: str, nicknames: bool = False, rows: int = 0, seats: int = 0) -> str:
@@ -51,20 +70,37 @@ def join(open_page, url: str, code: str, lang: str, nickname: str | None = None)
     return phone
 
 
-def pick(page, text: str) -> None:
-    """Choose a question in "Ask the class" and open it. A select box drawn again while it opens (the page still running
-    after the class started) closes its list: then it is opened again."""
+def controls(page) -> None:
+    """Open presenter mode's closed box of asking and ending (its insides are drawn once it is open)."""
+    page.locator(".st-key-live-controls summary").click()
+    page.locator(".st-key-live-pick").wait_for(timeout=15000)
+
+
+def pick(page, text: str, live: bool = False) -> None:
+    """Choose a question in "Ask the class" and open it (``live``: its answers shown as they arrive); in presenter mode
+    from its closed box, which closes again. A select box drawn again while it opens (the page still running after the
+    class started) closes its list: then it is opened again."""
+    projected = "present=1" in page.url
+    if projected:
+        controls(page)
+    if live:
+        page.locator(".st-key-live-live label").click()
+        page.wait_for_function("() => document.querySelector('.st-key-live-live input').checked", timeout=10000)
     option = page.get_by_role("option", name=re.compile(re.escape(text))).first
+    box = page.locator(".st-key-live-pick [role=combobox]").first
     for _ in range(4):
-        page.locator(".st-key-live-pick [role=combobox]").first.click()
+        box.click()
+        box.fill(text[:24])  # the list filtered to the question (a long list draws only the options in view)
         try:
             option.wait_for(timeout=5000)
             break
         except PlaywrightTimeout:
-            page.keyboard.press("Escape")
+            box.fill("")
     option.click()
-    page.locator(".st-key-live-open button").click()
+    page.locator(".st-key-live-open button:not([disabled])").click()
     page.locator(".st-key-live-question").wait_for(timeout=30000)
+    if projected:
+        page.locator(".st-key-live-pick").wait_for(state="detached", timeout=15000)  # the box closed: the list is gone
 
 
 def tap(phone, letter: str, round_: int = 1, lang: str = "en") -> None:
@@ -99,6 +135,12 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_p
     expected = f"http://{shared}:{app_url.rsplit(':', 1)[1]}" if shared else app_url
     assert teacher.locator(".live-qr").get_attribute("alt") == f"QR code that opens {expected}/live?join={code}"
     assert teacher.get_by_text("which phones cannot reach").count()
+    why = open_page(f"{app_url}/live?lang=en", "phone")  # a code typed: the first Join shows the box, and says why
+    why.get_by_label("Code from the board", exact=True).and_(why.locator("input")).fill(code)
+    why.locator("[data-testid=stFormSubmitButton] button").click()
+    why.get_by_text("This class asks for a nickname: type one below, then press Join.").wait_for(timeout=30000)
+    assert why.get_by_label("Nickname", exact=True).count()
+    why.context.close()
     phones = [join(open_page, app_url, code, lang, name) for lang, name in
               (("en", "Ada"), ("zh", "小明"), ("en", "A nickname pasted from a message, far too long"))]
     assert phones[2].get_by_text("it is kept as “A nickname pasted from a", exact=False).count()
@@ -115,9 +157,11 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_p
         tap(phone, letter, 1, lang)
     teacher.get_by_text("3 of 3 answered").wait_for(timeout=15000)
     assert not teacher.locator("[data-testid=stProgress]").count()  # open: how many, never what
+    assert not in_view(teacher, ".st-key-live-pick") and not in_view(teacher, "[data-testid=stPopover]")  # nor "End the class"
     teacher.locator(".st-key-live-close button").click()
-    teacher.get_by_text("Round 1: 33 % right (1 of 3)").wait_for(timeout=15000)
-    assert teacher.get_by_text("Between 30 % and 70 % right", exact=False).count()
+    teacher.get_by_text("Voting is closed. Choose: discuss and vote again, or reveal the answer.").wait_for(timeout=15000)
+    teacher.wait_for_timeout(1500)  # a poll or two of the projector
+    assert not teacher.get_by_text("% right", exact=False).count() and not teacher.get_by_text("30 %", exact=False).count()
     assert not teacher.locator("[data-testid=stProgress]").count()  # the first answers stay hidden: nobody swayed
     teacher.locator(".st-key-live-discuss button").click()
     teacher.get_by_text("Round 2: discuss with a neighbour, then vote again").wait_for(timeout=15000)
@@ -145,8 +189,10 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_p
     assert shift.locator("tbody tr").nth(1).inner_text().split()[-4:] == ["1", "0", "0", "0"]  # B → A
     no_serious_violations(teacher)
     teacher.screenshot(path=SHOTS / "live-projector-round-2.png", full_page=True)
+    above_the_fold(teacher, ".st-key-live-reveal button")  # the teacher does not scroll in front of the room
     teacher.locator(".st-key-live-reveal button").click()
     teacher.get_by_text("The answer: A.", exact=False).wait_for(timeout=15000)
+    above_the_fold(teacher, ".st-key-live-similar button")
     teacher.get_by_text("Round 2: 67 % right (2 of 3)").wait_for(timeout=15000)  # revealed: each round's share right
     phones[1].get_by_text("你第一次的答案：B. [0, 1]。第二次：A. [−1, 1]。", exact=False).wait_for(timeout=15000)
     teacher.locator(".st-key-live-similar button").first.click()
@@ -162,14 +208,38 @@ def test_a_class_votes_discusses_votes_again_and_answers_one_more_like_it(open_p
     teacher.locator(".st-key-live-reveal button").click()
     teacher.get_by_text("Round 1: 33 % right (1 of 3) · Round 2: 67 % right (2 of 3) · similar question: 100 % right (3 of 3)",
                         exact=False).wait_for(timeout=15000)
-    other = teacher.context.new_page()  # the teacher's second tab, on the projector too: "End the class" is there
+    other = teacher.context.new_page()  # the teacher's second tab, on the projector too: "End the class" is in its box
     other.goto(f"{app_url}/live?join={code}&present=1&lang=en")
+    other.locator(".live-join-line").wait_for(timeout=30000)
+    controls(other)
+    no_serious_violations(other)  # the box of asking and ending, open
     other.get_by_role("button", name="End the class").click()
     other.locator(".st-key-live-end button").click()
     other.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=15000)
     teacher.get_by_text(f"Class {code} has ended", exact=False).wait_for(timeout=10000)  # no question open: it notices by itself
     assert not teacher.locator(".live-code, .live-qr").count()
     phones[2].get_by_text("This class has ended.").wait_for(timeout=15000)  # a phone learns it by itself
+    phones[1].reload()  # reloaded after the end: every question, each with the answers, the truth and why
+    phones[1].get_by_text("这个课堂已经结束。").wait_for(timeout=30000)
+    for said in ("你第一次的答案：B. [0, 1]。第二次：A. [−1, 1]。", "答案：A. [−1, 1]。", "余弦相似度"):
+        phones[1].get_by_text(said, exact=False).first.wait_for(timeout=15000)
+    assert phones[1].get_by_text("解释：", exact=False).count() == 2
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether the room sees an element of ``selector``: inside the window, not in a closed sidebar or box."""
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)].some((el) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight
+        && !el.closest('[data-collapsed=true], [inert]'); })""", selector)
+
+
+def above_the_fold(page, selector: str) -> None:
+    """``selector`` is on the screen as the page opens, the page scrolled to its top (1280 x 720)."""
+    page.evaluate("() => { const main = document.querySelector('[data-testid=stMain]'); if (main) main.scrollTo(0, 0); window.scrollTo(0, 0); }")
+    page.locator(selector).first.wait_for(timeout=15000)
+    box = page.locator(selector).first.bounding_box()
+    assert box and box["y"] + box["height"] <= page.viewport_size["height"], (selector, box)
 
 
 FOCUSED_JS = """() => { const el = document.activeElement;
@@ -392,3 +462,210 @@ def test_the_teacher_reads_what_six_classes_say_about_each_question(open_page):
         SHOTS.mkdir(exist_ok=True)
         teacher.screenshot(path=SHOTS / "live-question-statistics-zh-390.png")
         teacher.context.close()  # before the server stops
+
+
+# --- Before the reveal, nothing on the projector or in its frames names the answer ---
+
+ROUND_VOTES = {1: (1, 0, 2, 1, 0, 1), 2: (1, 1, 2, 1, 0, 1)}  # B, A, C, B, A, B (B right: 3 of 6), then B, B, C, B, A, B
+
+
+def listen(page) -> list[bytes]:
+    """Every websocket frame the page receives from now on, as bytes (Streamlit's protobuf messages)."""
+    frames: list[bytes] = []
+
+    def socket(ws) -> None:
+        ws.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode()))
+
+    page.on("websocket", socket)
+    return frames
+
+
+def naming_the_answer(T: Texts, question: store.Question, tally: store.Tally) -> list[str]:
+    """What would let the room find the answer: each round's share right with its count as the projector says it after
+    the reveal, the advice (its band is the share) and the word that keeps it private, the truth, the mark, the
+    explanation's start."""
+    from views.live.common import option_name, wording
+    from views.live.projector import right_line
+
+    _, options, explanation = wording(T, question)
+    said = [right_line(T, question, tally.of(question, r), r) for r in (1, 2) if sum(tally.of(question, r))]
+    truth = T("live.student.truth", option=option_name(options, question.correct))  # as markdown (a frame), and as read
+    return [*said, "✓", truth, truth.replace("\\", ""),  # the mark: "✓ correct"
+            T("live.teacher.advice_private"), *(T(f"live.teacher.advice.{a}") for a in ("discuss", "explain", "move_on", "none")),
+            explanation[:30]]
+
+
+class Projector:
+    """A class of six (seated and voting through the store) and its projector in presenter mode (a browser), which asks
+    "In a matrix of attention weights, what is one row?" (B) from its box of asking; ``clean`` searches the projector's text
+    and every frame it received for what names the answer."""
+
+    def __init__(self, open_page, url: str, lang: str) -> None:
+        self.db, self.T, self.lang = store.connect(), Texts(lang), lang
+        self.code, self.key = store.start_class(self.db)
+        self.students = [store.join(self.db, self.code, store.new_seat())[1] for _ in range(6)]
+        self.page = open_page(None)
+        self.frames = listen(self.page)
+        self.page.goto(f"{url}/live?join={self.code}&teacher={self.key}&present=1&lang={lang}")
+        self.page.locator(".live-code").wait_for(timeout=30000)
+        self.class_id = store.class_by_code(self.db, self.code).id
+
+    def question(self) -> store.Question:
+        return [q for q in store.open_questions(self.db, self.class_id) if not q.phase][-1]
+
+    def truth(self) -> str:
+        from views.live.common import option_name, wording
+
+        return self.T("live.student.truth", option=option_name(wording(self.T, self.question())[1], self.question().correct)).replace("\\", "")
+
+    def shows(self, text: str) -> None:
+        self.page.get_by_text(text, exact=False).first.wait_for(timeout=20000)
+        self.page.wait_for_timeout(2200)  # two of the projector's readings, their frames received
+
+    def vote(self, round_: int) -> None:
+        question = self.question()
+        for student, choice in zip(self.students, ROUND_VOTES[round_]):
+            store.answer(self.db, question.id, student, choice, round=round_)
+        self.shows(self.T("live.teacher.answered", count=6, seated=6))
+
+    def click(self, key: str, then: str) -> None:
+        self.page.locator(f".st-key-{key} button").click()
+        self.shows(then)
+
+    def found(self) -> tuple[list[str], list[str]]:
+        """The words naming the answer that the projector shows, and those its frames carried."""
+        needles = naming_the_answer(self.T, self.question(), store.tally(self.db, self.class_id))
+        text, sent = self.page.locator("body").inner_text(), b"".join(self.frames).decode("utf-8", "replace")
+        return [n for n in needles if n in text], [n for n in needles if n in sent]
+
+    def clean(self, stage: str) -> None:
+        shown, sent = self.found()
+        assert not shown and not sent, (stage, shown, sent)
+
+
+@pytest.mark.parametrize("live", [False, True], ids=["answers hidden while open", "answers live"])
+@pytest.mark.parametrize("path", ["reveal while open", "reveal after round 1", "discuss, vote again, reveal"])
+def test_the_projector_names_no_answer_before_the_reveal_whatever_the_teacher_toggles(open_page, app_url, path, live):
+    """The issue's sequence: a question, six votes B, A, C, B, A, B, voting closed; then every order and combination of
+    the teacher's toggles (the answers shown as they arrive or not; the first vote's answers never shown, shown, shown
+    then hidden again) on each way to the reveal. Before it, the projector's text and every websocket frame it received
+    hold no share right, no count right, no advice, no truth, no mark, no explanation; after it they do (the search
+    finds them). Presenter mode keeps "Ask the class" and "End the class" off the screen, and "Reveal the answer" on it
+    at 1280 x 720 after round 2."""
+    firsts = [()] if path == "reveal while open" else [(), (True,), (True, False)]
+    for first in firsts:
+        lang = "zh" if live and first == firsts[-1] else "en"  # one of each path in Chinese
+        room = Projector(open_page, app_url, lang)
+        T, page = room.T, room.page
+        pick(page, T("live.concept.rows.question"), live=live)
+        assert not in_view(page, ".st-key-live-pick") and not in_view(page, "[data-testid=stPopover]")  # nor "End the class"
+        room.vote(1)
+        room.clean("round 1 open")
+        if path == "reveal while open":
+            room.click("live-reveal-open", room.truth())
+        else:
+            room.click("live-close", T("live.teacher.closed_note"))
+            room.clean("round 1 closed")
+            for show in first:
+                page.get_by_text(T("live.teacher.show_first"), exact=True).click()
+                page.wait_for_function(f"() => document.querySelectorAll('[data-testid=stProgress]').length === {4 if show else 0}",
+                                       timeout=15000)
+                page.wait_for_timeout(2200)
+                room.clean(f"first vote shown: {show}")
+            if path.startswith("discuss"):
+                room.click("live-discuss", T("live.teacher.round_two"))
+                room.clean("round 2 open")
+                room.vote(2)
+                room.clean("round 2 voted")
+                room.click("live-close", T("live.teacher.shift_note", both=6, changed=1))
+                room.clean("round 2 closed")
+                above_the_fold(page, ".st-key-live-reveal button")
+            room.click("live-reveal", room.truth())
+        shown, sent = room.found()  # revealed: the share right and the truth, on screen and in the frames
+        said = T("live.teacher.round_right", round=1, percent="50", right=3, count=6)
+        assert said in shown and said in sent, (path, live, first, shown)
+        page.context.close()
+
+
+# --- A wrong or stale teacher link ---
+
+
+@pytest.mark.parametrize("nicknames", [False, True])
+def test_a_wrong_teacher_link_seats_nobody_and_its_refusal_stays(open_page, app_url, nicknames):
+    """A teacher opens their class's link with a wrong key (a stale one: another class's), in a class with and without
+    nicknames: the refusal says what to do and stays on screen (no nickname box, no "You are in class"), the address
+    keeps neither the key nor the code, a reload joins nobody either, and the projector still counts 0 students."""
+    db = store.connect()
+    code, key = store.start_class(db, nicknames=nicknames)
+    _, stale = store.start_class(db)
+    projector = open_page(f"/live?join={code}&teacher={key}&present=1&lang=en")
+    projector.get_by_text("Students in the class: 0").wait_for(timeout=30000)
+    teacher = open_page(f"/live?join={code}&teacher={stale}&lang=en", "laptop")
+    refusal = teacher.get_by_text(f"This teacher link does not open class {code}", exact=False)
+    refusal.wait_for(timeout=30000)
+    teacher.get_by_text("copy its teacher link again, whole", exact=False).wait_for(timeout=5000)
+    teacher.wait_for_timeout(4000)  # reruns come and go: the refusal stays
+    assert refusal.is_visible() and not teacher.locator("[data-testid=stTextInput]").count()
+    assert not teacher.get_by_text("You are in class", exact=False).count()
+    assert "teacher=" not in teacher.url and f"join={code}" not in teacher.url
+    no_serious_violations(teacher)
+    teacher.reload()
+    teacher.get_by_role("heading", name="Join a class").wait_for(timeout=30000)
+    teacher.wait_for_timeout(2000)
+    assert not teacher.get_by_text("You are in class", exact=False).count()
+    assert store.tally(db, store.class_by_code(db, code).id).seated == 0
+    projector.wait_for_timeout(1500)
+    assert projector.get_by_text("Students in the class: 0").count()
+
+
+# --- After a restart ---
+
+
+@pytest.mark.xfail(strict=True, reason="needs the page script (assets/components/shell.js, the lead's): Streamlit 1.67 has no "
+                   "public way to change its connection-error dialog; the texts are browser.connection.* in browser.toml")
+def test_a_restart_says_calmly_that_the_page_reconnects(open_page):
+    """The server restarts (killed, started again on its port): every page shows Streamlit's "Connection error … Are
+    you connected to the internet?" for 8–11 s, which in a classroom reads as "the Wi-Fi is down". The page says, in
+    its language, that it is reconnecting by itself, and never asks about the internet."""
+    import subprocess
+    import sys
+
+    from scripts.browser import ROOT, free_port
+
+    port = free_port()
+    command = [sys.executable, str(ROOT / "scripts" / "run.py"), "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+
+    def started() -> subprocess.Popen:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        page_url = f"http://127.0.0.1:{port}/_stcore/health"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                import urllib.request
+
+                with urllib.request.urlopen(page_url, timeout=2):
+                    return process
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError("the app did not start")
+
+    server = started()
+    try:
+        pages = {lang: open_page(f"http://127.0.0.1:{port}/live?lang={lang}") for lang in ("en", "zh")}
+        for page in pages.values():
+            page.get_by_role("heading", name=re.compile("Join a class|加入课堂")).wait_for(timeout=30000)
+        server.kill()
+        server.wait()
+        for lang, page in pages.items():
+            dialog = page.locator("[data-testid=stDialog]")
+            dialog.wait_for(timeout=30000)
+            said = dialog.inner_text()
+            assert "internet" not in said.lower() and "Connection error" not in said, said
+            assert Texts(lang)("browser.connection.title") in said, said
+        server = started()
+        for page in pages.values():
+            page.locator("[data-testid=stDialog]").wait_for(state="detached", timeout=30000)
+    finally:
+        server.kill()
+        server.wait()

@@ -13,6 +13,9 @@ import time
 import pytest
 from conftest import ROOT, open_app
 from conftest import all_text as page_text
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as hyp
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from sqlalchemy import update
 
 from attention_plot.text import Texts
@@ -20,6 +23,7 @@ from classroom import generators, limits, store
 from classroom.pairing import Voter, pair
 from views import live
 from views.live import common, join, report
+from views.widgets import questions
 
 
 def all_text(at) -> str:
@@ -48,6 +52,10 @@ def opens(at, item_id: str) -> None:
 
 def answer_radio(at):
     return next(r for r in at.radio if r.key and r.key.startswith("live-answer-"))
+
+
+def answer_radios(at) -> list:
+    return [r for r in at.radio if r.key and r.key.startswith("live-answer-")]
 
 
 def pills(at, row: int):
@@ -254,7 +262,16 @@ def test_a_nickname_longer_than_the_limit_is_cut_with_a_notice():
 
 def test_ending_is_on_the_projector_too_and_the_check_table_counts_each_item():
     teacher, code = start(present="1")
-    assert teacher.button(key="live-end").label == "Yes, end the class"  # presenter mode keeps "End the class"
+    # presenter mode keeps "Ask the class" and "End the class" in a closed box, drawn only while the teacher opens it
+    assert not [b for b in teacher.button if b.key in ("live-end", "live-open")] and not teacher.selectbox
+    assert [e.label for e in teacher.expander] == ["Ask the class, or end it"]
+    teacher.session_state["live-controls"] = True  # the teacher opens it
+    teacher.run()
+    assert teacher.button(key="live-end").label == "Yes, end the class" and teacher.selectbox(key="live-pick")
+    screen = open_app("live")  # on the teacher's own screen both are in the page, with no box
+    screen.button(key="live-start").click().run()
+    assert [b for b in screen.button if b.key == "live-end"] and [b for b in screen.button if b.key == "live-open"]
+    assert not screen.expander or "Ask the class, or end it" not in [e.label for e in screen.expander]
     teacher.button(key="live-check-before").click().run()
     phone = open_app("live", join=code)
     first = answer_radio(phone)
@@ -409,7 +426,41 @@ def test_the_teacher_link_resumes_the_class_elsewhere_and_leaves_the_address_bar
     teacher.run()
     assert "Voting is closed" in all_text(teacher)
     forged = open_app("live", join=code, teacher="not-the-key")
-    assert "This teacher link is not valid for the class." in all_text(forged) and live.TEACHER not in forged.session_state
+    assert f"This teacher link does not open class {code}" in all_text(forged) and live.TEACHER not in forged.session_state
+
+
+@pytest.mark.parametrize("nicknames", [False, True])
+def test_a_wrong_or_stale_teacher_link_seats_nobody_and_says_what_to_do(nicknames, monkeypatch):
+    """A teacher link with a wrong key (cut short, or an old class's) in a class with or without nicknames: the teacher
+    is not seated as a student (every "k of N answered" would be off by one), the refusal and what to do stay on screen
+    over reruns, no join form or nickname box is offered, and the code leaves the address with the key (a reload must
+    not join either). Leaving the message gives the page's start; a browser that teaches the class (its cookie) stays
+    its teacher."""
+    teacher, code = teacher_starts(nicknames=nicknames)
+    teacher_opens(teacher, "concept.rows")
+    key = teacher.session_state[live.TEACHER][1]
+    stale, _ = store.start_class(store.connect())  # an older class's key: valid, but not this class's
+    for wrong in ("not-the-key", key[:-3], "x" * 80, stale):
+        forged = open_app("live", join=code, teacher=wrong)
+        for _ in range(3):  # the refusal stays over reruns (a nickname class's join form reran it away)
+            shown = all_text(forged)
+            assert f"This teacher link does not open class {code}" in shown and "Teacher link (keep it private)" in shown
+            assert live.STUDENT not in forged.session_state and live.TEACHER not in forged.session_state
+            assert not forged.text_input and not answer_radios(forged) and "You are in class" not in shown
+            assert "join" not in forged.query_params or not forged.query_params["join"]
+            assert "teacher" not in forged.query_params
+            forged.run()
+    teacher.run()
+    assert store.tally(store.connect(), store.class_by_code(store.connect(), code).id).seated == 0
+    assert "0 of 0 answered" in all_text(teacher) and "Students in the class: 0" in all_text(teacher)
+    forged.button(key="live-leave-link").click().run()  # the page's start: a class of one's own, or joining
+    assert "does not open class" not in all_text(forged) and [b for b in forged.button if b.key == "live-start"]
+    garbled = open_app("live", join="<b>", teacher="x")  # no class named at all: said so, nothing echoed
+    assert "This teacher link does not open any class" in all_text(garbled) and "<b>" not in all_text(garbled)
+    monkeypatch.setattr(questions, "cookies", lambda: {common.COOKIE: f"{code}.{key}"})  # the teacher's own browser
+    kept = open_app("live", join=code, teacher="not-the-key")
+    assert kept.session_state[live.TEACHER] == (code, key) and "this browser started the class" in all_text(kept)
+    assert "0 of 0 answered" in all_text(kept)
 
 
 def test_a_link_with_a_wrong_code_says_so_before_anything_is_typed():
@@ -446,6 +497,7 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     teacher, code = teacher_starts(nicknames=True)
     phone = open_app("live", join=code)
     assert [box.label for box in phone.text_input] == ["Code from the board", "Nickname"]
+    assert "This class asks for a nickname: type one below, then press Join." in all_text(phone)  # why the box is there
     phone.button[0].click().run()
     assert "Type a nickname to join this class." in all_text(phone)
     phone.text_input[1].set_value("<b>Ada</b>")
@@ -456,8 +508,10 @@ def test_a_nickname_is_asked_only_when_the_teacher_wants_one():
     assert rows.splitlines()[0] == "class,question,item,question_text,phase,round,student,answer,answer_text,correct,time,nickname"
     typed = open_app("live")  # the code typed by hand: the nickname box appears, then the student is in
     typed.text_input[0].set_value(code.lower())
-    typed.button[0].click().run()
+    assert "asks for a nickname" not in all_text(typed)
+    typed.button[0].click().run()  # the first Join: the box appears, and says why
     assert [box.label for box in typed.text_input] == ["Code from the board", "Nickname"]
+    assert "This class asks for a nickname: type one below, then press Join." in all_text(typed)
     typed.text_input[1].set_value("=1+1")
     typed.button[0].click().run()
     assert f"You are in class {code}." in all_text(typed)
@@ -670,3 +724,213 @@ def test_the_teacher_reads_each_questions_statistics_over_six_classes(monkeypatc
     assert rows[0][0] == T("history.csv.number") and len(rows) == 1 + 3 + 4 + 4 + 4 + 3  # a row per question and option
     unchosen = next(r for r in rows[1:] if r[1] == "concept.cosine" and r[14] == "D")
     assert unchosen[17:21] == ["0", "0.0", "6", "6"]  # chosen, share %, classes offered, classes where nobody chose it
+
+
+# --- The projector before the reveal: nothing that names the answer, whatever the teacher does ---
+
+VOTES = {1: (1, 0, 2, 1, 0, 1), 2: (1, 1, 2, 1, 0, 1)}  # six students: B, A, C, B, A, B, then B, B, C, B, A, B
+
+
+def received(at) -> str:
+    """Everything the page sent its browser in the last run, decoded: every element's and block's message, as a
+    websocket frame carries it (hidden or not, a tooltip, a button's kind), the sidebar's too."""
+    return "\n".join(node.proto.SerializeToString().decode("utf-8", "replace") for node in at._tree
+                     if getattr(node, "proto", None) is not None)
+
+
+def naming_the_answer(T: Texts, question: store.Question, tally: store.Tally) -> list[str]:
+    """What would let the room find the answer of ``question``: each round's share right with its count (the one the
+    projector says after the reveal), any share right, the advice (its band is the share), the truth, the mark, the
+    explanation."""
+    from views.live.projector import right_line
+
+    _, options, explanation = common.wording(T, question)
+    found = ["% right (", "✓", T("live.student.truth", option=common.option_name(options, question.correct)),
+             T("live.teacher.advice_private"), *(T(f"live.teacher.advice.{said}") for said in ("discuss", "explain", "move_on", "none"))]
+    for round_ in (1, 2):
+        counts = tally.of(question, round_)
+        if sum(counts):
+            found.append(right_line(T, question, counts, round_))
+    if explanation:
+        found.append(explanation[:40])
+    return found
+
+
+class PresenterModeNeverNamesTheAnswer(RuleBasedStateMachine):
+    """A teacher drives a question from the projector itself (presenter mode: asking and ending in a closed box) through
+    any sequence of its controls: the answers shown as they arrive or not, six students voting in parts, voting
+    closed, the first vote's answers shown and hidden again, discussing, voting again, revealing (also while voting is
+    open), one more like it, another question asked instead. Before each reveal nothing the projector receives names the
+    answer; after it the share right and the truth are there (so the search can find them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.db = store.connect()
+        self.code, self.key = store.start_class(self.db)
+        self.students = [store.join(self.db, self.code, store.new_seat())[1] for _ in range(6)]
+        self.at = open_app("live", join=self.code, teacher=self.key, present="1")
+        self.T = Texts("en")
+
+    def question(self) -> store.Question | None:
+        asked = [q for q in store.open_questions(self.db, store.class_by_code(self.db, self.code, joining=False).id) if not q.phase]
+        return asked[-1] if asked else None
+
+    def click(self, key: str) -> None:
+        self.at.button(key=key).click().run()
+        assert not self.at.exception, [e.message for e in self.at.exception]
+
+    @initialize(item=hyp.sampled_from(["concept.rows", "concept.cosine", "concept.causal"]), live=hyp.booleans())
+    def ask(self, item: str, live: bool) -> None:
+        """From the closed box of asking and ending: the room sees neither until the teacher opens it."""
+        assert not [b for b in self.at.button if b.key in ("live-open", "live-end")]
+        self.at.session_state["live-controls"] = True
+        self.at.run()
+        self.at.toggle(key="live-live").set_value(live).run()
+        self.at.selectbox(key="live-pick").set_value(item).run()
+        self.click("live-open")
+        assert self.at.session_state["live-controls"] is False  # closed again once the question is open
+
+    @rule(item=hyp.sampled_from(["concept.rows", "concept.cosine", "concept.causal"]), live=hyp.booleans())
+    def ask_another(self, item: str, live: bool) -> None:
+        self.ask(item, live)
+
+    @precondition(lambda self: self.question().state == "open")
+    @rule(voters=hyp.integers(1, 6))
+    def vote(self, voters: int) -> None:
+        question = self.question()
+        for student, choice in list(zip(self.students, VOTES[question.round]))[:voters]:
+            store.answer(self.db, question.id, student, choice % question.options, round=question.round)
+        self.at.run()
+
+    @precondition(lambda self: self.question().state == "open")
+    @rule()
+    def close(self) -> None:
+        self.click("live-close")
+
+    @precondition(lambda self: self.question().state == "open")
+    @rule()
+    def reveal_while_open(self) -> None:
+        self.click("live-reveal-open")
+
+    @precondition(lambda self: (q := self.question()).state == "closed" and q.round == 1 and q.follows is None)
+    @rule(show=hyp.booleans())
+    def show_first(self, show: bool) -> None:
+        self.at.toggle(key=f"live-show-first-{self.question().id}").set_value(show).run()
+
+    @precondition(lambda self: (q := self.question()).state == "closed" and q.round == 1 and q.follows is None)
+    @rule()
+    def discuss(self) -> None:
+        self.click("live-discuss")
+
+    @precondition(lambda self: self.question().state == "closed")
+    @rule()
+    def reveal(self) -> None:
+        self.click("live-reveal")
+
+    @precondition(lambda self: (q := self.question()).state == "revealed" and generators.similar_kind(q.item) is not None)
+    @rule()
+    def one_more_like_it(self) -> None:
+        self.click("live-similar")
+
+    @rule()
+    def poll(self) -> None:
+        self.at.run()
+
+    @invariant()
+    def nothing_names_the_answer_before_the_reveal(self) -> None:
+        question = self.question()
+        if question is None:
+            return
+        tally = store.tally(self.db, store.class_by_code(self.db, self.code, joining=False).id)
+        sent, needles = received(self.at), naming_the_answer(self.T, question, tally)
+        if question.state == "revealed":
+            said = self.T("live.student.truth", option=common.option_name(common.wording(self.T, question)[1], question.correct))
+            assert said in sent  # the search finds what is there
+        else:
+            assert not [n for n in needles if n in sent], (question, [n for n in needles if n in sent])
+        discuss = [b for b in self.at.button if b.key == "live-discuss"]
+        assert not discuss or discuss[0].proto.type == "primary"  # the same whatever the share: it says nothing
+
+
+TestPresenterModeNeverNamesTheAnswer = PresenterModeNeverNamesTheAnswer.TestCase
+TestPresenterModeNeverNamesTheAnswer.settings = settings(max_examples=12, stateful_step_count=10, deadline=None,
+                                                         suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_a_phone_reloaded_after_the_end_keeps_every_revealed_answer_and_why(monkeypatch):
+    """Two questions revealed and a third closed unrevealed, then the class ends: the phone, and the same phone
+    reloaded (a new session with its seat's cookie, on the class's page), shows every question with its answers, the
+    truth and why; the unrevealed one says the class ended first. The bare page a day later is a join form."""
+    teacher, code = teacher_starts()
+    phone = open_app("live", join=code)
+    for item, choice in (("concept.rows", 1), ("concept.cosine", 2), ("concept.causal", 2)):
+        teacher_opens(teacher, item)
+        phone.run()
+        answer_radio(phone).set_value(choice).run()
+        teacher.run()
+        teacher.button(key="live-close").click().run()
+        if item != "concept.causal":
+            teacher.button(key="live-reveal").click().run()
+    teacher.button(key="live-end").click().run()
+    seat = phone.session_state[common.SEAT]
+    monkeypatch.setattr(common, "cookies", lambda: {common.SEAT_COOKIE: f"{code}.{seat}"})
+    for shown in (phone, open_app("live", join=code)):  # as it was, and reloaded
+        shown.run()
+        said = all_text(shown)
+        assert "This class has ended." in said and not answer_radios(shown)
+        assert "You answered: B." in said and "The answer: B." in said and "Rows are queries" in said
+        assert "You answered: C." in said and "The answer: A." in said and "cos θ = q·k" in said
+        assert "Voting closed, and the class has ended before the answer was shown." in said
+        assert said.count("**Why:**") == 2
+    assert '"attention_seat" data-value' in "".join(h.proto.body for h in shown.get("html")).replace("data-remember=", "")
+    assert 'data-age="0"' not in "".join(h.proto.body for h in shown.get("html") if "attention_seat" in h.proto.body)
+    bare = open_app("live")  # an ended class is not where the bare page takes the browser: it joins afresh
+    assert live.STUDENT not in bare.session_state and "Join a class" in all_text(bare)
+
+
+def test_the_answers_csv_and_the_class_list_give_times_in_the_teachers_zone():
+    """The answers' CSV and the class list (and its CSV) give each time in the teacher's browser's time zone, the
+    offset in each CSV time and the zone in the list's header; UTC when the browser gives none."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    def classes(at):
+        return next(t.value for t in at.table if "Code" in t.value.columns)
+
+    teacher = open_app("live")
+    teacher.context["timezone"] = "Asia/Shanghai"  # UTC+8, no summer time
+    teacher.run()
+    teacher.button(key="live-start").click().run()
+    code, key = teacher.session_state[live.TEACHER]
+    teacher_opens(teacher, "concept.rows")
+    phone = open_app("live", join=code)
+    answer_radio(phone).set_value(1).run()
+    found, shanghai = store.check_teacher(store.connect(), code, key), ZoneInfo("Asia/Shanghai")
+    row = next(csv.DictReader(io.StringIO(report.export_csv(found, key, Texts("en"), shanghai))))
+    assert row["time"].endswith("+08:00") and abs(datetime.fromisoformat(row["time"]).timestamp() - time.time()) < 120
+    started = datetime.fromtimestamp(found.created, shanghai)
+    teacher.toggle(key="live-classes").set_value(True).run()
+    listed = classes(teacher)
+    assert listed.columns[0] == "Started (Asia/Shanghai)" and listed.iloc[0, 0] == started.strftime("%Y-%m-%d %H:%M")
+    assert row["time"][:16].replace("T", " ") >= listed.iloc[0, 0]  # one clock: answered after the start, as both read
+    figures = report.classes_csv(Texts("en"), [store.report(store.connect(), code, key)], shanghai)
+    assert next(csv.DictReader(io.StringIO(figures)))["date"] == started.isoformat(timespec="minutes")
+    teacher.context["timezone"] = "Not/A_Zone"  # a zone this server does not know: its offset, else UTC
+    teacher.context["timezone_offset"] = -120
+    teacher.run()
+    assert classes(teacher).columns[0] == "Started (UTC+02:00)"
+    teacher.context = {}
+    teacher.run()
+    assert classes(teacher).columns[0] == "Started (UTC)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_drawn_questions_words_are_named_in_words_not_as_a_product(lang):
+    """"the query of 6 · flowers" read as a product: inside a sentence a word is “flowers” (word 6); the options and
+    tables keep their short labels."""
+    T = Texts(lang)
+    for kind in ("most_weight", "scale", "causal"):
+        for seed in range(20):
+            words = generators.wording(T, generators.draw(kind, seed))
+            assert " · " not in words.question.replace("q · k", "") and " · " not in words.explanation.replace("q · k", "")
+            assert ("(word " in words.question) if lang == "en" else ("个词）" in words.question)

@@ -233,3 +233,21 @@ def test_no_module_outside_the_fence_touches_streamlits_private_parts():
     assert imports_of_streamlit(PRIVATE), "the scan finds nothing in private.py itself: the check is broken"
     drivers = {p.name: imports_of_streamlit(p) for p in PROTOCOL_DRIVERS}
     assert all(all(m.startswith("streamlit.proto.") for m in found) for found in drivers.values()), drivers
+
+
+def test_streamlits_lost_connection_is_still_the_dialog_the_page_script_rewords():
+    """After a restart Streamlit 1.67 says "Connection error … Are you connected to the internet?" in a dialog of its own
+    for the 8–11 s it takes to reconnect (a classroom reads "the Wi-Fi is down"). No public setting changes it: not
+    config.toml, the theme, ``st.set_page_config``, nor the host config Streamlit serves (``blockErrorDialogs`` is fixed
+    False in /_stcore/host-config), so the page script rewords the dialog in the page's language (the texts:
+    browser.connection.* in assets/text/*/browser.toml). An upgrade that changes the dialog fails here first."""
+    from attention_plot.text import Texts
+
+    bundle = "".join(path.read_text(errors="ignore") for path in STATIC.rglob("*.js"))
+    assert "`Connection error`" in bundle and "Are you connected to the internet?" in bundle
+    assert "`stDialog`" in bundle
+    routes = (Path(streamlit.__file__).parent / "web" / "server" / "starlette" / "starlette_routes.py").read_text()
+    assert '"blockErrorDialogs": False' in routes
+    for lang in ("en", "zh"):
+        said = Texts(lang)("browser.connection.message")
+        assert "internet" not in said.lower() and Texts(lang)("browser.connection.title")

@@ -113,6 +113,7 @@ def _take(view: View, result: Any, walk: Walk | Message) -> None:
         st.rerun(scope="app")
     if isinstance(result.ask, dict) and isinstance(walk, Walk):
         head, focus = _head_and_focus(result.ask, walk)
+        view.set("predict", True)  # the room guesses: the teacher's screen hides the weights too (steps.js switches it on)
         item = live_item(walk, head, focus)
         ask.remember_walk(item)
         ask.ask_now(view.T, item)

@@ -24,15 +24,17 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import store
 from views.live import report
-from views.live.common import ERROR, LINK_REFUSED, SEAT_COOKIE, cookies, engine, refused, style
+from views.live.common import ERROR, SEAT_COOKIE, cookies, engine, refused, style
 from views.live.phone import student
 from views.live.projector import projector
 from views.live.teacher import (
     ASK_DRAWN,
     ask,
+    controls_box,
     end_button,
     join_url,
     kept_key,
+    link_refused,
     open_single,
     remember,
     seat_map_panel,
@@ -66,8 +68,11 @@ def teacher_panel(view: View) -> None:
         st.warning(T("live.teacher.expired", code=found.code), icon=":material/timer_off:")
     else:
         st.session_state[ASK_DRAWN] = open_single(found.id)
+        if view.settings.present:  # the room sees this page: asking and ending wait in a closed box, above the question
+            controls_box(view, found.id)
         projector(view, found)
-        ask(view, found.id)
+        if not view.settings.present:
+            ask(view, found.id)
         report.check_panel(view, found.id)
         if view.layout.extras:
             seat_map_panel(view, found)
@@ -78,7 +83,8 @@ def teacher_panel(view: View) -> None:
             with st.expander(T("live.teacher.resume")):
                 st.caption(T("live.teacher.resume_help"))
                 st.code(f"{join_url(found.code, T.lang)}&teacher={key}", language=None)
-        end_button(T)
+        if not view.settings.present:
+            end_button(T)
     if view.layout.extras:
         report.classes_panel(view, key)
 
@@ -95,8 +101,8 @@ def draw(view: View) -> None:
     (with the classes this browser's teacher ran before)."""
     T = view.T
     style()
-    if st.session_state.pop(LINK_REFUSED, False):
-        st.error(T("live.refused.wrong_key"), icon=":material/block:")
+    if link_refused(T) and TEACHER not in st.session_state and STUDENT not in st.session_state:
+        return  # a wrong teacher link seats nobody: the refusal and what to do, nothing to join
     if TEACHER in st.session_state:
         teacher_panel(view)
         return

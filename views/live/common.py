@@ -21,6 +21,7 @@ from views.widgets.questions import STOPS, Item, answer_values
 SEAT = "live.seat"  # session: this browser's seat (the secret that makes it the same student), from its cookie
 ERROR = "live.error"  # session: a refusal or database error from a button's callback, shown on the next run
 LINK_REFUSED = questions.LINK_REFUSED  # named where a teacher link is taken (views.widgets.ask)
+LINK_KEPT = questions.LINK_KEPT
 COOKIE = questions.TEACHER_COOKIE
 KEY_COOKIE = "attention_teacher_key"  # the teacher's key: the classes started in this browser share it and are found by it
 SEAT_COOKIE = "attention_seat"  # a student's browser: code.seat, so that a reload, a new tab or a restart is the same student
@@ -53,7 +54,8 @@ def refused(T: Texts, error: Exception) -> None:
 
 
 def cookies() -> dict[str, str]:
-    return {name: str(value) for name, value in (st.context.cookies or {}).items()}
+    """The browser's cookies (``views.widgets.questions.cookies``, where a teacher link is taken too)."""
+    return questions.cookies()
 
 
 @functools.cache

@@ -105,13 +105,14 @@ def try_join(view: View, typed: str, nickname: str | None) -> bool:
 
 def rejoin(view: View) -> bool:
     """A browser seated before (its seat's cookie) comes back to its class, even from the bare page or after a restart,
-    while the class runs. True once in."""
+    while the class runs; after it ended or expired, only from the class's own page (a reload: what was revealed stays
+    readable). True once in."""
     code, _, seat = common.cookies().get(SEAT_COOKIE, "").partition(".")
     linked = view["join"]
     if not seat or (linked and linked != code) or not store.SEAT.fullmatch(seat):
         return False
     try:
-        found = store.class_by_code(engine(), code)
+        found = store.class_by_code(engine(), code, joining=linked != code)
         student = store.seated(engine(), found.id, seat)
     except (store.Refused, SQLAlchemyError, OSError):
         return False
@@ -142,9 +143,11 @@ def join_form(view: View) -> bool:
         st.markdown(f"## {T('live.student.join')}")
         typed = st.text_input(T("live.student.code"), value=linked, max_chars=12, placeholder=T("live.student.code_placeholder"),
                               help=T("live.student.code_help"))
-        # A pasted name longer than the limit is cut with a notice, not refused by the box (which would leave it empty).
-        nickname = (st.text_input(T("live.student.nickname"), max_chars=10 * store.MAX_NICKNAME, help=T("live.student.nickname_help"))
-                    if nicknames else None)
+        nickname = None
+        if nicknames:  # says why the box is there (it appears after a first Join with a typed code)
+            st.info(T("live.student.nickname_why"), icon=":material/badge:")
+            # A pasted name longer than the limit is cut with a notice, not refused by the box (which would leave it empty).
+            nickname = st.text_input(T("live.student.nickname"), max_chars=10 * store.MAX_NICKNAME, help=T("live.student.nickname_help"))
         pressed = st.form_submit_button(T("live.student.go"), type="primary")
     if pressed and try_join(view, typed, nickname):
         want_focus("live-phone", lost_only=True)  # the join box goes: the focus goes to the question (or the notice to wait)

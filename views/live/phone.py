@@ -62,7 +62,8 @@ def student(view: View) -> None:
     else:
         st.success(T("live.student.joined", code=found.code), icon=":material/groups:")
     nickname_notice(view)
-    cookie(SEAT_COOKIE, f"{found.code}.{st.session_state[SEAT]}", 0 if over else int(store.CLASS_HOURS * 3600))
+    # kept after the end too: a reload of the class's page still shows what was revealed (a bare page joins afresh)
+    cookie(SEAT_COOKIE, f"{found.code}.{st.session_state[SEAT]}", int(store.CLASS_HOURS * 3600))
     room(view, found, student_id, watching=not over)
 
 
@@ -144,7 +145,10 @@ def questions_view(view: View, class_id: int, student_id: int, waiting: bool = T
     elif (after := [q for q in questions if q.phase == "after"]) and all(q.state != "open" for q in after):
         check_results(T, after, mine)  # the explanations come once the check is closed: no answer can change after them
     focus_here("live-phone-question")
-    if single:
+    if single and not waiting:  # the class is over: every question asked, each with what was revealed and why
+        for question in single:
+            one_question(T, question, mine, student_id, waiting=False)
+    elif single:
         one_question(T, single[-1], mine, student_id, waiting=waiting)
     elif not check and waiting:
         st.info(T("live.student.wait"), icon=":material/hourglass_empty:")

@@ -4,6 +4,13 @@ Vote → discuss → vote again (Crouch and Mazur 2001): while round 1 is open, 
 closes, the share right and what it suggests (30–70 %: discuss; below, explain; above, move on), the first answers only
 if the teacher asks; round 2 open with whom to turn to on each phone; after round 2 both rounds side by side and the
 shift from each answer to each; then the reveal and "one more like it", answered alone (the transfer).
+
+Nothing drawn in presenter mode (``projected``: the room sees it) is derived from which option is correct before the
+reveal: no share right, no advice (its band names the share), no button made primary by the advice, no mark; every
+count the room sees is a count of answers, which says nothing of the truth. The share right and the advice are the
+teacher's alone, on their own screen (presenter mode off): a student who remembered "3 of 6 right" would find the answer
+in round 1's bars, shown later beside round 2's. The teacher's buttons come right under the question, before the
+answers, so that they stay on a 1280 × 720 projector's screen whatever the answers below take.
 """
 
 from __future__ import annotations
@@ -40,11 +47,14 @@ def right_line(T: Texts, question: store.Question, counts: list[int], round_: in
 
 
 def advice_after_first(T: Texts, question: store.Question, counts: list[int]) -> None:
-    """Why discuss (or not): the share right on the first vote against the 30–70 % band."""
+    """Why discuss (or not), on the teacher's own screen only: the share right on the first vote against the 30–70 %
+    band, and a word that the projector (presenter mode) keeps it to itself."""
     share = percent_right(counts, question.correct)
     said = advice(share)
-    st.markdown(f"**{right_line(T, question, counts, 1)}**")
-    st.info(T(f"live.teacher.advice.{said}"), icon=":material/forum:" if said == "discuss" else ":material/lightbulb:")
+    with st.container(border=True, key="live-advice"):
+        st.markdown(f"**{right_line(T, question, counts, 1)}**")
+        st.info(T(f"live.teacher.advice.{said}"), icon=":material/forum:" if said == "discuss" else ":material/lightbulb:")
+        st.caption(T("live.teacher.advice_private"))
 
 
 def shift(T: Texts, question: store.Question, options: list[str]) -> None:
@@ -97,8 +107,10 @@ def transfer(T: Texts, question: store.Question, questions: list[store.Question]
     st.info(T("live.teacher.transfer") + "  \n" + " · ".join(parts), icon=":material/trending_up:")
 
 
-def actions(T: Texts, question: store.Question, counts: list[int]) -> None:
-    """The teacher's buttons for the question as it stands."""
+def actions(T: Texts, question: store.Question, counts: list[int], projected: bool) -> None:
+    """The teacher's buttons for the question as it stands. On the teacher's own screen the advice after round 1 makes
+    its button the primary one; projected, "Discuss" always is (a primary "Reveal" would say: over 70 % or under 30 %
+    right)."""
     if question.state == "open":
         left, right = st.columns(2)
         left.button(T("live.teacher.close"), key="live-close", on_click=_act_on_question, args=(store.close_question, question.id),
@@ -108,13 +120,12 @@ def actions(T: Texts, question: store.Question, counts: list[int]) -> None:
     elif question.state == "closed":
         discuss = question.round == 1 and question.follows is None  # "one more like it" is answered alone
         left, right = st.columns(2) if discuss else (None, st.container())
+        discuss_first = discuss and (projected or advice(percent_right(counts, question.correct)) == "discuss")
         if discuss:
             left.button(T("live.teacher.discuss"), key="live-discuss", on_click=_act_on_question,
                         args=(store.open_round_two, question.id, question.show_first),
-                        type="primary" if advice(percent_right(counts, question.correct)) == "discuss" else "secondary",
-                        icon=":material/forum:")
-        right.button(T("live.teacher.reveal"), key="live-reveal",
-                     type="secondary" if discuss and advice(percent_right(counts, question.correct)) == "discuss" else "primary",
+                        type="primary" if discuss_first else "secondary", icon=":material/forum:")
+        right.button(T("live.teacher.reveal"), key="live-reveal", type="secondary" if discuss_first else "primary",
                      on_click=_act_on_question, args=(store.reveal_question, question.id), icon=":material/visibility:")
     elif generators.similar_kind(question.item) is not None:
         st.button(T("live.teacher.similar"), key="live-similar", on_click=_open_similar, args=(question,),
@@ -149,10 +160,13 @@ def projector(view: View, found: store.Class) -> None:
     join_card(T, found.code, compact=bool(questions) and not view.layout.extras)
     st.caption(T("live.teacher.seated", count=tally.seated))
     if questions:
-        question_card(T, questions[-1], questions, tally)
+        question_card(T, questions[-1], questions, tally, projected=view.settings.present)
 
 
-def question_card(T: Texts, question: store.Question, questions: list[store.Question], tally: store.Tally) -> None:
+def question_card(T: Texts, question: store.Question, questions: list[store.Question], tally: store.Tally,
+                  projected: bool) -> None:
+    """The question as it stands, its buttons right under it, then the answers (``projected``: presenter mode, where
+    nothing derived from the correct option shows before the reveal)."""
     asked, options, explanation = wording(T, question)
     counts = tally.of(question)
     focus_here("live-question")
@@ -162,10 +176,18 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
         if question.follows is not None:
             st.caption(T("live.teacher.alone"))
         revealed = question.state == "revealed"
-        if question.state == "open":
-            if question.round == 2:
-                st.markdown(f"**{T('live.teacher.round_two')}**")
+        if question.state == "open" and question.round == 2:
+            st.markdown(f"**{T('live.teacher.round_two')}**")
+        if question.state == "open" or (question.state == "closed" and question.round == 1):
             st.markdown(T("live.teacher.answered", count=sum(counts), seated=tally.seated))
+        if question.state == "closed" and question.round == 1 and question.follows is None:
+            if not projected:  # the room reads how many answered, never how many are right
+                advice_after_first(T, question, counts)
+            st.caption(T("live.teacher.closed_note"))
+        actions(T, question, counts, projected)
+        if revealed:
+            st.success(T("live.student.truth", option=option_name(options, question.correct)), icon=":material/check_circle:")
+        if question.state == "open":
             if question.live:
                 histogram(T, options, counts, None)
             else:
@@ -178,23 +200,19 @@ def question_card(T: Texts, question: store.Question, questions: list[store.Ques
         elif question.round == 2:
             both_rounds(T, question, options, tally, revealed)
         elif question.state == "closed":
-            st.markdown(T("live.teacher.answered", count=sum(counts), seated=tally.seated))
             if question.follows is None:
-                advice_after_first(T, question, counts)
                 widget = f"live-show-first-{question.id}"
                 st.session_state[widget] = question.show_first
                 st.toggle(T("live.teacher.show_first"), key=widget, on_change=_show_first, args=(question.id, widget),
                           help=T("live.teacher.show_first_help"))
             if question.show_first or question.follows is not None:
                 histogram(T, options, counts, None)
-        else:
+        else:  # revealed after one round: its share right, as both rounds say theirs (one more like it: in the transfer)
+            if question.follows is None:
+                st.markdown(f"**{right_line(T, question, counts, 1)}**")
             histogram(T, options, counts, question.correct)
         if revealed:
-            st.success(T("live.student.truth", option=option_name(options, question.correct)), icon=":material/check_circle:")
             if explanation:
                 st.markdown(plain(explanation))
             if question.follows is not None:
                 transfer(T, question, questions, tally)
-        elif question.state == "closed" and question.round == 1 and question.follows is None:
-            st.caption(T("live.teacher.closed_note"))
-        actions(T, question, counts)

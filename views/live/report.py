@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import csv
 import io
-import time
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo
 
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
@@ -134,6 +135,28 @@ def check_panel(view: View, class_id: int) -> None:
             st.caption(" · ".join(T("live.teacher.check_answered", phase=T(f"live.phase.{p}"), count=n) for p, n in counts.items()))
 
 
+# --- Times, in the teacher's time zone ---
+
+def teacher_zone() -> tuple[tzinfo, str]:
+    """The teacher's time zone as their browser reports it (its name, else its offset), else UTC; with its name. The
+    answers' CSV, the list of classes and its CSV all give their times in it (the CSVs with the offset in each time)."""
+    name = st.context.timezone
+    if name:
+        try:
+            return ZoneInfo(name), name
+        except (KeyError, ValueError, OSError):  # not a zone this server knows (or a tampered name): its offset instead
+            pass
+    offset = st.context.timezone_offset  # minutes behind UTC
+    if isinstance(offset, int) and abs(offset) <= 18 * 60:
+        zone = timezone(-timedelta(minutes=offset))
+        return zone, zone.tzname(None)
+    return UTC, "UTC"
+
+
+def local_time(stamp: float, zone: tzinfo) -> datetime:
+    return datetime.fromtimestamp(stamp, zone)
+
+
 # --- The answers, one row each ---
 
 
@@ -142,9 +165,9 @@ def spreadsheet_text(text: str) -> str:
     return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
 
 
-def export_csv(found: store.Class, key: str, T: Texts) -> str:
+def export_csv(found: store.Class, key: str, T: Texts, zone: tzinfo = UTC) -> str:
     """One row per answer and round, with the question and the chosen option in the teacher's language beside their
-    numbers."""
+    numbers; its time in ``zone``, with the offset (ISO 8601: 2025-05-01T10:32:05+02:00)."""
     rows = store.export_rows(engine(), found.code, key)
     asked = {q.id: wording(T, q)[:2] for q in store.open_questions(engine(), found.id)}
     out = io.StringIO()
@@ -157,6 +180,8 @@ def export_csv(found: store.Class, key: str, T: Texts) -> str:
         question, options = asked[row["question"]]
         row["question_text"] = spreadsheet_text(question.replace("  \n", " — "))  # as written: no markdown escapes in a cell
         row["answer_text"] = spreadsheet_text(options[row["answer"] - 1])
+        stored = datetime.strptime(str(row["time"]), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)  # the store's: UTC
+        row["time"] = stored.astimezone(zone).isoformat()
         if found.nicknames:
             row["nickname"] = spreadsheet_text(str(row["nickname"]))
     writer.writerows(rows)
@@ -165,7 +190,8 @@ def export_csv(found: store.Class, key: str, T: Texts) -> str:
 
 def export(view: View, found: store.Class) -> None:
     key = st.session_state[TEACHER][1]
-    st.download_button(view.T("live.teacher.export"), data=lambda: export_csv(found, key, view.T), file_name=f"live-class-{found.code}.csv",
+    zone = teacher_zone()[0]
+    st.download_button(view.T("live.teacher.export"), data=lambda: export_csv(found, key, view.T, zone), file_name=f"live-class-{found.code}.csv",
                        mime="text/csv", key="live-export", icon=":material/download:")
 
 
@@ -182,11 +208,12 @@ def share(counts: list[int], correct: int) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
-def class_figures(T: Texts, found: store.Report) -> list[dict[str, object]]:
+def class_figures(T: Texts, found: store.Report, zone: tzinfo = UTC) -> list[dict[str, object]]:
     """One row per question asked (its rounds and its similar question's share right, with counts) and per concept
-    item (before, after, g, losses and gains): the class's figures, with no student in them."""
+    item (before, after, g, losses and gains): the class's figures, with no student in them; its date in ``zone``, with
+    the offset."""
     tally = store.Tally(found.seated, found.counts)
-    date = time.strftime("%Y-%m-%d %H:%M", time.localtime(found.found.created))
+    date = local_time(found.found.created, zone).isoformat(timespec="minutes")
     base = {"class": found.found.code, "date": date, "students": found.seated}
     rows = []
     asked = [q for q in found.questions if not q.phase]
@@ -223,18 +250,18 @@ def _share(moves: Changes, count: int) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
-def classes_csv(T: Texts, reports: list[store.Report]) -> str:
+def classes_csv(T: Texts, reports: list[store.Report], zone: tzinfo = UTC) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=FIGURES)
     writer.writerow({name: T(f"live.csv.{name}") for name in FIGURES})  # headers in the teacher's language
     for found in reports:
-        writer.writerows({name: spreadsheet_text(str(value)) for name, value in row.items()} for row in class_figures(T, found))
+        writer.writerows({name: spreadsheet_text(str(value)) for name, value in row.items()} for row in class_figures(T, found, zone))
     return out.getvalue()
 
 
-def summary(T: Texts, found: store.Report) -> dict[str, str]:
-    """A class in one row of the list: when, code, students, questions, each round's share right over its questions,
-    the similar questions', ⟨g⟩ with the losses and gains."""
+def summary(T: Texts, found: store.Report, zone: tzinfo = UTC, zone_name: str = "UTC") -> dict[str, str]:
+    """A class in one row of the list: when (in ``zone``, named in the column's header), code, students, questions,
+    each round's share right over its questions, the similar questions', ⟨g⟩ with the losses and gains."""
     tally = store.Tally(found.seated, found.counts)
     asked = [q for q in found.questions if not q.phase]
 
@@ -247,7 +274,7 @@ def summary(T: Texts, found: store.Report) -> dict[str, str]:
     scores = check_scores(found.questions, tally)
     g = normalised_gain([(item, before, after) for item, before, after, _, _ in scores])
     overall = total_changes([changes(found.moved.get(item_id, {})) for item_id, *_ in scores])
-    return {T("live.report.date"): time.strftime("%Y-%m-%d %H:%M", time.localtime(found.found.created)),
+    return {T("live.report.date_in", zone=zone_name): local_time(found.found.created, zone).strftime("%Y-%m-%d %H:%M"),
             T("live.report.code"): found.found.code, T("live.report.students"): str(found.seated),
             T("live.report.questions"): str(len(originals)),
             T("live.report.round1"): pooled(originals, 1),
@@ -282,7 +309,8 @@ def classes_panel(view: View, key: str | None) -> None:
     except (store.Refused, SQLAlchemyError, OSError) as error:
         refused(T, error)
         return
-    st.table(pd.DataFrame([summary(T, r) for r in reports]), hide_index=True)
-    st.download_button(T("live.report.export"), data=lambda: classes_csv(T, reports), file_name="live-classes.csv", mime="text/csv",
+    zone, zone_name = teacher_zone()
+    st.table(pd.DataFrame([summary(T, r, zone, zone_name) for r in reports]), hide_index=True)
+    st.download_button(T("live.report.export"), data=lambda: classes_csv(T, reports, zone), file_name="live-classes.csv", mime="text/csv",
                        key="live-classes-export", icon=":material/download:")
     history.panel(T, key)  # each question over these classes

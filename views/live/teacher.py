@@ -25,6 +25,8 @@ from views.live.common import (
     ERROR,
     KEY_COOKIE,
     KEY_DAYS,
+    LINK_KEPT,
+    LINK_REFUSED,
     concept_items,
     engine,
     generated_item,
@@ -41,6 +43,7 @@ from views.widgets import cache
 from views.widgets.questions import STUDENT, TEACHER, WALK_ITEM, Item, focus_item
 
 ASK_DRAWN = "live-ask-drawn"  # the open question "Ask the class" was drawn with (its id, or None)
+CONTROLS = "live-controls"  # presenter mode's box of asking and ending: open or closed (its state, kept by Streamlit)
 
 
 # --- The join card ---
@@ -93,6 +96,28 @@ def join_card(T: Texts, code: str, compact: bool = False) -> None:
 
 
 # --- Who teaches ---
+
+
+def _leave_refused_link() -> None:
+    st.session_state.pop(LINK_REFUSED, None)
+
+
+def link_refused(T: Texts) -> bool:
+    """A refused teacher link: what happened (nobody joined, nobody counted) and what to do, kept on screen over reruns
+    until the teacher leaves it for the page's start (a class of their own, or joining as a student). True when shown."""
+    if st.session_state.pop(LINK_KEPT, False):
+        st.warning(T("live.refused.teacher_link_kept"), icon=":material/link_off:")
+    refusal = st.session_state.get(LINK_REFUSED)
+    if refusal is None:
+        return False
+    code, error = refusal
+    if isinstance(error, store.Refused):
+        st.error(T("live.refused.teacher_link", code=code) if code else T("live.refused.teacher_link_none"), icon=":material/block:")
+        st.info(T("live.refused.teacher_link_help"), icon=":material/key:")
+    else:
+        refused(T, error)
+    st.button(T("live.refused.leave_link"), key="live-leave-link", on_click=_leave_refused_link)
+    return True
 
 
 def remember(code: str, key: str, ended: bool) -> None:
@@ -245,7 +270,16 @@ def open_single(class_id: int) -> store.Question | None:
     return still_open[-1] if still_open else None
 
 
-def ask(view: View, class_id: int) -> None:
+def _open_from_list(item: Item, live_key: str, closes: str | None) -> None:
+    """"Open the question": opened from the live page (the focus goes to it); the box it was asked from closes."""
+    open_item(item, live_key, None, True)
+    if closes is not None:
+        st.session_state[closes] = False
+
+
+def ask(view: View, class_id: int, closes: str | None = None) -> None:
+    """"Ask the class": a question to choose, whether its answers show as they arrive, and the button that opens it
+    (``closes``: the box it is drawn in, closed once the question is open)."""
     T = view.T
     still_open = st.session_state.get(ASK_DRAWN)
     # one line, without its own closing stop: the notice that quotes it ends the sentence
@@ -253,8 +287,9 @@ def ask(view: View, class_id: int) -> None:
     walk = walk_item(view)
     items = ([walk] if walk else []) + lesson_items(T) + concept_items()
     names = {item.id: one_line(T, question_of(item)) for item in items}
-    with st.container(border=True):
-        st.markdown(f"## {T('live.teacher.ask')}")
+    with st.container(border=closes is None):
+        if closes is None:  # in a box, the box's title says it
+            st.markdown(f"## {T('live.teacher.ask')}")
         picked = st.selectbox(T("live.teacher.pick"), [item.id for item in items], index=None, key="live-pick",
                               format_func=lambda item_id: names[item_id], placeholder=T("live.teacher.pick_placeholder"))
         st.toggle(T("live.teacher.live"), key="live-live", help=T("live.teacher.live_help"))
@@ -262,7 +297,17 @@ def ask(view: View, class_id: int) -> None:
         if open_now:  # one question at a time: opening another closes this one, and says so first
             st.caption(T("live.teacher.replaces", question=plain(open_now)))
         st.button(T("live.teacher.open_instead" if open_now else "live.teacher.open"), key="live-open", type="primary",
-                  disabled=item is None, on_click=open_item, args=(item, "live-live", None, True), icon=":material/how_to_vote:")
+                  disabled=item is None, on_click=_open_from_list, args=(item, "live-live", closes), icon=":material/how_to_vote:")
+
+
+def controls_box(view: View, class_id: int) -> None:
+    """Presenter mode: asking and ending in one box, closed, its insides drawn only while the teacher holds it open (the
+    room sees its title, never the list of questions nor "End the class"); it closes again once a question is open."""
+    box = st.expander(view.T("live.teacher.controls"), key=CONTROLS, on_change="rerun", icon=":material/tune:")
+    if box.open:
+        with box:
+            ask(view, class_id, closes=CONTROLS)
+            end_button(view.T)
 
 
 def seat_map_panel(view: View, found: store.Class) -> None:

@@ -17,7 +17,8 @@ from attention_plot.text import Texts
 from classroom import store
 from classroom.store import MAX_OPTIONS
 from views.shell.registry import BY_ID
-from views.widgets.questions import LINK_REFUSED, STUDENT, TEACHER, TEACHER_COOKIE, Item, focus_item, remember_walk
+from views.widgets import questions
+from views.widgets.questions import LINK_KEPT, LINK_REFUSED, STUDENT, TEACHER, TEACHER_COOKIE, Item, focus_item, remember_walk
 
 __all__ = ["MAX_OPTIONS", "STUDENT", "TEACHER", "Item", "ask_here", "ask_now", "focus_item", "lesson_banner", "remember_walk",
            "take_teacher_link", "teaching"]
@@ -28,28 +29,49 @@ def take_teacher_link() -> None:
     the key leaves the address bar at once (it is never written back into a link). A reload of the teacher's own page
     (a new session) resumes from the browser's cookie, set by the live page (``views.live.teacher.remember``).
 
+    A wrong or stale link (a key cut short, an old class's) seats nobody: the code leaves the address bar with the key,
+    so that neither this run nor a reload joins the class as a student (the teacher would be counted), and the session
+    keeps the refusal (``LINK_REFUSED``: the link's code and the refusal) until the teacher leaves it (the live page's
+    ``link_refused``). A browser that teaches that class already (its cookie) stays its teacher (``LINK_KEPT``).
+
     The app calls it on every run, before the link is read; it needs the store only, never the live page's modules."""
     key = st.query_params.get("teacher")
     if key is None:
-        kept_cookie = (st.context.cookies or {}).get(TEACHER_COOKIE)
-        if TEACHER not in st.session_state and STUDENT not in st.session_state and kept_cookie is not None:
-            code, _, kept = str(kept_cookie).partition(".")
-            try:
-                found = store.check_teacher(store.connect(), code, kept)
-            except (store.Refused, SQLAlchemyError, OSError):
-                return
-            if found.ended is None:
-                st.session_state[TEACHER] = (found.code, kept)
+        if TEACHER not in st.session_state and STUDENT not in st.session_state and TEACHER_COOKIE in questions.cookies():
+            resume_from_cookie()
         return
     code = st.query_params.get("join", "")
     del st.query_params["teacher"]
     try:
         found = store.check_teacher(store.connect(), code, key)
-    except (store.Refused, SQLAlchemyError, OSError):
-        st.session_state[LINK_REFUSED] = True
+    except (store.Refused, SQLAlchemyError, OSError) as error:
+        if "join" in st.query_params:
+            del st.query_params["join"]
+        linked = store.normal_code(code) or ""
+        if linked and ((st.session_state.get(TEACHER) or ("",))[0] == linked or resume_from_cookie(linked)):
+            st.session_state[LINK_KEPT] = True
+        else:
+            st.session_state[LINK_REFUSED] = (linked, error)
         return
     st.session_state[TEACHER] = (found.code, key)
     st.session_state.pop(STUDENT, None)
+    st.session_state.pop(LINK_REFUSED, None)
+
+
+def resume_from_cookie(code: str | None = None) -> bool:
+    """This browser's running class (its cookie), resumed as its teacher (only if it is ``code``'s, when given)."""
+    kept_code, _, kept = questions.cookies().get(TEACHER_COOKIE, "").partition(".")
+    if not kept or (code is not None and kept_code != code):
+        return False
+    try:
+        found = store.check_teacher(store.connect(), kept_code, kept)
+    except (store.Refused, SQLAlchemyError, OSError):
+        return False
+    if found.ended is not None:
+        return False
+    st.session_state[TEACHER] = (found.code, kept)
+    st.session_state.pop(STUDENT, None)
+    return True
 
 
 def teaching() -> bool:

@@ -20,9 +20,15 @@ from views.widgets.snapshots import load_snapshot
 
 TEACHER = "live.teacher"  # session: (code, key) of the class this session teaches
 STUDENT = "live.student"  # session: (code, student id) of the class this session sits in
-LINK_REFUSED = "live.link_refused"  # session: a teacher link the store refused (the live page says so once)
+LINK_REFUSED = "live.link_refused"  # session: (the code, the refusal) of a teacher link that seated nobody
+LINK_KEPT = "live.link_kept"  # session: a wrong teacher link opened where this browser teaches the class already
 TEACHER_COOKIE = "attention_teacher"  # the teacher's browser: code.key of the running class, so that a reload stays the teacher
 WALK_ITEM = "live-walk-item"  # the walkthrough's focused question as it last drew it (random, textbook or real head)
+
+
+def cookies() -> dict[str, str]:
+    """The browser's cookies as this run received them (who teaches, which seat)."""
+    return {name: str(value) for name, value in (st.context.cookies or {}).items()}
 
 
 @dataclass(frozen=True)
