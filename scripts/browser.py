@@ -73,6 +73,51 @@ def serve_process(script: str = "app.py", timeout: float = 60.0, options: tuple[
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+class Restartable:
+    """The app on a port of its own that a test can kill and start again on the same port (a server restarted under a
+    class: the tabs open on it reconnect by themselves). ``url`` is its base URL."""
+
+    def __init__(self, script: str = "app.py") -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.command = [sys.executable, str(ROOT / "scripts" / "run.py"), script, "--server.port", str(self.port),
+                        "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+        self.scratch = tempfile.mkdtemp(prefix="attention-class-")
+        self.env = {**os.environ, "ATTENTION_CLASS_FILE": f"{self.scratch}/live-class.sqlite3"}
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        self.process = subprocess.Popen(self.command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2):
+                    return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the app did not start") from None
+                time.sleep(0.2)
+
+    def kill(self) -> None:
+        """Killed at once (kill -9): no goodbye to the tabs."""
+        if self.process:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def __enter__(self) -> Restartable:
+        self.start()
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.kill()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def browser() -> Iterator[object]:
     """A headless Debian chromium driven by Playwright."""

@@ -621,51 +621,23 @@ def test_a_wrong_teacher_link_seats_nobody_and_its_refusal_stays(open_page, app_
 # --- After a restart ---
 
 
-@pytest.mark.xfail(strict=True, reason="needs the page script (assets/components/shell.js, the lead's): Streamlit 1.67 has no "
-                   "public way to change its connection-error dialog; the texts are browser.connection.* in browser.toml")
 def test_a_restart_says_calmly_that_the_page_reconnects(open_page):
     """The server restarts (killed, started again on its port): every page shows Streamlit's "Connection error … Are
     you connected to the internet?" for 8–11 s, which in a classroom reads as "the Wi-Fi is down". The page says, in
     its language, that it is reconnecting by itself, and never asks about the internet."""
-    import subprocess
-    import sys
+    from scripts.browser import Restartable
 
-    from scripts.browser import ROOT, free_port
-
-    port = free_port()
-    command = [sys.executable, str(ROOT / "scripts" / "run.py"), "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-
-    def started() -> subprocess.Popen:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        page_url = f"http://127.0.0.1:{port}/_stcore/health"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                import urllib.request
-
-                with urllib.request.urlopen(page_url, timeout=2):
-                    return process
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError("the app did not start")
-
-    server = started()
-    try:
-        pages = {lang: open_page(f"http://127.0.0.1:{port}/live?lang={lang}") for lang in ("en", "zh")}
+    with Restartable() as server:
+        pages = {lang: open_page(f"{server.url}/live?lang={lang}") for lang in ("en", "zh")}
         for page in pages.values():
             page.get_by_role("heading", name=re.compile("Join a class|加入课堂")).wait_for(timeout=30000)
         server.kill()
-        server.wait()
         for lang, page in pages.items():
             dialog = page.locator("[data-testid=stDialog]")
             dialog.wait_for(timeout=30000)
             said = dialog.inner_text()
             assert "internet" not in said.lower() and "Connection error" not in said, said
             assert Texts(lang)("browser.connection.title") in said, said
-        server = started()
+        server.start()
         for page in pages.values():
             page.locator("[data-testid=stDialog]").wait_for(state="detached", timeout=30000)
-    finally:
-        server.kill()
-        server.wait()

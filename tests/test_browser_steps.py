@@ -29,6 +29,7 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning' && app.getAttribute('data-test-connection-state') === 'CONNECTED'
     && !document.querySelector('[data-stale=true]'); }"""
+CONNECTED_JS = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-connection-state') === 'CONNECTED'"
 HIDDEN = ("raw.", "scaled.", "masked.", "weights.", "output.", "concat", "mh-output")  # what Predict first hides
 
 
@@ -348,6 +349,57 @@ def test_the_sentence_box_and_a_box_left_without_enter_before_the_menu(open_page
     sidebar.fill("a typed sentence left without enter")
     menu(page, "Multi-head attention")
     the_address_names_what_is_shown(page, "/multi-head", "Multi-head attention")
+
+
+
+@pytest.mark.parametrize(("name", "path"), [("Multi-head attention", "/multi-head"), ("Why Q, K and V?", "/why-qkv"),
+                                            ("Cosine similarity", "/cosine")])
+def test_a_sentence_typed_and_not_sent_goes_with_a_menu_click(open_page, name, path):
+    """A student's typing is never lost: the walkthrough's box, replaced without Enter or Show, then a page of the menu:
+    that page opens with the typed sentence in its box and its link (as Streamlit's own box sends its words on blur)."""
+    page = open_page(f"/?{urlencode({'text': 'the cat sat on the mat', 'step': 2, 'lang': 'en'})}", "laptop")
+    wait_for_step(page, "Step 2 of 6")
+    idle(page)
+    typed = "my own sentence number 1 about attention"
+    page.locator(".steps form.sentence input[type=text]").fill(typed)
+    menu(page, name)
+    page.wait_for_function("(path) => location.pathname === path", arg=path, timeout=30000)
+    settle(page)
+    assert page.locator("[data-testid=stSidebar] [data-testid=stTextInput] input").input_value() == typed
+    assert param(page, "text") == typed, page.url
+
+
+def test_a_restart_keeps_the_view_and_the_next_move_counts(open_page):
+    """The server restarts under a student at step 4 (killed, started again on its port): once the page reconnects, it
+    still shows step 4 with its sentence, and the next slider move counts (d_k 8 to 7, the step kept); a new session had
+    taken Streamlit's older copy of the address for a link opened, undoing the move and going back to step 1."""
+    from scripts.browser import Restartable
+
+    with Restartable() as server:
+        page = open_page(f"{server.url}/?{urlencode({'text': 'the cat sat on the mat', 'step': 4, 'd_k': 8, 'lang': 'en'})}",
+                         "laptop")
+        wait_for_step(page, "Step 4 of 6")
+        idle(page)
+        page.locator(".steps .nav.next").click()
+        wait_for_step(page, "Step 5 of 6")
+        page.locator(".steps .nav.previous").click()
+        wait_for_step(page, "Step 4 of 6")
+        server.kill()
+        page.wait_for_function(CONNECTED_JS.replace("===", "!=="), timeout=30000)
+        server.start()
+        page.wait_for_function(CONNECTED_JS, timeout=30000)
+        page.locator("[data-testid=stDialog]").wait_for(state="detached", timeout=30000)
+        idle(page)
+        assert param(page, "step") == "4" and param(page, "text") == "the cat sat on the mat", page.url
+        slider = page.get_by_role("slider", name="d_k (size of each query and key)")
+        slider.focus()
+        slider.press("ArrowLeft")
+        wait_for_param(page, "d_k", "7")
+        idle(page)
+        page.wait_for_timeout(1500)  # a run the move started, and any that follows it, has ended
+        view = wait_for_step(page, "Step 4 of 6")
+        assert param(page, "d_k") == "7" and param(page, "step") == "4", page.url
+        assert "√7" in page.evaluate(f"() => {STEPS_ROOT_JS}().textContent"), view
 
 
 # --- 6. A projector and a phone ---

@@ -40,11 +40,12 @@ def test_every_private_name_the_page_script_uses_is_still_in_streamlits_frontend
     missing = sorted(t for t in testids if f"`{t}`" not in bundle and f'"{t}"' not in bundle and f"'{t}'" not in bundle)
     assert not missing, f"Streamlit no longer draws these: {missing}"
     assert all(name in bundle for name in baseweb), baseweb
-    # Two of Streamlit's attributes the page script reads: a collapsed sidebar (made inert) and an element of the run
-    # before (not the new page's title to focus).
+    # Three of Streamlit's attributes the page script reads: a collapsed sidebar (made inert), an element of the run
+    # before (not the new page's title to focus), and the connection's state (lost, then back: connection.js resumes).
     shell = "".join(path.read_text() for path in SCRIPTS)
-    for attribute in ("data-collapsed", "data-stale"):
+    for attribute in ("data-collapsed", "data-stale", "data-test-connection-state"):
         assert attribute in shell and f'"{attribute}"' in bundle, attribute
+    assert "e.CONNECTED=`CONNECTED`" in bundle and '"CONNECTED"' in shell
     # Plotly's parts (bundled by Streamlit) the page script reads: a chart's toolbar and its buttons (one Tab stop, the
     # full screen's button), its SVG and WebGL layers (hidden from a screen reader).
     for part in ("modebar", "modebar-btn", "main-svg", "gl-container", "js-plotly-plot"):

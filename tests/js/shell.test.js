@@ -109,6 +109,15 @@ test("line charts: one table per set of lines that share their x; a chart may na
 test("a title's length in ems: a Chinese character a whole em, a Latin letter about half", () => {
   assert.equal(ems("注意力"), 3);
   assert.equal(ems("<b>ab</b>"), 1.1);
+  assert.equal(ems("第 2 层"), 3.05); // a space is narrower than a letter
+});
+
+test("a Chinese title with a few spaces wraps short of its room: its first line is never cut at the edge", () => {
+  // the decoder's chart on a phone: 496 px on one line at 16 px a character, 293 px of room (it reached 304 px)
+  const title = "<b><b>新的行：每送入一个词元，就利用缓存算出一行（第 2 层，第 1 个头）</b></b>";
+  const lines = wrapTitle(title, 496, 293);
+  assert.equal(lines.join(""), title);
+  for (const line of lines) assert.ok(ems(line) * 16 <= 293, `${line}: ${ems(line) * 16} px`);
 });
 
 test("a wide title breaks into lines of about equal length at spaces, Chinese between characters", () => {

@@ -40,11 +40,21 @@ def browser_texts() -> dict[str, dict[str, str]]:
                    if key.startswith("browser.") or key in NAMED_BY_SCRIPTS} for lang in LANGUAGES}
 
 
+def _resumed() -> None:
+    """The page's script asked a new session to go on from where its tab was (``state.resume`` reads it in the run)."""
+
+
 def start() -> object:
-    """Mount the page's script (first in the run); returns the slot where ``keep`` goes at the end."""
+    """Mount the page's script (first in the run); returns the slot where ``keep`` goes at the end.
+
+    After the server restarted, the script of a tab that reconnects to a new session sends the address it shows
+    (``resume``, once the connection is back and before the student's next action): the new session goes on from it
+    (``state.resume``), so the screen, the link and the next move agree."""
     slot = st.container(key=SLOT)
     with slot:
-        _component()(data={"kind": "shell", "texts": browser_texts()}, key="attention-shell", height=0)
+        result = _component()(data={"kind": "shell", "texts": browser_texts()},
+                              key="attention-shell", height=0, on_resume_change=_resumed)
+    state.resume(getattr(result, "resume", None))
     return slot
 
 

@@ -18,6 +18,7 @@ equal to the default, and is invisible to AppTest; this module does the same job
 from __future__ import annotations
 
 import secrets
+import urllib.parse
 
 import streamlit as st
 
@@ -38,6 +39,7 @@ NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on
 NONCE = "url.nonce"  # this session's random name: a duplicated tab (a session of its own) never takes another's view
 SERIALS = "url.view_serials"  # per page: how many times a link set the values the browser keeps (Page.browser)
 KEPT = "state.kept"  # the session keys of values kept across pages that are no parameter (``keep``)
+RESUMED = "url.resumed"  # this session went on from a tab's earlier session (the server restarted): ``resume``
 
 
 def was_linked(name: str) -> bool:
@@ -163,6 +165,21 @@ def arrive(page: Page) -> bool:
                 st.session_state[name] = _stored(param, _default(param, scope, T))
     st.session_state[NOTICES] = notices
     return not echo
+
+
+def resume(resumed: object) -> None:
+    """A new session (the server restarted) that a tab's page script asked to go on from what it shows: ``resumed`` is
+    {"query": the address the tab shows}. Streamlit's own copy of the address, which a new session's runs carry, can be
+    older than the tab's (the step and the views the browser keeps are written there by the page's script): the new
+    session reads the tab's address instead, as a link opened, so the screen, the link and the next move agree. Only in
+    a session's first run; anything else is ignored."""
+    if RESUMED in st.session_state or WRITTEN in st.session_state or not isinstance(resumed, dict):
+        return
+    st.session_state[RESUMED] = True
+    query = resumed.get("query")
+    if isinstance(query, str) and len(query) <= 8000:
+        params = dict(urllib.parse.parse_qsl(query.removeprefix("?"), keep_blank_values=True))
+        st.query_params.from_dict(params)
 
 
 def view_token(page_id: str) -> str:

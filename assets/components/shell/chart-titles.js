@@ -20,13 +20,14 @@ const MOST = 400;
 const WIDE = /[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
 /**
- * A text's length in ems: a Chinese character is as wide as its font size, a Latin letter or digit about half.
+ * A text's length in ems: a Chinese character is as wide as its font size, a Latin letter or digit about half, a space
+ * about a quarter.
  * @param {string} html
  * @returns {number}
  */
 export function ems(html) {
   let count = 0;
-  for (const letter of html.replace(/<[^>]*>/g, "")) count += WIDE.test(letter) ? 1 : 0.55;
+  for (const letter of html.replace(/<[^>]*>/g, "")) count += WIDE.test(letter) ? 1 : letter === " " ? 0.25 : 0.55;
   return count;
 }
 
@@ -41,7 +42,7 @@ export function ems(html) {
 export function wrapTitle(text, full, room) {
   const plain = text.replace(/<[^>]*>/g, "");
   const length = ems(plain);
-  const fits = (length * room) / full;
+  const fits = (0.97 * length * room) / full; // a line a little short of the room: the ems are estimates
   const even = length / Math.ceil(full / room);
   const most = Math.max(2, Math.min(fits, even + 3)); // ems on a line
   const chinese = /[\u3000-\u9fff\uff00-\uffef]/u.test(plain);

@@ -94,13 +94,14 @@ function popovers() {
   afterChanges(() => {
     const body = document.querySelector("[data-testid=stPopoverBody]");
     if (body && body !== open) {
-      open = body;
       const active = /** @type {HTMLElement | null} */ (document.activeElement);
-      opener = active?.closest("[data-testid=stPopover]") ? active : opener;
+      if (active?.closest("[data-testid=stPopover]")) opener = active;
       const first = /** @type {HTMLElement | null} */ (
         body.querySelector("[data-focus-first]") || body.querySelector(FOCUSABLE)
       );
-      if (first) moveFocus(() => first, { ms: 1000, always: true });
+      if (!first) return; // its box is drawn before what it holds: the focus goes in once there is a control
+      open = body;
+      moveFocus(() => first, { ms: 1000, always: true });
     } else if (!body && open) {
       open = null;
       const back = opener;
@@ -155,9 +156,13 @@ function sidebar() {
     const close = /** @type {HTMLElement | null} */ (
       side.querySelector("[data-testid=stSidebarCollapseButton] button")
     );
-    if (!checked && close) {
-      checked = true;
-      if (!now && window.matchMedia("(max-height: 500px), (pointer: coarse) and (max-width: 1024px)").matches) {
+    if (!checked) {
+      checked = true; // once per page load, at the sidebar's first sight: opened by the student, it stays open
+      if (
+        !now &&
+        close &&
+        window.matchMedia("(max-height: 500px), (pointer: coarse) and (max-width: 1024px)").matches
+      ) {
         close.click();
         now = true;
       }

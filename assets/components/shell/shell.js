@@ -10,6 +10,7 @@ import { STEPS_DRAWN } from "../common.js";
 import { installAnnouncements } from "./announce.js";
 import { installChartTools } from "./chart-tools.js";
 import { installCharts } from "./charts.js";
+import { installConnection } from "./connection.js";
 import { arrive, installFocus } from "./focus.js";
 import { installCookies, keep, keepAgain } from "./keep.js";
 import { installLanguage } from "./language.js";
@@ -19,6 +20,19 @@ import { installTables } from "./tables.js";
 import { setTexts } from "./texts.js";
 import { installWidgets } from "./widgets.js";
 
+/** @type {((name: string, value: unknown) => void) | null} */
+let setState = null;
+
+/**
+ * After the server restarted, the tab reconnects to a new session: it sends that session the address it shows
+ * (views/shell/state.resume), before the student's next action, so that the step, head and word stay and the next
+ * slider move counts (a new session took Streamlit's older copy of the address for a link opened: the move was undone
+ * and the walk jumped back to its first step).
+ */
+function resume() {
+  setState?.("resume", { query: window.location.search, at: Date.now() });
+}
+
 /** Everything, once per page load (the component runs again in every run). */
 function install() {
   const host = /** @type {any} */ (window);
@@ -26,6 +40,7 @@ function install() {
   host.__attentionShell = true;
   watch();
   installLanguage();
+  installConnection(resume);
   installNavigation();
   leftPage(arrive); // a page chosen in the menu: its title takes the focus
   afterHistory(keepAgain); // the link Streamlit wrote, whenever it wrote it, keeps the step component's values
@@ -41,12 +56,13 @@ function install() {
 
 /**
  * Streamlit's component entry: ``data`` is {kind: "shell", texts} (first in every run) or {kind: "keep", ...} (last).
- * @param {{data: any}} component
+ * @param {{data: any, setStateValue: (name: string, value: unknown) => void}} component
  */
 export default function (component) {
   const { data } = component;
   if (!data) return;
   if (data.texts) setTexts(data.texts);
+  if (data.kind === "shell") setState = component.setStateValue;
   if (data.kind === "keep") keep(data);
   else install();
 }

@@ -4,6 +4,7 @@
 
 import { element } from "../common.js";
 import { headChoice, switchControl, walkChoice, wordChoice } from "./controls.js";
+import { askButton } from "./focus.js";
 import { focusPart } from "./kept.js";
 
 /** @typedef {import("./steps.js").Steps} Steps */
@@ -82,6 +83,7 @@ export class Choices {
     const { header, texts } = steps;
     const word = header.tokens.length ? wordChoice(steps) : null;
     const predict = header.focus ? switchControl(steps, "predict", texts.predict, texts.predict_help) : null;
+    const ask = header.focus && header.ask ? askButton(steps) : null; // the focused word's question, for the room
     const leave = element("button", { type: "button", class: "plain", "data-part": "leave" }, texts.leave);
     leave.addEventListener("click", () => steps.trigger("present", false));
     const close = element(
@@ -99,6 +101,7 @@ export class Choices {
       headChoice(steps),
       word,
       predict,
+      ask,
       leave,
     );
     node.addEventListener("keydown", (event) => {

@@ -57,14 +57,7 @@ export class FocusArea {
     );
     /** @type {HTMLElement[]} */
     const parts = [element("h2", { text: texts.focus_title }), controls, this.body];
-    if (header.ask) {
-      const ask = element("button", { type: "button", class: "ask" }, texts.ask_live);
-      ask.addEventListener("click", () => {
-        steps.trigger("ask", { head: steps.view.head, focus: steps.view.focus });
-        steps.say(texts.asked);
-      });
-      parts.push(ask);
-    }
+    if (header.ask) parts.push(askButton(steps));
     parts.push(switchControl(steps, "hands", texts.hands_on, texts.hands_on_help));
     this.node.replaceChildren(...parts);
     for (const select of steps.controls.words) select.value = String(view.focus);
@@ -112,6 +105,22 @@ export class FocusArea {
       element("p", { class: "caption", text: fill(texts.first_dims, { shown: table.shown, d_v: width }) }),
     ];
   }
+}
+
+/**
+ * "Ask the live class" about the focused word: Predict first goes on (the weights hide behind the question, here and in
+ * the link), then the server opens the question on the phones.
+ * @param {Steps} steps
+ * @returns {HTMLButtonElement}
+ */
+export function askButton(steps) {
+  const ask = element("button", { type: "button", class: "ask", "data-part": "ask" }, steps.texts.ask_live);
+  ask.addEventListener("click", () => {
+    steps.set({ predict: true });
+    steps.trigger("ask", { head: steps.view.head, focus: steps.view.focus });
+    steps.say(steps.texts.asked);
+  });
+  return ask;
 }
 
 /** @typedef {ReturnType<typeof focusTables>} Tables */
