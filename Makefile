@@ -50,9 +50,10 @@ serve: $(VENV)/.run
 system-packages:
 	@PYTHON=$(PYTHON) CHROMIUM=$(CHROMIUM) bash scripts/debian-packages.sh test
 
-# Two workers: the browser tests in two groups (xdist_group "browser": layouts, charts, accessibility, the live class;
-# "browser-2": the walkthrough's sequences, the fuzzer and its regressions, the balancer, the load test), one chromium
-# and one server each, and the other tests wherever a worker is free.
+# Two workers: the browser tests in two groups of about the same length (xdist_group "browser": layouts, charts,
+# structure, accessibility, the live class; "browser-2": the walkthrough's sequences, the keyboard, the phone's findings,
+# the corpus, the fuzzer and its regressions, the balancer, the load test), one chromium and one server each, and the
+# other tests wherever a worker is free.
 test: system-packages $(VENV)/.dev node_modules/.installed
 	$(PY) -m ruff check .
 	$(JS_CHECKS)

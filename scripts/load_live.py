@@ -28,6 +28,8 @@ import signal
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -48,7 +50,7 @@ PAGE = "live"
 ITEM, OPTIONS, CORRECT = "concept.rows", 4, 1
 # assets/text/*/live.toml [student] your_answer and again: the radio of round 1 and of round 2
 ROUND_OF_LABEL = {"Your answer": 1, "你的答案": 1, "Your answer, voting again": 2, "你的答案（第二次投票）": 2}
-SEAT_COOKIE = re.compile(r'data-remember="attention_seat" data-value="([^"]+)"')  # views/live/common.cookie
+TICKET = re.compile(r'data-remember="([A-Za-z0-9_-]+)"')  # a cookie the page asks the server to set (views/shell/cookies.py)
 ANSWER_WINDOW = 10.0  # s: every student answers within this long after the question reaches the phone
 RUN_TIMEOUT = 60.0
 GOALS = {1: (100, 2.0), 3: (300, 2.0)}  # replicas: (students, p95 s from a tap to the projector, each round)
@@ -63,7 +65,7 @@ class Run:
 
     texts: list[str] = field(default_factory=list)
     radios: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # the answer's radio: widget id -> (round, options)
-    seat: str = ""  # the seat's cookie the page asked the browser to keep (code.seat)
+    tickets: list[str] = field(default_factory=list)  # the cookies the page asks the server to set, as tickets
     query: str | None = None
     radio_part: str = ""
     auto: dict[str, float] = field(default_factory=dict)  # fragment id -> seconds between its reruns
@@ -125,8 +127,8 @@ class Session:
                 if which == "radio" and element.radio.label in ROUND_OF_LABEL:  # not the sidebar's language
                     run.radios[element.radio.id] = (ROUND_OF_LABEL[element.radio.label], list(element.radio.options))
                     run.radio_part = msg.delta.fragment_id  # the part it is drawn in: a tap reruns that part only
-                elif which == "html" and (kept := SEAT_COOKIE.search(element.html.body)):
-                    run.seat = kept.group(1)
+                elif which == "html" and (kept := TICKET.search(element.html.body)):
+                    run.tickets.append(kept.group(1))
                 elif which == "markdown":
                     run.texts.append(element.markdown.body)
                 elif which == "alert":
@@ -234,6 +236,16 @@ async def reconnect(session: Session, result: Student) -> Run:
     return run
 
 
+def redeem(ws_url: str, cookie: str, ticket: str) -> tuple[str, str]:
+    """Hand a ticket back as the page's script does (``POST /-/cookie``, the replica's cookie along): the cookie the
+    server's answer sets, (name, value); ("", "") when it sets none."""
+    base = ws_url.replace("ws://", "http://").removesuffix("/_stcore/stream")
+    request = urllib.request.Request(f"{base}/-/cookie", data=ticket.encode(), method="POST", headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as answer:
+        name, _, rest = (answer.headers.get("Set-Cookie") or "").partition("=")
+    return name, urllib.parse.unquote(rest.partition(";")[0])
+
+
 async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random.Random) -> Student:
     """One student: join, wait for round 1, answer (maybe change, maybe reconnect), then for round 2 (maybe reconnect
     first), vote again: half of them another answer."""
@@ -244,10 +256,12 @@ async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random
     try:
         await session.connect()
         run = await session.run()
-        result.seat = run.seat.partition(".")[2]
+        kept = dict(await asyncio.gather(*(asyncio.to_thread(redeem, ws_url, cookie, ticket) for ticket in run.tickets)))
+        seat = kept.get("attention_seat", "")
+        result.seat = seat.partition(".")[2]
         if not result.seat:
             raise RuntimeError(f"not seated: {run.texts[-3:]}")
-        session.cookie = "; ".join(part for part in (cookie, f"attention_seat={run.seat}") if part)  # as the browser keeps it
+        session.cookie = "; ".join(part for part in (cookie, f"attention_seat={seat}") if part)  # as the browser keeps it
         rounds.joined()
         joined = True
         for round_ in (1, 2):

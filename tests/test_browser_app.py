@@ -454,6 +454,16 @@ def test_nothing_is_fetched_from_outside_the_server(projector, app_url):
     assert not outside, outside
 
 
+def kept_cookie(page, name: str, wanted, timeout_s: float = 15) -> dict:
+    """The browser's cookie ``name`` once ``wanted(value)`` holds (a missing cookie's value is ""): it is HttpOnly."""
+    for _ in range(int(timeout_s * 10)):
+        found = next((c for c in page.context.cookies() if c["name"] == name), None)
+        if wanted(found["value"] if found else ""):
+            return found or {}
+        page.wait_for_timeout(100)
+    raise AssertionError(f"cookie {name}: {[c for c in page.context.cookies() if c['name'] == name]}")
+
+
 def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(open_page):
     """The class guesses stop 1 and the answer is revealed; a reload (a new session) shows the same guess, the answer and
     the view's links; "Clear the class's guesses" asks every stop again, and a reload after it stays cleared."""
@@ -463,7 +473,8 @@ def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(open_pa
     guess.get_by_text("0.88", exact=True).click()
     page.get_by_text("Reveal the answer").first.click()
     page.get_by_text("Right: 0.88").wait_for(timeout=15000)
-    page.wait_for_function("() => document.cookie.includes('lesson_guesses=four_steps.1.r')", timeout=15000)
+    assert kept_cookie(page, "lesson_guesses", lambda value: value.startswith("four_steps.1.r"))["httpOnly"]
+    assert "lesson_guesses" not in page.evaluate("document.cookie")  # set by the server, out of the page's reach
     page.reload()
     page.get_by_text("Right: 0.88").wait_for(timeout=45000)
     page.locator(".st-key-lesson-four_steps-guess input[value='1']:checked").wait_for(state="attached", timeout=15000)
@@ -472,7 +483,7 @@ def test_a_reload_keeps_the_lesson_guesses_until_the_teacher_clears_them(open_pa
     page.get_by_role("button", name="Clear every stop's guess and answer").click()
     page.get_by_text("Right: 0.88").wait_for(state="detached", timeout=15000)
     assert page.get_by_role("link", name="Open this view").count() == 0
-    page.wait_for_function("() => !document.cookie.includes('lesson_guesses=four_steps')", timeout=15000)
+    kept_cookie(page, "lesson_guesses", lambda value: "four_steps" not in value)
     page.reload()
     page.locator(".st-key-lesson-four_steps-guess input[value='1']").wait_for(state="attached", timeout=45000)
     assert page.locator(".st-key-lesson-four_steps-guess input:checked").count() == 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 SECTION = "/real-model?section=corpus&text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired&measure=previous&versus=cls"
 IDLE_JS = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
 

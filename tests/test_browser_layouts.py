@@ -149,10 +149,28 @@ PRESENTED = [case for case in EVERY_PAGE if case[3] == "en"]
 PHONES = [(*case, "phone") for case in EVERY_PAGE] + [(*case, "landscape") for case in PRESENTED]
 
 
+# The headings of the main area in document order, into open shadow roots (the step component), not the charts' hidden
+# tables: the levels, and the first heading that skips one.
+OUTLINE_JS = """() => {
+  const found = [];
+  const walk = (root) => { for (const el of root.querySelectorAll('*')) {
+    const shown = el.getClientRects().length && !el.closest('div.attention-numbers');
+    if (/^H[1-6]$/.test(el.tagName) && shown) found.push([+el.tagName[1], el.textContent.trim()]);
+    if (el.shadowRoot) walk(el.shadowRoot); } };
+  walk(document.querySelector('[data-testid=stMain]'));
+  let last = 0, skip = null;
+  for (const [level, text] of found) { if (!skip && level > last + 1) skip = [level, text]; last = level; }
+  return {levels: found.map(h => h[0]), skip};
+}"""
+
+
+
 def usable_by_everyone(page, lang: str, where: str) -> None:
     """axe-core's first violation of any impact fails (heading-order, region and empty-table-header too, which axe
-    calls moderate or minor), naming the element; an id given twice (axe no longer checks); in Chinese, the first
-    English text too."""
+    calls moderate or minor), naming the element; an id given twice (axe no longer checks); an outline that does not
+    start at the page's title or skips a level, or has no section; in Chinese, the first English text too."""
+    outline = page.evaluate(OUTLINE_JS)
+    assert outline["levels"][:1] == [1] and outline["skip"] is None and 2 in outline["levels"], (where, outline)
     for found in violations(page):
         pytest.fail(f"{where}: axe-core: {found['id']} ({found['impact']}): {found['help']}: {found['nodes'][0]}\n{found['why'][0]}")
     assert not duplicate_ids(page), f"{where}: ids given twice: {duplicate_ids(page)}"

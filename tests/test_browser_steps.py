@@ -370,35 +370,45 @@ def test_a_sentence_typed_and_not_sent_goes_with_a_menu_click(open_page, name, p
 
 
 def test_a_restart_keeps_the_view_and_the_next_move_counts(open_page):
-    """The server restarts under a student at step 4 (killed, started again on its port): once the page reconnects, it
-    still shows step 4 with its sentence, and the next slider move counts (d_k 8 to 7, the step kept); a new session had
-    taken Streamlit's older copy of the address for a link opened, undoing the move and going back to step 1."""
+    """The server restarts under a student who went from the link's step 4 to step 5 (killed, started again on its
+    port): once the page reconnects, it still shows step 5 with its sentence, and the next slider move counts (d_k 8 to
+    7, the step kept). A new session had taken Streamlit's older copy of the address (step 4, or step 1) for a link
+    opened, undoing the move."""
     from scripts.browser import Restartable
 
     with Restartable() as server:
         page = open_page(f"{server.url}/?{urlencode({'text': 'the cat sat on the mat', 'step': 4, 'd_k': 8, 'lang': 'en'})}",
                          "laptop")
+        sent: list = []
+        page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
         wait_for_step(page, "Step 4 of 6")
         idle(page)
         page.locator(".steps .nav.next").click()
         wait_for_step(page, "Step 5 of 6")
-        page.locator(".steps .nav.previous").click()
-        wait_for_step(page, "Step 4 of 6")
+        wait_for_param(page, "step", "5")
         server.kill()
         page.wait_for_function(CONNECTED_JS.replace("===", "!=="), timeout=30000)
         server.start()
         page.wait_for_function(CONNECTED_JS, timeout=30000)
         page.locator("[data-testid=stDialog]").wait_for(state="detached", timeout=30000)
+        for _ in range(150):  # the page asked the new session to go on from its address
+            if any(b"resume" in (frame if isinstance(frame, bytes) else frame.encode()) for frame in sent):
+                break
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(1000)
         idle(page)
-        assert param(page, "step") == "4" and param(page, "text") == "the cat sat on the mat", page.url
+        assert param(page, "step") == "5" and param(page, "text") == "the cat sat on the mat", page.url
+        wait_for_step(page, "Step 5 of 6")
         slider = page.get_by_role("slider", name="d_k (size of each query and key)")
         slider.focus()
         slider.press("ArrowLeft")
         wait_for_param(page, "d_k", "7")
         idle(page)
         page.wait_for_timeout(1500)  # a run the move started, and any that follows it, has ended
+        wait_for_step(page, "Step 5 of 6")
+        assert param(page, "d_k") == "7" and param(page, "step") == "5", page.url
+        page.locator(".steps .nav.previous").click()  # the scaled scores divide by √7 now
         view = wait_for_step(page, "Step 4 of 6")
-        assert param(page, "d_k") == "7" and param(page, "step") == "4", page.url
         assert "√7" in page.evaluate(f"() => {STEPS_ROOT_JS}().textContent"), view
 
 

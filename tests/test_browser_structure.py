@@ -1,6 +1,7 @@
 """A page's structure as a screen reader and a phone meet it, in a real browser (the testers' findings of "Everyone,
 everywhere"): an outline of headings that never skips a level, every chart's numbers as a table, multi-head's heads in
-reading order, and a table wider than its box that says it scrolls sideways and can be scrolled with the keyboard."""
+reading order, and a table wider than its box that says it scrolls sideways and can be scrolled with the keyboard. (The
+outline, from the page's title down one level at a time, is checked on every page and section: tests/test_browser_layouts.py.)"""
 
 from __future__ import annotations
 
@@ -13,36 +14,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]'); }"""
 
-# The headings of the main area in document order, into open shadow roots (the step component), not the charts' hidden
-# tables: the levels, and the first heading that skips one.
-OUTLINE_JS = """() => {
-  const found = [];
-  const walk = (root) => { for (const el of root.querySelectorAll('*')) {
-    const shown = el.getClientRects().length && !el.closest('div.attention-numbers');
-    if (/^H[1-6]$/.test(el.tagName) && shown) found.push([+el.tagName[1], el.textContent.trim()]);
-    if (el.shadowRoot) walk(el.shadowRoot); } };
-  walk(document.querySelector('[data-testid=stMain]'));
-  let last = 0, skip = null;
-  for (const [level, text] of found) { if (!skip && level > last + 1) skip = [level, text]; last = level; }
-  return {levels: found.map(h => h[0]), skip};
-}"""
-
-
 def opened(open_page, path: str, width: int = 1280, height: int = 720):
     page = open_page(path, viewport={"width": width, "height": height}, has_touch=width < 640, is_mobile=width < 640)
     page.wait_for_selector("[data-testid=stMain] h1", timeout=60000)
     page.wait_for_function(IDLE_JS, timeout=90000)
     return page
-
-
-@pytest.mark.parametrize("path", ["cosine", "types?section=scores", "lesson", "live", "watch-it-learn?section=decode",
-                                  "real-model?section=heads", "vision?section=sentence&lang=zh", "positions-and-scale?section=positions",
-                                  "positions-and-scale?section=latent", "positions-and-scale?section=traffic&lang=zh"])
-def test_the_outline_goes_down_one_level_at_a_time(open_page, path):
-    page = opened(open_page, f"/{path}")
-    outline = page.evaluate(OUTLINE_JS)
-    assert outline["levels"][0] == 1 and outline["skip"] is None, outline
-    assert 2 in outline["levels"], outline  # the page has sections, not only its title
 
 
 # Each chart's box holds its numbers as hidden tables: how many tables and body rows, per chart (charts drawn near the screen).

@@ -24,8 +24,8 @@ from views.shell.registry import PAGES, SHARED
 
 VIEWPORTS = {
     "projector": dict(viewport={"width": 1280, "height": 720}),
-    "phone": dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2),
-    "landscape": dict(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True, device_scale_factor=2),  # a phone on its side
+    "phone": dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=1),
+    "landscape": dict(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True, device_scale_factor=1),  # a phone on its side
 }
 SETTLE_TIMEOUT_MS = 60_000
 # Texts a student may type: examples, edge cases, hostile markup, emoji, other scripts, very long.

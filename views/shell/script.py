@@ -19,7 +19,7 @@ import streamlit as st
 
 from attention_plot import javascript
 from attention_plot.text import LANGUAGES, catalogue
-from views.shell import state
+from views.shell import cookies, state
 from views.shell.registry import Page
 
 STYLE = Path(__file__).resolve().parents[2] / "assets" / "components" / "shell" / "shell.css"
@@ -68,6 +68,16 @@ def keep(slot: object, page: Page, link: dict[str, str]) -> None:
                            "link": link}, key="attention-keep", height=0)
 
 
+SENT_COOKIES = "shell.cookies"  # session: {name: (value, age)} this session asked the browser to keep
+
+
 def cookie(name: str, value: str, age: int) -> None:
-    """The browser keeps ``value`` under ``name`` for ``age`` seconds (0: forgets it); the page's script sets it."""
-    st.html(f'<span hidden data-remember="{name}" data-value="{html.escape(value)}" data-age="{age}"></span>')
+    """The browser keeps ``value`` under ``name`` for ``age`` seconds (0: forgets it), out of reach of the page's
+    scripts (views/shell/cookies.py): the page gets a ticket, its script hands it back to the server, whose answer sets
+    the cookie HttpOnly. Asked once per session for the same value (a run that asks again sends nothing)."""
+    sent = st.session_state.setdefault(SENT_COOKIES, {})
+    if sent.get(name) == (value, age):
+        return
+    sent[name] = (value, age)
+    ticket = cookies.keep(name, value, age)
+    st.html(f'<span hidden data-remember="{html.escape(ticket)}"></span>')

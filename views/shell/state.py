@@ -171,9 +171,10 @@ def resume(resumed: object) -> None:
     """A new session (the server restarted) that a tab's page script asked to go on from what it shows: ``resumed`` is
     {"query": the address the tab shows}. Streamlit's own copy of the address, which a new session's runs carry, can be
     older than the tab's (the step and the views the browser keeps are written there by the page's script): the new
-    session reads the tab's address instead, as a link opened, so the screen, the link and the next move agree. Only in
-    a session's first run; anything else is ignored."""
-    if RESUMED in st.session_state or WRITTEN in st.session_state or not isinstance(resumed, dict):
+    session reads the tab's address instead, as a link opened, so the screen, the link and the next move agree. Once,
+    before the session wrote a second link: Streamlit's own rerun on reconnecting may have run to its end first (its
+    older address then written once); a session that went on since is left alone."""
+    if RESUMED in st.session_state or len(written_links()) > 1 or not isinstance(resumed, dict):
         return
     st.session_state[RESUMED] = True
     query = resumed.get("query")

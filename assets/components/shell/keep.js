@@ -2,7 +2,7 @@
 // step, the head, the word) stay in the link: the server writes the page's own values and leaves these out; after it
 // did, they are put back from what the component stored for this page (only while the server's token is the one the
 // component saw: a link opened sets them again). A value the server asks the browser to remember (data-remember: the
-// live class's teacher, the lesson's guesses) goes into a cookie.
+// live class's seat and teacher, the lesson's guesses) goes into a cookie the server sets, by a ticket handed back.
 
 import { readStore, VIEW_STORE } from "../common.js";
 import { repair } from "./repair.js";
@@ -74,20 +74,25 @@ export function keepAgain() {
   putBack();
 }
 
+/** Where a ticket is handed back (views/shell/cookies.PATH), beside the page's own address. */
+export const COOKIE_PATH = "-/cookie";
+
 /**
- * A value the server asks the browser to keep in a cookie (views/shell/script.cookie): its name, value and age.
+ * A cookie the server asks the browser to keep (views/shell/script.cookie): the page holds only a ticket, handed back
+ * at once to the server, whose answer sets the cookie where no script reads it (HttpOnly).
  * @param {Element} mark
  */
 function remember(mark) {
   if (mark.hasAttribute("data-remembered")) return;
-  const name = mark.getAttribute("data-remember") || "";
-  const value = mark.getAttribute("data-value") || "";
-  const age = Number.parseInt(mark.getAttribute("data-age") || "0", 10) || 0;
-  if (/^[a-z_]+$/.test(name)) {
-    // biome-ignore lint/suspicious/noDocumentCookie: Streamlit 1.67 has no public way to set a cookie
-    document.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=${age}; SameSite=Strict`;
-  }
   mark.setAttribute("data-remembered", "");
+  const ticket = mark.getAttribute("data-remember") || "";
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(ticket)) return;
+  fetch(new URL(COOKIE_PATH, window.location.href), {
+    method: "POST",
+    body: ticket,
+    credentials: "same-origin",
+    keepalive: true,
+  }).catch(() => {}); // offline for a moment: a later session asks again
 }
 
 /** Cookies the server asks for, as it asks. */
