@@ -1,17 +1,19 @@
 """make load LIVE=n: a live class of n students on phones voting twice (vote → discuss → vote again), over the app's
 own websocket protocol (as make load does).
 
-Every student is a real Streamlit session on the live page: it opens the join link (the app seats it and sets the
-seat's cookie, which the student's later connections carry, as a browser does), waits as a phone does (its waiting
-part reruns itself every few seconds: the server's auto-rerun), sees the teacher's question, answers within 10 s,
-sometimes changes its answer, sometimes loses its connection and comes back (the same seat, from the cookie). Then the
-teacher closes round 1 and opens round 2: the room is paired (timed), every phone learns it at its next poll, half the
-students change their answer, some reconnect first. The projector is the teacher's own session, rerunning its part as
+Every student is a real Streamlit session on the live page: it opens the join link (the app seats it and hands a
+ticket for the seat's cookie, which the student redeems as the page's script does and its later connections carry),
+waits as a phone does (on the server, ``GET /-/live/wait`` with its cookie, answered when the teacher moves on, then
+the whole page drawn again; and its waiting part's own reading every few seconds, the server's auto-rerun), sees the
+teacher's question, answers within 10 s, sometimes changes its answer, sometimes loses its connection and comes back
+(the same seat, from the cookie). Then the teacher closes round 1 and opens round 2: the room is paired (timed),
+every phone hears it, half the students change their answer, some reconnect first. The projector is the teacher's own session, rerunning its part as
 chromium does; it reads how many answered and the histogram (the question is opened with the live histogram on).
 
 Checked, per round: every student's final answer is counted exactly once in the database, and the projector's last
 histogram equals the database's. Printed beside their goals: each round's p95 from a tap to the projector's count,
-answers lost, counted twice, the pairing's time; also answers per second and tap → acknowledged. ``--replicas n``: the
+the teacher's click → the question on every phone, answers lost, counted twice, the pairing's time; also answers per
+second, tap → acknowledged and the server's CPU per phone per minute. ``--replicas n``: the
 class goes through nginx to n replicas sharing a local PostgreSQL (scripts/serve.py); ``--kill`` kills one replica
 between the rounds (its phones reconnect).
 """
@@ -51,10 +53,12 @@ ITEM, OPTIONS, CORRECT = "concept.rows", 4, 1
 # assets/text/*/live.toml [student] your_answer and again: the radio of round 1 and of round 2
 ROUND_OF_LABEL = {"Your answer": 1, "你的答案": 1, "Your answer, voting again": 2, "你的答案（第二次投票）": 2}
 TICKET = re.compile(r'data-remember="([A-Za-z0-9_-]+)"')  # a cookie the page asks the server to set (views/shell/cookies.py)
+SINCE = re.compile(rb'"kind":\s*"bell",\s*"since":\s*"([0-9a-f]{12})"')  # the phone's wait (views/shell/script.bell)
 ANSWER_WINDOW = 10.0  # s: every student answers within this long after the question reaches the phone
 RUN_TIMEOUT = 60.0
 GOALS = {1: (100, 2.0), 3: (300, 2.0)}  # replicas: (students, p95 s from a tap to the projector, each round)
 PAIRING_GOAL = 0.1  # s to pair 300 students
+PUSH_GOAL = 1.0  # s, p95 from the teacher's click to the question drawn on every phone
 CHANGE_IN_ROUND_TWO = 0.5  # the share of students who change their answer after the discussion
 RECONNECT_BEFORE_ROUND_TWO = 0.15  # … who lose their connection and come back before voting again
 
@@ -66,6 +70,7 @@ class Run:
     texts: list[str] = field(default_factory=list)
     radios: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # the answer's radio: widget id -> (round, options)
     tickets: list[str] = field(default_factory=list)  # the cookies the page asks the server to set, as tickets
+    since: str = ""  # the class's version the page was drawn from: its wait on the server starts there (classroom/bell.py)
     query: str | None = None
     radio_part: str = ""
     auto: dict[str, float] = field(default_factory=dict)  # fragment id -> seconds between its reruns
@@ -129,6 +134,8 @@ class Session:
                     run.radio_part = msg.delta.fragment_id  # the part it is drawn in: a tap reruns that part only
                 elif which == "html" and (kept := TICKET.search(element.html.body)):
                     run.tickets.append(kept.group(1))
+                elif (bell := SINCE.search(element.SerializeToString())) is not None:
+                    run.since = bell.group(1).decode()
                 elif which == "markdown":
                     run.texts.append(element.markdown.body)
                 elif which == "alert":
@@ -162,14 +169,15 @@ class Student:
     choices: dict[int, list[int]] = field(default_factory=lambda: {1: [], 2: []})  # every answer acknowledged, per round
     taps: dict[int, list[tuple[float, float]]] = field(default_factory=lambda: {1: [], 2: []})  # (tap, acknowledged), perf_counter s
     reconnects: int = 0
+    reached: dict[int, float] = field(default_factory=dict)  # round -> when its question was drawn on the phone (perf_counter s)
+    rang: int = 0  # redraws the wait on the server asked for (the rest came from the phone's own reading)
     error: str = ""
 
 
 @dataclass
 class Rounds:
-    """What the teacher does and the phones wait for: each round opened, and how many students are done with it."""
+    """How many phones have joined, and how many students are done with each round (the teacher waits for them)."""
 
-    opened: dict[int, asyncio.Event] = field(default_factory=lambda: {1: asyncio.Event(), 2: asyncio.Event()})
     seated: int = 0  # phones whose page is drawn (the room has joined when all are)
     all_seated: asyncio.Event = field(default_factory=asyncio.Event)
     done: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 0})
@@ -191,24 +199,60 @@ def radio_of(run: Run, round_: int) -> tuple[str, list[str]] | None:
     return next(((radio, shown) for radio, (r, shown) in run.radios.items() if r == round_), None)
 
 
+async def wait_on_server(base: str, cookie: str, since: str, timeout: float) -> str | None:
+    """The page's wait on the server (``GET /-/live/wait``, the seat's cookie along), as its script holds it: the class's
+    new version once it moved on; None when ``timeout`` passed first or the wait failed (the phone reads by itself)."""
+    host, _, port = base.removeprefix("http://").partition(":")
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, int(port or 80)), 5)
+    except (OSError, TimeoutError):
+        return None
+    try:
+        writer.write(f"GET /-/live/wait?since={since} HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), timeout)
+    except (OSError, TimeoutError):
+        return None
+    finally:
+        writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    found = re.search(rb'"version":\s*"([0-9a-f]{12})"', body) if head.startswith(b"HTTP/1.1 200") else None
+    return found.group(1).decode() if found and found.group(1).decode() != since else None
+
+
 async def wait_for_round(session: Session, run: Run, round_: int, rng: random.Random, result: Student) -> Run:
-    """Poll as the phone does (its waiting part reruns every few seconds) until the round's radio is drawn (it may be
-    already: a phone whose page was drawn just after the teacher opened the question)."""
+    """Wait as the phone does until the round's radio is drawn (it may be already: a phone whose page was drawn just
+    after the teacher opened the question): on the server, from the version its page was drawn from, which answers
+    when the teacher moves on (then the whole page is drawn again); and, should that wait fail or take longer than its
+    reading's interval, by its waiting part's own reading."""
     if radio_of(run, round_):
+        result.reached.setdefault(round_, time.perf_counter())
         return run
-    poll = next(iter(run.auto.values()), 3.0)
-    await asyncio.sleep(rng.uniform(0, poll))
-    deadline = time.monotonic() + ANSWER_WINDOW + 2 * RUN_TIMEOUT
+    poll = next(iter(run.auto.values()), 8.0)
+    deadline = time.monotonic() + 6 * RUN_TIMEOUT  # the room joining, round 1 answered and closed, before round 2
+    base = session.ws_url.replace("ws://", "http://").removesuffix("/_stcore/stream")
     fragment = next(iter(run.auto), "")
-    while True:  # the waiting part's rerun sees the move and reruns the whole page, which shows the question
-        run, again = await session.steady(fragment=fragment)
+    since = run.since
+    read_at = time.monotonic() + rng.uniform(0, poll)  # the phone's own reading, somewhere in its interval
+    while True:
+        rang = await wait_on_server(base, session.cookie, since, max(0.05, read_at - time.monotonic())) if since else None
+        if rang is None and time.monotonic() < read_at:
+            await asyncio.sleep(read_at - time.monotonic())
+        if rang is not None:  # the class moved on: the page asks for a run of its own (the component's trigger)
+            run, again = await session.steady()
+            result.rang += 1
+        else:  # the waiting part's own reading, which reruns the whole page when it sees the move
+            run, again = await session.steady(fragment=fragment)
+            read_at = time.monotonic() + poll
         result.reconnects += again
+        since = run.since or since  # a part's own run draws no new wait: the page's stands
         if radio_of(run, round_):
+            result.reached.setdefault(round_, time.perf_counter())
             return run
         if time.monotonic() > deadline:
             raise RuntimeError(f"round {round_} never reached this phone: {run.texts[-3:]}")
-        fragment = next(iter(run.auto), "")
-        await asyncio.sleep(poll)
+        fragment = next(iter(run.auto), fragment)
 
 
 async def tap(session: Session, run: Run, round_: int, choice: int, result: Student) -> Run:
@@ -266,8 +310,7 @@ async def phone(ws_url: str, code: str, cookie: str, rounds: Rounds, rng: random
         joined = True
         for round_ in (1, 2):
             try:
-                await rounds.opened[round_].wait()
-                run = await wait_for_round(session, run, round_, rng, result)
+                run = await wait_for_round(session, run, round_, rng, result)  # waiting before the teacher clicks, as a phone does
                 await asyncio.sleep(rng.uniform(0, ANSWER_WINDOW - 4))
                 if round_ == 1:
                     answers = [rng.randrange(OPTIONS)] + ([rng.randrange(OPTIONS)] if rng.random() < 0.2 else [])
@@ -322,7 +365,19 @@ def kill_one(balancer) -> None:
         os.kill(replica.process.pid, signal.SIGKILL)
 
 
-async def lesson(front: str, database: str, students: int, cookies: bool, seed: int, kill=None) -> dict:
+def cpu_seconds(pids) -> float:
+    """The CPU time (user + system, s) the server processes ``pids()`` have used so far (a process gone counts 0)."""
+    total = 0.0
+    for pid in pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def lesson(front: str, database: str, students: int, cookies: bool, seed: int, kill=None, pids=lambda: ()) -> dict:
     from classroom import store
 
     rng = random.Random(seed)
@@ -332,6 +387,7 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     jars = [first_contact(front)[0] if cookies else "" for _ in range(students)]
     stop = asyncio.Event()
     rounds = Rounds(students=students)
+    cpu_before, wall_before = cpu_seconds(pids), time.perf_counter()
     watching = asyncio.create_task(projector(ws_url, code, key, stop))
     phones = []
     for n, jar in enumerate(jars):  # a room joining over a few seconds, not in one instant
@@ -343,7 +399,6 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     await asyncio.sleep(2.0)  # the teacher looks up from the join card
     question = store.open_question(db, code, key, ITEM, OPTIONS, CORRECT, live=True)
     began = {1: time.perf_counter()}
-    rounds.opened[1].set()
     await asyncio.wait([asyncio.create_task(rounds.all_done[1].wait())], timeout=4 * RUN_TIMEOUT)
     await asyncio.sleep(2.0)  # the projector's readings of the last answers
     store.close_question(db, code, key, question)
@@ -357,7 +412,6 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     groups = store.open_round_two(db, code, key, question)
     opening = time.perf_counter() - opened
     began[2] = time.perf_counter()
-    rounds.opened[2].set()
     finished, late = await asyncio.wait(phones, timeout=6 * RUN_TIMEOUT)
     for task in late:  # a phone still busy after six minutes counts as an error, not as a hung benchmark
         task.cancel()
@@ -365,11 +419,12 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     await asyncio.sleep(3.0)  # the projector's next readings
     stop.set()
     readings = await watching
+    cpu = (cpu_seconds(pids) - cpu_before, time.perf_counter() - wall_before)
     counts = {r: store.tally(db, found.id).counts.get((question, r), {}) for r in (1, 2)}
     seated = store.tally(db, found.id).seated
     db.dispose()
     return {"students": done, "readings": readings, "counts": counts, "began": began, "pairing": pairing, "opening": opening,
-            "voters": len(voters), "groups": len(groups), "seated": seated}
+            "voters": len(voters), "groups": len(groups), "seated": seated, "cpu": cpu}
 
 
 def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> float:
@@ -411,6 +466,12 @@ def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> f
             verdict = ("met" if p95 <= goal[1] else "not met") if students >= goal[0] else f"not measured: {students} students"
             print(f"    tap -> projector's count: p50 {percentile(to_projector, 0.5):.2f} s, p95 {p95:.2f} s "
                   f"(goal <= {goal[1]:.0f} s for {goal[0]} students: {verdict})")
+        reached = [s.reached[round_] - result["began"][round_] for s in done if round_ in s.reached]
+        if reached:
+            p95 = percentile(reached, 0.95)
+            verdict = ("met" if p95 <= PUSH_GOAL else "not met") if students >= 100 else f"not measured: {students} students"
+            print(f"    teacher's click -> the question on every phone ({len(reached)} phones): p50 {percentile(reached, 0.5):.2f} s, "
+                  f"p95 {p95:.2f} s, max {max(reached):.2f} s (goal p95 <= {PUSH_GOAL:.0f} s at 100 and 300: {verdict})")
         print(f"    lost: {lost} (goal 0); counted twice: {twice} (goal 0); database {in_db} = students who answered {len(answered)}: "
               f"{in_db == len(answered)}")
         if round_ == 2:  # the live histogram shows the round open now
@@ -419,6 +480,9 @@ def report(name: str, result: dict, students: int, goal: tuple[int, float]) -> f
     print(f"  pairing {result['voters']} voters into {result['groups']} groups: {1000 * result['pairing']:.1f} ms "
           f"(goal < {1000 * PAIRING_GOAL:.0f} ms at 300: {'met' if result['pairing'] < PAIRING_GOAL else 'not met'}); "
           f"opening round 2 with the groups stored: {1000 * result['opening']:.0f} ms")
+    rang, cpu, wall = sum(s.rang for s in done), *result["cpu"]
+    print(f"  the phones' redraws asked by their wait on the server: {rang}; the server's CPU: {cpu:.1f} s over {wall:.0f} s, "
+          f"{60 * cpu / wall / max(1, students):.3f} s per phone per minute ({100 * cpu / wall:.0f} % of one core)")
     if errors:
         print("  first error:", errors[0])
     used = resource.getrusage(resource.RUSAGE_SELF)
@@ -456,7 +520,8 @@ def main() -> None:
         with balanced(args.replicas) as balancer:
             database = balancer.replicas[0].database
             kill = (lambda: kill_one(balancer)) if args.kill else None
-            result = asyncio.run(lesson(balancer.url, database, students, True, args.seed, kill))
+            pids = lambda: [r.process.pid for r in balancer.replicas if r.process is not None]
+            result = asyncio.run(lesson(balancer.url, database, students, True, args.seed, kill, pids))
             name = f"nginx + {len(balancer.replicas)} replicas, PostgreSQL" + (", one replica killed between the rounds" if args.kill else "")
             ack = report(name, result, students, GOALS[3])
             print(f"  replicas restarted by the watcher: {sum(r.restarts for r in balancer.replicas)}"
@@ -466,9 +531,9 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as folder:
         file = f"{folder}/live-class.sqlite3"
-        with serve_process(env={"ATTENTION_CLASS_FILE": file}) as (url, _):
+        with serve_process(env={"ATTENTION_CLASS_FILE": file}) as (url, pid):
             asyncio.run(lesson(url, f"sqlite:///{file}", 1, False, args.seed))  # the first session imports everything
-            result = asyncio.run(lesson(url, f"sqlite:///{file}", students, False, args.seed))
+            result = asyncio.run(lesson(url, f"sqlite:///{file}", students, False, args.seed, pids=lambda: [pid]))
             ack = report("one process, SQLite", result, students, GOALS[1])
     if not args.no_floor:
         floor(students, ack)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from classroom import bell
 from scripts import paths
 from views.shell import cookies, private, process
 from views.shell.registry import PAGES
@@ -23,5 +24,7 @@ if __name__ == "__main__":
     paths.install(frozenset(page.path for page in PAGES), next(page.path for page in PAGES if page.default))
     # Cookies set by the server (HttpOnly), for tickets the page's script hands back: views/shell/cookies.py.
     private.add_server_middleware(cookies.KeepCookies)
+    # A live class's phones wait on the server for the teacher's next move: classroom/bell.py.
+    private.add_server_middleware(bell.LiveBell)
     print(live_class_line(sys.argv), flush=True)
     sys.exit(private.run_streamlit(["run", *sys.argv[1:]]))

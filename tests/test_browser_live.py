@@ -336,6 +336,40 @@ def said(page, words: str) -> None:
     page.locator(".attention-said").filter(has_text=words).wait_for(state="attached", timeout=15000)
 
 
+# Every answer the page's waits on the server get (classroom/bell.py): when, and the class's version it carried.
+WAITS_JS = """() => { const fetch_ = window.fetch; window.__waits = [];
+  window.fetch = async (...args) => { const answer = await fetch_(...args);
+    if (String(args[0]).includes('/-/live/wait') && answer.status === 200)
+      answer.clone().json().then(b => window.__waits.push({at: performance.now(), version: b.version}));
+    return answer; }; }"""
+
+
+def test_a_phone_hears_each_move_of_the_teacher_from_its_wait_not_its_next_reading(open_page, app_url):
+    """The phone waits on the server with its seat's cookie (no seat in any address): a question opened, voting closed
+    and the answer revealed each answer that wait with the class's new version, and the phone shows the move; its own
+    reading (every 8 s) is only the fallback."""
+    db = store.connect()
+    code, key = store.start_class(db)
+    phone = open_page(None, "phone")
+    phone.add_init_script(script=f"({WAITS_JS})()")
+    phone.goto(f"{app_url}/live?join={code}&lang=en")
+    phone.get_by_text(JOINED["en"], exact=False).first.wait_for(timeout=30000)
+    phone.wait_for_function("() => window.__waits !== undefined")
+    phone.wait_for_timeout(1000)  # it waits now
+
+    def heard(move, shows: str) -> None:
+        before = phone.evaluate("() => [performance.now(), window.__waits.length]")
+        move()
+        phone.wait_for_function("([at, n]) => window.__waits.slice(n).some(w => w.at > at)", arg=before, timeout=6000)
+        phone.get_by_text(shows, exact=False).first.wait_for(timeout=15000)
+
+    question: list[int] = []
+    heard(lambda: question.append(store.open_question(db, code, key, "concept.rows", 4, 1)), "Your answer")
+    heard(lambda: store.close_question(db, code, key, question[0]), "Voting is closed. Wait for the answer.")
+    heard(lambda: store.reveal_question(db, code, key, question[0]), "The answer:")
+    assert "seat" not in phone.url and len({w["version"] for w in phone.evaluate("window.__waits")}) >= 3
+
+
 def test_a_phone_by_keyboard_hears_the_teacher_move_on_and_keeps_its_focus(open_page, app_url):
     """A student in Chinese with a keyboard (390 px): the code typed and Enter puts the focus on the notice to wait (the
     join box is gone); each move of the teacher (a question asked, voting closed, the answer revealed, one more like it,

@@ -163,3 +163,32 @@ test("a table that scrolls sideways says which sides hide more of it", () => {
   assert.equal(hiddenSides({ scrollLeft: 100, clientWidth: 300, scrollWidth: 500 }), "both");
   assert.equal(hiddenSides({ scrollLeft: 200, clientWidth: 300, scrollWidth: 500 }), "left");
 });
+
+test("a phone's wait on the server: asked again while nothing moved, one redraw once the class moved on", async () => {
+  const { ring, pauseAfter } = await import("../../assets/components/shell/bell.js");
+  const asked = [];
+  const answers = [
+    { status: 200, version: "aaaaaaaaaaaa" },
+    { status: 200, version: "bbbbbbbbbbbb" },
+  ];
+  globalThis.window = /** @type {any} */ ({ location: { href: "http://school.example/live?join=ABC234" } });
+  globalThis.fetch = /** @type {any} */ (
+    async (address) => {
+      asked.push(String(address));
+      const answer = answers.shift() ?? { status: 200, version: "bbbbbbbbbbbb" };
+      return { status: answer.status, json: async () => ({ version: answer.version }) };
+    }
+  );
+  const rang = await new Promise((resolve) => {
+    const trigger = (name, value) => resolve([name, value]);
+    ring({ since: "aaaaaaaaaaaa" }, trigger);
+    ring({ since: "aaaaaaaaaaaa" }, trigger); // the same page drawn again: still one wait
+  });
+  assert.deepEqual(rang, ["rang", "bbbbbbbbbbbb"]);
+  assert.deepEqual(asked, [
+    "http://school.example/-/live/wait?since=aaaaaaaaaaaa",
+    "http://school.example/-/live/wait?since=aaaaaaaaaaaa",
+  ]);
+  assert.equal(pauseAfter(200), 0);
+  assert.ok(pauseAfter(0) > 0 && pauseAfter(503) > 0 && pauseAfter(403) > pauseAfter(503));
+});

@@ -28,7 +28,8 @@ SEAT_COOKIE = "attention_seat"  # a student's browser: code.seat, so that a relo
 BROWSER_COOKIE = "attention_browser"  # a random id: the wrong-code limit holds across reloads
 KEY_DAYS = 180  # how long a teacher's browser keeps the key that lists its classes
 PROJECTOR_POLL = 1.0  # s between the projector's reads of the answers
-PHONE_POLL = 3.0  # s between a phone's reads of the questions (one small query)
+PHONE_POLL = 8.0  # s between a phone's own reads of the questions: it hears the teacher at once (classroom/bell.py) and reads
+# by itself only in case its wait failed (a restart, a proxy that cut it)
 # The concept check: item id and the index of its correct option (assets/text/*/live.toml [concept.<id>]).
 CONCEPT = (("rows", 1), ("row_sum", 3), ("scale", 1), ("values", 0), ("causal", 2), ("cosine", 0), ("heads", 2),
            ("explain", 1), ("order", 0), ("cache", 3), ("equal", 0))

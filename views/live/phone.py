@@ -15,15 +15,17 @@ from sqlalchemy.exc import SQLAlchemyError
 from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import store
+from classroom.bell import moves, version_of
 from views.live.common import ERROR, PHONE_POLL, SEAT, SEAT_COOKIE, engine, option_name, refused, show_table, wording
 from views.live.join import join_form, nickname_notice, rejoin
 from views.shell.page import View, focus_here, want_focus
-from views.shell.script import cookie
+from views.shell.script import bell, cookie
 from views.widgets.questions import STUDENT
 
 SHOWN = "live.phone_shown"  # session: what the phone last drew (the check's phase; the question's id, state and round)
 OVER = "live.phone_over"  # session: (the class, whether it was over) as the phone last drew it
 SAID = "live.phone_said"  # session: a number that grows with each change said
+DRAWN = "live.phone_drawn"  # session: the class's moves its questions' part last drew from (what the reading compares with)
 
 
 def say(words: str) -> None:
@@ -68,45 +70,42 @@ def student(view: View) -> None:
 
 
 def room(view: View, found: store.Class, student_id: int, watching: bool = True) -> None:
-    """The questions open to this student, in a part a tap reruns alone; beside it, a part that rereads the class's
-    questions every few seconds and redraws the phone only when the teacher moved on (a question opened, closed,
-    a round opened, revealed; the class ended)."""
-    if watching:  # an ended class asks nothing more: the phone stops reading
-        try:
-            drawn = class_moves(found.id)[0]  # what the waiting part compares with: the same (cached) reading
-        except (SQLAlchemyError, OSError):
-            drawn = ()  # the waiting part reads again and redraws the phone once the database answers
-        watch(found.id, drawn)
+    """The questions open to this student, in a part a tap reruns alone, and that waits on the server for the teacher's
+    next move (a question opened, closed, a round opened, revealed; the class ended: classroom/bell.py), which redraws
+    that part alone within a second; beside it, a part that rereads the class's questions every few seconds in case
+    that wait failed, and redraws the phone only when the teacher moved on."""
     answers_part(view, found.id, student_id, watching)
+    if watching:  # an ended class asks nothing more: the phone stops reading (after the part drew: what it compares with)
+        watch(found.id)
     if found.rows and watching:
         seat_part(view, found, student_id)
 
 
-def signature(questions: list[store.Question]) -> tuple:
-    """What the teacher decides (each question, its state and round): a change redraws the phone."""
-    return tuple((q.id, q.state, q.round) for q in questions)
-
-
-@st.cache_data(ttl=PHONE_POLL / 2, max_entries=256, show_spinner=False)
-def class_moves(class_id: int) -> tuple[tuple, bool]:
-    """What a waiting phone reads: (its questions' signature, has the class ended or expired). Read from the database at
-    most once per half poll for the whole server process, however many phones wait: a room of 100 is one query."""
-    return signature(store.open_questions(engine(), class_id)), store.has_ended(engine(), class_id)
-
-
 @st.fragment(run_every=PHONE_POLL)
-def watch(class_id: int, drawn: tuple) -> None:
-    """Draws nothing: one (shared) reading every few seconds, and a redraw when the teacher moved on."""
+def watch(class_id: int) -> None:
+    """Draws nothing: a reading every few seconds, and a redraw when the teacher moved on from what the questions' part
+    last drew (its wait on the server has redrawn it already, unless that wait failed)."""
     try:
-        now, ended = class_moves(class_id)
+        now, ended = moves(engine(), class_id)
     except (SQLAlchemyError, OSError):
         return  # the next read tries again; the phone keeps what it shows
-    if now != drawn or ended:
+    if ended or (DRAWN in st.session_state and now != st.session_state[DRAWN]):
         st.rerun(scope="app")
 
 
 @st.fragment
 def answers_part(view: View, class_id: int, student_id: int, waiting: bool = True) -> None:
+    """The questions; while the class goes on, drawn again alone when the server says the teacher moved on."""
+    if waiting:
+        try:
+            now = moves(engine(), class_id)
+        except (SQLAlchemyError, OSError):
+            now = None  # the part's own reading and the next wait try again
+        if now is not None:
+            if now[1]:
+                st.rerun(scope="app")  # the class ended: the whole page says so
+            st.session_state[DRAWN] = now[0]
+            bell(version_of(now))
     questions_view(view, class_id, student_id, waiting)
 
 

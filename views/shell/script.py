@@ -68,6 +68,16 @@ def keep(slot: object, page: Page, link: dict[str, str]) -> None:
                            "link": link}, key="attention-keep", height=0)
 
 
+def _rang() -> None:
+    """The class moved on: the run the page's script asked for redraws the phone (``bell``)."""
+
+
+def bell(since: str) -> None:
+    """The page waits on the server until the live class moves on from ``since`` (classroom/bell.py), then reruns:
+    a phone hears the teacher's click within a second instead of at its next reading."""
+    _component()(data={"kind": "bell", "since": since}, key="live-bell", height=0, on_rang_change=_rang)
+
+
 SENT_COOKIES = "shell.cookies"  # session: {name: (value, age)} this session asked the browser to keep
 
 

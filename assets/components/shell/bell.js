@@ -1,0 +1,71 @@
+// A live class's phone hears the teacher move on within a second: the page waits on the server
+// (GET -/live/wait?since=<version>, its seat in its HttpOnly cookie: classroom/bell.py) and, once the class moved on,
+// asks for a run that redraws it (views/shell/script.bell). The phone still reads by itself every few seconds
+// (views/live/phone.watch): a wait that fails (a restart, a proxy that cuts it) makes it late, never lost.
+
+/** Where the page waits (classroom/bell.PATH), beside the page's own address. */
+export const WAIT_PATH = "-/live/wait";
+
+/** @type {{since: string, controller: AbortController | null}} */
+let waiting = { since: "", controller: null };
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long to wait before asking again after an answer (ms): at once after a wait with nothing new; a while after a
+ * failure; long after a refusal (no seat here: the phone's own reading takes over).
+ * @param {number} status the answer's HTTP status, 0 for no answer
+ */
+export function pauseAfter(status) {
+  if (status === 200) return 0;
+  if (status === 403) return 30000;
+  return 3000;
+}
+
+/**
+ * Wait for the class to move on from ``since``, then call ``rang`` with its new version (once).
+ * @param {string} since
+ * @param {AbortSignal} signal
+ * @param {(version: string) => void} rang
+ */
+async function wait(since, signal, rang) {
+  let pause = 0;
+  while (!signal.aborted) {
+    if (pause) await sleep(pause);
+    if (signal.aborted) return;
+    let status = 0;
+    try {
+      const address = new URL(`${WAIT_PATH}?since=${encodeURIComponent(since)}`, window.location.href);
+      const answer = await fetch(address, { credentials: "same-origin", cache: "no-store", signal });
+      status = answer.status;
+      if (status === 200) {
+        const { version } = await answer.json();
+        if (typeof version === "string" && version && version !== since) {
+          rang(version);
+          return;
+        }
+      }
+    } catch {
+      if (signal.aborted) return;
+    }
+    pause = pauseAfter(status);
+  }
+}
+
+/**
+ * The server drew the phone from ``since``: wait from there (a wait on an older version is dropped).
+ * @param {{since?: string}} data
+ * @param {(name: string, value: unknown) => void} trigger the component's setTriggerValue
+ */
+export function ring(data, trigger) {
+  const since = String(data.since || "");
+  if (waiting.controller && waiting.since === since) return;
+  waiting.controller?.abort();
+  const controller = new AbortController();
+  waiting = { since, controller };
+  wait(since, controller.signal, (version) => {
+    waiting = { since: "", controller: null };
+    trigger("rang", version);
+  });
+}
