@@ -193,8 +193,10 @@ function lacking(chart, title, anchoredTop) {
     .map((node) => node.getBoundingClientRect())
     .filter((rect) => rect.height > 0);
   const overlap = below.length ? Math.ceil(box.bottom + under + 3 - Math.min(...below.map((rect) => rect.top))) : 0;
-  // a title in the middle of the room above the plot (Plotly's "auto") moves down by half what that room grows
-  return { more: Math.max(0, overlap, anchoredTop ? under : 2 * under), under: anchoredTop ? under : 0 };
+  // A title in the middle of the room above the plot (Plotly's "auto") moves down by half what that room grows, while
+  // what lies under it (the plot's top: its column labels, a legend above it) moves down by all of it: twice the room.
+  const twice = anchoredTop ? 1 : 2;
+  return { more: Math.max(0, twice * overlap, twice * under), under: anchoredTop ? under : 0 };
 }
 
 /**
