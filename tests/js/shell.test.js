@@ -189,6 +189,10 @@ test("a phone's wait on the server: asked again while nothing moved, one redraw 
     "http://school.example/-/live/wait?since=aaaaaaaaaaaa",
     "http://school.example/-/live/wait?since=aaaaaaaaaaaa",
   ]);
-  assert.equal(pauseAfter(200), 0);
-  assert.ok(pauseAfter(0) > 0 && pauseAfter(503) > 0 && pauseAfter(403) > pauseAfter(503));
+  assert.equal(pauseAfter(200, 0), 0);
+  assert.deepEqual(
+    [1, 2, 3, 6, 9].map((failures) => pauseAfter(403, failures)),
+    [1000, 2000, 4000, 30000, 30000],
+  );
+  assert.equal(pauseAfter(0, 1), 1000);
 });

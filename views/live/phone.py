@@ -31,9 +31,11 @@ DRAWN = "live.phone_drawn"  # session: the class's moves its questions' part las
 def say(words: str) -> None:
     """Said once by a screen reader through the page's own live region (shell.js, data-say), kept from the page's start:
     a change nobody on this phone pressed for (the teacher closed voting, revealed, asked anew, ended the class). A
-    status drawn with its words already in it is often not heard; the region's words replace the last ones ("Sent: B")."""
+    status drawn with its words already in it is often not heard; the region's words replace the last ones ("Sent: B").
+    News (data-news) is said also in the page's first moments: the phone hears the teacher within a second now."""
     st.session_state[SAID] = st.session_state.get(SAID, 0) + 1
-    st.html(f'<span class="live-said" hidden data-say="live-phone-{st.session_state[SAID]}" data-words="{html.escape(words)}"></span>')
+    st.html(f'<span class="live-said" hidden data-say="live-phone-{st.session_state[SAID]}" data-news '
+            f'data-words="{html.escape(words)}"></span>')
 
 
 def student(view: View) -> None:

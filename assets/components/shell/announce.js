@@ -1,7 +1,8 @@
 // What a screen reader hears as the page changes. A message marked data-say (views/live/phone.py: "Sent: B. …") is
 // said each time its words change: Streamlit draws it anew in each run, and a live region new to the page is not heard,
 // so the page's own region, kept from the start, says it (a hidden mark says its data-words: the teacher moved on).
-// What is shown in the first moments after the page opens is not said. A progress bar (st.progress) is named by the
+// What is shown in the first moments after the page opens is not said (a reload's "Sent: B"), unless it is news (data-news:
+// the teacher moved on) or follows the student's own press. A progress bar (st.progress) is named by the
 // words drawn above it ("B. Machines: 9 (45%)"), not Baseweb's English "progress": st.progress has no name of its own.
 
 import { afterChanges, repair } from "./repair.js";
@@ -22,6 +23,12 @@ function nameBar(node) {
 /** The page's own live region, and the bars' names. */
 export function installAnnouncements() {
   const opened = Date.now();
+  let acted = false; // the student pressed or typed: what follows is an answer to it, said however soon
+  const act = () => {
+    acted = true;
+  };
+  document.addEventListener("pointerdown", act, { capture: true, once: true });
+  document.addEventListener("keydown", act, { capture: true, once: true });
   const spoken = new Map();
   const region = document.createElement("div");
   region.setAttribute("role", "status");
@@ -40,7 +47,7 @@ export function installAnnouncements() {
       const words = (note.getAttribute("data-words") || note.textContent || "").trim();
       if (spoken.get(name) === words) continue;
       spoken.set(name, words);
-      if (Date.now() - opened > OPENING_MS) announce(words);
+      if (acted || note.hasAttribute("data-news") || Date.now() - opened > OPENING_MS) announce(words);
     }
   });
   repair(`${PROGRESS}, ${PROGRESS} [role=progressbar]`, nameBar, ["aria-label"]);

@@ -3,6 +3,8 @@
 // asks for a run that redraws it (views/shell/script.bell). The phone still reads by itself every few seconds
 // (views/live/phone.watch): a wait that fails (a restart, a proxy that cuts it) makes it late, never lost.
 
+import { cookiesKept } from "./keep.js";
+
 /** Where the page waits (classroom/bell.PATH), beside the page's own address. */
 export const WAIT_PATH = "-/live/wait";
 
@@ -13,14 +15,15 @@ let waiting = { since: "", controller: null };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * How long to wait before asking again after an answer (ms): at once after a wait with nothing new; a while after a
- * failure; long after a refusal (no seat here: the phone's own reading takes over).
+ * How long to wait before asking again (ms): at once after a wait with nothing new; after a failure or a refusal (no
+ * seat's cookie yet: its ticket may still be on its way), 1 s, then twice as long each time, up to 30 s (the phone's
+ * own reading takes over meanwhile).
  * @param {number} status the answer's HTTP status, 0 for no answer
+ * @param {number} failures how many answers in a row were not 200, this one included
  */
-export function pauseAfter(status) {
+export function pauseAfter(status, failures) {
   if (status === 200) return 0;
-  if (status === 403) return 30000;
-  return 3000;
+  return Math.min(30000, 1000 * 2 ** Math.max(0, failures - 1));
 }
 
 /**
@@ -31,8 +34,10 @@ export function pauseAfter(status) {
  */
 async function wait(since, signal, rang) {
   let pause = 0;
+  let failures = 0;
   while (!signal.aborted) {
     if (pause) await sleep(pause);
+    await cookiesKept(); // the seat's cookie, set by the ticket drawn with this page, goes with the wait
     if (signal.aborted) return;
     let status = 0;
     try {
@@ -49,7 +54,8 @@ async function wait(since, signal, rang) {
     } catch {
       if (signal.aborted) return;
     }
-    pause = pauseAfter(status);
+    failures = status === 200 ? 0 : failures + 1;
+    pause = pauseAfter(status, failures);
   }
 }
 

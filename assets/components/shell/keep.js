@@ -77,6 +77,9 @@ export function keepAgain() {
 /** Where a ticket is handed back (views/shell/cookies.PATH), beside the page's own address. */
 export const COOKIE_PATH = "-/cookie";
 
+/** The tickets handed back so far, settled: a request that needs their cookies (bell.js) waits for it. */
+let handing = Promise.resolve();
+
 /**
  * A cookie the server asks the browser to keep (views/shell/script.cookie): the page holds only a ticket, handed back
  * at once to the server, whose answer sets the cookie where no script reads it (HttpOnly).
@@ -87,12 +90,18 @@ function remember(mark) {
   mark.setAttribute("data-remembered", "");
   const ticket = mark.getAttribute("data-remember") || "";
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(ticket)) return;
-  fetch(new URL(COOKIE_PATH, window.location.href), {
+  const handed = fetch(new URL(COOKIE_PATH, window.location.href), {
     method: "POST",
     body: ticket,
     credentials: "same-origin",
     keepalive: true,
   }).catch(() => {}); // offline for a moment: a later session asks again
+  handing = Promise.all([handing, handed]).then(() => {});
+}
+
+/** @returns {Promise<void>} once every ticket the page has met is handed back (its cookie set, or refused) */
+export function cookiesKept() {
+  return handing;
 }
 
 /** Cookies the server asks for, as it asks. */
