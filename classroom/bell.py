@@ -6,7 +6,7 @@ redraws for: each open question's state and round, and whether the class ended) 
 waits, and answers every phone whose version is older at once; a phone whose class did not move hears back after
 ``WAIT_SECONDS`` and asks again. A room of 300 phones costs 4 database reads a second, not 300.
 
-    version(engine, class_id) -> "3f9c0a1b2d4e"            # what the phone drew from (views/live/phone.py)
+    version(engine, class_id) -> "3f9c0a1b2d4e"            # read now, kept in SNAPSHOTS for the phones it wakes
     await BELL.wait(class_id, since="3f9c0a1b2d4e")        # -> the newer version, or ``since`` after WAIT_SECONDS
 """
 
@@ -31,19 +31,50 @@ SEATS_KEPT_SECONDS = 300.0  # a seat's class is looked up again after this
 MAX_WAITING = 5000  # waits held at once by one process; past this a phone is told to read by itself
 
 
-def moves(engine, class_id: int) -> tuple[tuple, bool]:
+def moves_of(questions: list[store.Question], ended: bool) -> tuple[tuple, bool]:
     """What a phone redraws for: each open question's (id, state, round), and whether the class ended (or expired)."""
-    return tuple((q.id, q.state, q.round) for q in store.open_questions(engine, class_id)), store.has_ended(engine, class_id)
+    return tuple((q.id, q.state, q.round) for q in questions), ended
 
 
 def version_of(found: tuple[tuple, bool]) -> str:
-    """``moves`` as 12 hex digits."""
+    """``moves_of`` as 12 hex digits."""
     return hashlib.sha256(repr(found).encode()).hexdigest()[:12]
 
 
+class Snapshots:
+    """The class's open questions and whether it ended, as last read in this process: a hundred phones redrawn at once
+    by the teacher's move read them once (the reader that woke them has just read them)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, int], tuple[list[store.Question], bool, float]] = {}  # (database, class) ->
+        self.lock = threading.Lock()
+
+    def read(self, engine, class_id: int) -> tuple[list[store.Question], bool]:
+        """Read now, and keep."""
+        questions, ended = store.open_questions(engine, class_id), store.has_ended(engine, class_id)
+        with self.lock:
+            if len(self.kept) > 10_000:
+                self.kept.clear()
+            self.kept[(str(engine.url), class_id)] = (questions, ended, time.monotonic())
+        return questions, ended
+
+    def news(self, engine, class_id: int, drawn: tuple | None, max_age: float = 2 * EVERY) -> tuple[list[store.Question], bool]:
+        """What to draw a phone that shows ``drawn`` (the questions' ``moves_of``, None for nothing yet) from: the
+        reading kept, when it is at most ``max_age`` seconds old and says something the phone does not show (the
+        teacher's move that woke the room); else read now (a tap, a reload, a move the kept reading has not seen)."""
+        with self.lock:
+            kept = self.kept.get((str(engine.url), class_id))
+        if kept and drawn is not None and time.monotonic() - kept[2] <= max_age and moves_of(kept[0], kept[1])[0] != drawn:
+            return kept[0], kept[1]
+        return self.read(engine, class_id)
+
+
+SNAPSHOTS = Snapshots()
+
+
 def version(engine, class_id: int) -> str:
-    """The class's version now: ``version_of(moves(...))``."""
-    return version_of(moves(engine, class_id))
+    """The class's version now (read, and kept for the phones it wakes)."""
+    return version_of(moves_of(*SNAPSHOTS.read(engine, class_id)))
 
 
 class Bell:

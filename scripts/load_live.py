@@ -53,7 +53,7 @@ ITEM, OPTIONS, CORRECT = "concept.rows", 4, 1
 # assets/text/*/live.toml [student] your_answer and again: the radio of round 1 and of round 2
 ROUND_OF_LABEL = {"Your answer": 1, "你的答案": 1, "Your answer, voting again": 2, "你的答案（第二次投票）": 2}
 TICKET = re.compile(r'data-remember="([A-Za-z0-9_-]+)"')  # a cookie the page asks the server to set (views/shell/cookies.py)
-SINCE = re.compile(rb'"kind":\s*"bell",\s*"since":\s*"([0-9a-f]{12})"')  # the phone's wait (views/shell/script.bell)
+SINCE = re.compile(rb'attention_bell.*"since":\s*"([0-9a-f]{12})"', re.DOTALL)  # the phone's wait (views/shell/script.bell)
 ANSWER_WINDOW = 10.0  # s: every student answers within this long after the question reaches the phone
 RUN_TIMEOUT = 60.0
 GOALS = {1: (100, 2.0), 3: (300, 2.0)}  # replicas: (students, p95 s from a tap to the projector, each round)
@@ -71,6 +71,7 @@ class Run:
     radios: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # the answer's radio: widget id -> (round, options)
     tickets: list[str] = field(default_factory=list)  # the cookies the page asks the server to set, as tickets
     since: str = ""  # the class's version the page was drawn from: its wait on the server starts there (classroom/bell.py)
+    bell_part: str = ""  # the part the wait is drawn in: the teacher's move reruns that part alone
     query: str | None = None
     radio_part: str = ""
     auto: dict[str, float] = field(default_factory=dict)  # fragment id -> seconds between its reruns
@@ -135,7 +136,7 @@ class Session:
                 elif which == "html" and (kept := TICKET.search(element.html.body)):
                     run.tickets.append(kept.group(1))
                 elif (bell := SINCE.search(element.SerializeToString())) is not None:
-                    run.since = bell.group(1).decode()
+                    run.since, run.bell_part = bell.group(1).decode(), msg.delta.fragment_id
                 elif which == "markdown":
                     run.texts.append(element.markdown.body)
                 elif which == "alert":
@@ -233,20 +234,20 @@ async def wait_for_round(session: Session, run: Run, round_: int, rng: random.Ra
     deadline = time.monotonic() + 6 * RUN_TIMEOUT  # the room joining, round 1 answered and closed, before round 2
     base = session.ws_url.replace("ws://", "http://").removesuffix("/_stcore/stream")
     fragment = next(iter(run.auto), "")
-    since = run.since
+    since, part = run.since, run.bell_part
     read_at = time.monotonic() + rng.uniform(0, poll)  # the phone's own reading, somewhere in its interval
     while True:
         rang = await wait_on_server(base, session.cookie, since, max(0.05, read_at - time.monotonic())) if since else None
         if rang is None and time.monotonic() < read_at:
             await asyncio.sleep(read_at - time.monotonic())
-        if rang is not None:  # the class moved on: the page asks for a run of its own (the component's trigger)
-            run, again = await session.steady()
+        if rang is not None:  # the class moved on: the part the wait is drawn in reruns (the component's trigger)
+            run, again = await session.steady(fragment=part, auto=False)
             result.rang += 1
         else:  # the waiting part's own reading, which reruns the whole page when it sees the move
             run, again = await session.steady(fragment=fragment)
             read_at = time.monotonic() + poll
         result.reconnects += again
-        since = run.since or since  # a part's own run draws no new wait: the page's stands
+        since, part = (run.since, run.bell_part) if run.since else (since, part)  # a run without the part keeps its wait
         if radio_of(run, round_):
             result.reached.setdefault(round_, time.perf_counter())
             return run
@@ -404,6 +405,7 @@ async def lesson(front: str, database: str, students: int, cookies: bool, seed: 
     store.close_question(db, code, key, question)
     if kill is not None:
         kill()  # a replica dies between the rounds: its phones reconnect when they next poll
+    await asyncio.sleep(4.0)  # the teacher reads round 1's share and advice before "Discuss and vote again"
     voters = store.voters(db, question)
     paired = time.perf_counter()
     pair(voters)

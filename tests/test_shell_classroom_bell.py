@@ -118,3 +118,26 @@ def test_only_a_seated_phone_waits_and_hears_its_own_class(db):
     assert _get(middleware, bell.PATH, method="POST")[0] == 405
     assert _get(middleware, "/live")[2] and _get(middleware, "/_stcore/stream")[2]
     assert seats.class_of(f"{code}.{seat}") == class_id and seats.class_of(f"{other}.{seat}") is None
+
+
+def test_a_room_woken_at_once_reads_the_class_once_and_another_database_is_another_class(db, tmp_path):
+    code, key = store.start_class(db)
+    class_id = store.class_by_code(db, code).id
+    snapshots = bell.Snapshots()
+    drawn = bell.moves_of(*snapshots.read(db, class_id))[0]  # the phone shows the class as it was
+    store.open_question(db, code, key, "concept.rows", 4, 1)
+    assert snapshots.news(db, class_id, drawn, max_age=60)[0] != []  # nothing new kept: read, the question is there
+    woken = bell.moves_of(*snapshots.read(db, class_id))  # the reader that wakes the room has read the move
+    store.close_question(db, code, key, store.open_questions(db, class_id)[0].id)  # not seen by that reading
+    found = snapshots.news(db, class_id, drawn, max_age=60)  # the room, woken: the reading kept, no query
+    assert bell.moves_of(*found) == woken
+    assert snapshots.news(db, class_id, woken[0], max_age=60)[0][0].state == "closed"  # nothing new to it: read
+    assert snapshots.news(db, class_id, drawn, max_age=0)[0][0].state == "closed"  # too old: read
+    other_url = f"sqlite:///{tmp_path}/other.sqlite3"
+    other = store.connect(other_url)
+    try:
+        other_code, _ = store.start_class(other)
+        assert store.class_by_code(other, other_code).id == class_id  # the same number, in another database
+        assert snapshots.news(other, class_id, drawn, max_age=60)[0] == []
+    finally:
+        store._engines.pop(other_url).dispose()

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from attention_plot.figures import plain
 from attention_plot.text import Texts
 from classroom import store
-from classroom.bell import moves, version_of
+from classroom.bell import SNAPSHOTS, moves_of, version_of
 from views.live.common import ERROR, PHONE_POLL, SEAT, SEAT_COOKIE, engine, option_name, refused, show_table, wording
 from views.live.join import join_form, nickname_notice, rejoin
 from views.shell.page import View, focus_here, want_focus
@@ -88,7 +88,7 @@ def watch(class_id: int) -> None:
     """Draws nothing: a reading every few seconds, and a redraw when the teacher moved on from what the questions' part
     last drew (its wait on the server has redrawn it already, unless that wait failed)."""
     try:
-        now, ended = moves(engine(), class_id)
+        now, ended = moves_of(*SNAPSHOTS.read(engine(), class_id))
     except (SQLAlchemyError, OSError):
         return  # the next read tries again; the phone keeps what it shows
     if ended or (DRAWN in st.session_state and now != st.session_state[DRAWN]):
@@ -98,17 +98,19 @@ def watch(class_id: int) -> None:
 @st.fragment
 def answers_part(view: View, class_id: int, student_id: int, waiting: bool = True) -> None:
     """The questions; while the class goes on, drawn again alone when the server says the teacher moved on."""
+    questions = None
     if waiting:
         try:
-            now = moves(engine(), class_id)
+            questions, ended = SNAPSHOTS.news(engine(), class_id, st.session_state.get(DRAWN))  # read once for the room woken
         except (SQLAlchemyError, OSError):
-            now = None  # the part's own reading and the next wait try again
-        if now is not None:
-            if now[1]:
+            questions = None  # the part's own reading and the next wait try again
+        if questions is not None:
+            if ended:
                 st.rerun(scope="app")  # the class ended: the whole page says so
+            now = moves_of(questions, ended)
             st.session_state[DRAWN] = now[0]
             bell(version_of(now))
-    questions_view(view, class_id, student_id, waiting)
+    questions_view(view, class_id, student_id, waiting, questions)
 
 
 def _send(question_id: int, student_id: int, widget: str, round_: int) -> None:
@@ -121,10 +123,12 @@ def _send(question_id: int, student_id: int, widget: str, round_: int) -> None:
         st.session_state[ERROR] = error
 
 
-def questions_view(view: View, class_id: int, student_id: int, waiting: bool = True) -> None:
+def questions_view(view: View, class_id: int, student_id: int, waiting: bool = True,
+                   questions: list[store.Question] | None = None) -> None:
+    """The class's open questions (``questions``: as just read for the room) with this student's answers."""
     T = view.T
     try:
-        questions = store.open_questions(engine(), class_id)
+        questions = store.open_questions(engine(), class_id) if questions is None else questions
         mine = store.my_answers(engine(), student_id)
     except (SQLAlchemyError, OSError) as error:
         refused(T, error)

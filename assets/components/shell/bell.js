@@ -1,9 +1,9 @@
 // A live class's phone hears the teacher move on within a second: the page waits on the server
 // (GET -/live/wait?since=<version>, its seat in its HttpOnly cookie: classroom/bell.py) and, once the class moved on,
-// asks for a run that redraws it (views/shell/script.bell). The phone still reads by itself every few seconds
-// (views/live/phone.watch): a wait that fails (a restart, a proxy that cuts it) makes it late, never lost.
-
-import { cookiesKept } from "./keep.js";
+// asks for a run of the part it is drawn in (views/shell/script.bell). The phone still reads by itself every few
+// seconds (views/live/phone.watch): a wait that fails (a restart, a proxy that cuts it) makes it late, never lost.
+// A component of its own, a few lines long, mounted in every run of that part (the page's script is 65 KB): it meets
+// the page's script only through the window (cookiesKept, shell/keep.js).
 
 /** Where the page waits (classroom/bell.PATH), beside the page's own address. */
 export const WAIT_PATH = "-/live/wait";
@@ -37,7 +37,7 @@ async function wait(since, signal, rang) {
   let failures = 0;
   while (!signal.aborted) {
     if (pause) await sleep(pause);
-    await cookiesKept(); // the seat's cookie, set by the ticket drawn with this page, goes with the wait
+    await /** @type {any} */ (window).__attentionCookiesKept?.(); // the seat's cookie, its ticket drawn with this page
     if (signal.aborted) return;
     let status = 0;
     try {
@@ -74,4 +74,12 @@ export function ring(data, trigger) {
     waiting = { since: "", controller: null };
     trigger("rang", version);
   });
+}
+
+/**
+ * Streamlit's component entry: ``data`` is {since}.
+ * @param {{data: any, setTriggerValue: (name: string, value: unknown) => void}} component
+ */
+export default function (component) {
+  if (component.data) ring(component.data, component.setTriggerValue);
 }

@@ -104,6 +104,9 @@ export function cookiesKept() {
   return handing;
 }
 
+/** The phone's wait on the server (bell.js, a component of its own) waits for the seat's cookie through the window. */
+if (typeof window !== "undefined") /** @type {any} */ (window).__attentionCookiesKept = cookiesKept;
+
 /** Cookies the server asks for, as it asks. */
 export function installCookies() {
   repair("[data-remember]:not([data-remembered])", remember);

@@ -8,7 +8,6 @@
 
 import { STEPS_DRAWN } from "../common.js";
 import { installAnnouncements } from "./announce.js";
-import { ring } from "./bell.js";
 import { installChartTools } from "./chart-tools.js";
 import { installCharts } from "./charts.js";
 import { installConnection } from "./connection.js";
@@ -56,10 +55,8 @@ function install() {
 }
 
 /**
- * Streamlit's component entry: ``data`` is {kind: "shell", texts} (first in every run), {kind: "keep", ...} (last) or
- * {kind: "bell", since} (a live class's phone, waiting for the teacher's next move).
- * @param {{data: any, setStateValue: (name: string, value: unknown) => void,
- *   setTriggerValue: (name: string, value: unknown) => void}} component
+ * Streamlit's component entry: ``data`` is {kind: "shell", texts} (first in every run) or {kind: "keep", ...} (last).
+ * @param {{data: any, setStateValue: (name: string, value: unknown) => void}} component
  */
 export default function (component) {
   const { data } = component;
@@ -67,6 +64,5 @@ export default function (component) {
   if (data.texts) setTexts(data.texts);
   if (data.kind === "shell") setState = component.setStateValue;
   if (data.kind === "keep") keep(data);
-  else if (data.kind === "bell") ring(data, component.setTriggerValue);
   else install();
 }
