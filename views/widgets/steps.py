@@ -168,6 +168,6 @@ def component_texts(T: Texts, lang: str) -> dict[str, str]:
             "sideways": "browser.tables.sideways", "sideways_name": "browser.tables.sideways_name"}
     own = {name: T(key) for name, key in keys.items()}
     own |= {name: T(f"walkthrough.component.{name}") for name in (
-        "download", "csv_step", "csv_all", "png", "first_step", "last_step", "head_of", "close", "steps", "about", "how", "options",
-        "cut")}
+        "download", "csv_step", "csv_all", "png", "latex", "latex_copied", "latex_failed", "first_step", "last_step", "head_of",
+        "close", "steps", "about", "how", "options", "cut")}
     return own

@@ -1,8 +1,9 @@
-// Downloads: every matrix of this step or of every step as CSV, one matrix as a PNG. Made in the browser from the
-// payload (nothing is asked of the server). matrixIds and csvText are pure (tests/js/export.test.js).
+// Downloads: every matrix of this step or of every step as CSV, one matrix as a PNG, or copied as LaTeX (latex.js). Made
+// in the browser from the payload (nothing is asked of the server). matrixIds and csvText are pure (tests/js/steps.test.js).
 
 import { element, fill } from "../common.js";
 import { cellText, colourAt, css, inkOn } from "../numbers.js";
+import { latexButton } from "./latex.js";
 import { valuesAt } from "./payload.js";
 
 /** @typedef {import("./payload.js").Step} Step */
@@ -89,7 +90,8 @@ function save(name, blob) {
 }
 
 /**
- * The download menu's items for the step shown (or every step): the CSV, and a PNG of each matrix.
+ * The download menu's items for the step shown (or every step): the CSV, and each matrix as a PNG and copied as LaTeX
+ * (what a copy did is said under its button and in the live region).
  * @param {Steps} steps
  * @param {HTMLDetailsElement} menu
  */
@@ -104,13 +106,18 @@ export function fillDownloads(steps, menu) {
     save(`${name}.csv`, new Blob([csvText(header, steps.values, ids, texts.row)], { type: "text/csv" })),
   );
   items.append(csv);
+  const note = element("p", { class: "menu-note", "aria-hidden": "true", hidden: true }); // heard in the live region
   for (const id of ids) {
     const png = element("button", { type: "button" }, fill(texts.png, { title: header.matrices[id].title }));
     png.addEventListener("click", () => drawPng(header, steps.values, id));
-    items.append(png);
+    items.append(png, latexButton(steps, id, note));
   }
+  items.append(note); // moved under the button that copied
   menu.querySelector(".menu-items")?.remove();
   menu.append(items);
+  // opened under its button's right edge, unless it would then leave the steps' box (the button starts a line)
+  const box = steps.top?.getBoundingClientRect();
+  items.classList.toggle("start", !!box && menu.getBoundingClientRect().right - items.offsetWidth < box.left);
 }
 
 /**

@@ -7,8 +7,8 @@
 //
 // This file holds the component's state (one Steps per mounted component) and how the view changes; the files beside
 // it draw: draw.js (what a change redraws), controls.js, dialog.js, blocks.js, matrix.js, cells.js, focus.js,
-// predict.js, fit.js, export.js; component.js is Streamlit's entry. views/widgets/steps.py joins them in the order of
-// their imports (no bundler).
+// predict.js, fit.js, export.js (and its latex.js); component.js is Streamlit's entry. attention_plot/javascript.py joins
+// them in the order of their imports (no bundler) for views/widgets/steps.py to mount.
 
 import { COMMITTED, element, fill, readStore, STEPS_DRAWN, VIEW_STORE, writeStore } from "../common.js";
 import { Tooltip } from "./cells.js";
