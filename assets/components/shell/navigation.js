@@ -206,7 +206,10 @@ function keepScroll() {
     if (!main || !hold || hold.path !== window.location.pathname) return;
     const now = Date.now();
     const tall = main.scrollHeight >= hold.top + main.clientHeight;
-    if (tall && !hold.reachedAt) hold.reachedAt = now;
+    // tall enough from when it last became so: the old page's content, tall a moment before the new one is drawn,
+    // does not start the settling
+    if (!tall) hold.reachedAt = 0;
+    else if (!hold.reachedAt) hold.reachedAt = now;
     if (now > hold.drawnBy || (hold.reachedAt && now - hold.reachedAt > SETTLING_MS)) {
       hold = null;
       return;

@@ -1,5 +1,5 @@
 // A matrix as a table: coloured cells, numbers where they can be read, labels across or upright, a colour legend. The
-// sizes and the cells' HTML are pure functions (tested in Node: tests/js/matrix.test.js); matrixFigure puts them on the page.
+// sizes and the cells' HTML are pure functions (tested in Node: tests/js/steps.test.js); matrixFigure puts them on the page.
 
 import { element, escapeHtml, labelWidth } from "../common.js";
 import { cellText, paint } from "../numbers.js";
