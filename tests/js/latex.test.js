@@ -3,24 +3,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cellText } from "../../assets/components/numbers.js";
 import { latexLabel, latexNumber, latexText } from "../../assets/components/steps/latex.js";
+import { rawScores } from "./fixtures.js";
 
-const MATRIX = {
-  offset: 0,
-  shape: [2, 3],
-  title: "Raw scores",
-  kind: "signed",
-  rows: ["the", "cat"],
-  columns: ["the", "cat", "sat"],
-  rows_title: "query",
-  columns_title: "key",
-  row_name: "Query",
-  column_name: "Key",
-  alt: "Heatmap",
-  decimals: 2,
-  groups: 1,
-  range: [-2, 2],
-  readable: true,
-};
+const MATRIX = rawScores(0);
 
 test("a number as the table prints it, with an ASCII minus; a masked score is -\\infty, a missing one empty", () => {
   assert.equal(latexNumber(1.005, 2), cellText(1.005, 2));

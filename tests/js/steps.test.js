@@ -10,6 +10,7 @@ import { labelStride, legendTicks, matrixSizes, tableHtml } from "../../assets/c
 import { decode, rowAt, valuesAt } from "../../assets/components/steps/payload.js";
 import { largest, verdict } from "../../assets/components/steps/predict.js";
 import { clampView, linkValues, linkWith, openingView, within } from "../../assets/components/steps/view.js";
+import { rawScores } from "./fixtures.js";
 
 /** A payload as views/widgets/steps.py writes it: magic, length, header, padding, float64 values. */
 function payload(header, numbers) {
@@ -24,23 +25,7 @@ function payload(header, numbers) {
   return bytes;
 }
 
-const MATRIX = {
-  offset: 2,
-  shape: [2, 3],
-  title: "Raw scores",
-  kind: "signed",
-  rows: ["the", "cat"],
-  columns: ["the", "cat", "sat"],
-  rows_title: "query",
-  columns_title: "key",
-  row_name: "Query",
-  column_name: "Key",
-  alt: "Heatmap",
-  decimals: 2,
-  groups: 1,
-  range: [-2, 2],
-  readable: true,
-};
+const MATRIX = rawScores(2);
 
 const HEADER = {
   page: "walkthrough",
