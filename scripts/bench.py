@@ -279,6 +279,32 @@ def key_press(page, focus: str, key: str, condition: str) -> float:
     return drawn
 
 
+def preset_ms(chromium, url: str, repeat: int) -> float:
+    """Compare mode's list, "why divide by √d_k" chosen and then "nothing" again: the median ms from the choice until B's
+    weights are drawn (the page reruns: A's settings change in the sidebar too)."""
+    page = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(url)
+    page.wait_for_function(f"() => {{ const deep = {DEEP_JS}; return {STEP_IS.format(step='softmax')}; }}", timeout=60_000)
+    times = []
+    for i in range(repeat * 2):
+        on = i % 2 == 0
+        page.wait_for_timeout(400)
+        page.get_by_role("combobox", name="Compare with").click()
+        option = page.get_by_role("option", name="why divide by" if on else "nothing: one walk")
+        option.wait_for()
+        page.evaluate(ARM_JS)
+        option.click()
+        drawn = page.evaluate(DRAWN_JS, "!!deep('figure[data-matrix=\"b-weights.1\"] table.mx')" if on else
+                              "!deep('figure[data-matrix=\"b-weights.1\"]') && !!deep('section.step table.mx')")
+        page.evaluate(SETTLED_JS)
+        if drawn is None:
+            raise RuntimeError("compare mode's preset never drawn")
+        if on:
+            times.append(drawn)
+    page.context.close()
+    return statistics.median(times)
+
+
 def opened_ms(chromium, url: str, condition: str) -> float:
     """A fresh browser context (empty cache) opens ``url``: ms from the navigation's start until ``condition`` holds."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
@@ -354,7 +380,10 @@ def bench_browser(repeat: int) -> list[tuple]:
             forty = FORTY_TOKENS.replace(" ", "+")
             app["cold"] = median([opened_ms(chromium, f"{url}/?step=3&text={eight}&seed={i}", STEP_IS.format(step="raw"))
                                   for i in range(repeat)])
-            for label, address in (("8", f"{url}/?step=3&text={eight}"), ("40", f"{url}/?step=3&heads=4&d_model=16&d_k=4&text={forty}")):
+            forty_heads = f"heads=4&d_model=16&d_k=4&text={forty}"
+            for label, address in (("8", f"{url}/?step=3&text={eight}"), ("40", f"{url}/?step=3&{forty_heads}"),
+                                   ("c8", f"{url}/?step=3&heads=4&d_model=16&d_k=4&text={eight}&compare=score:dot"),  # compare mode:
+                                   ("c40", f"{url}/?step=3&{forty_heads}&compare=score:dot")):  # two walks of 4 heads
                 context = chromium.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 page.goto(address)
@@ -386,6 +415,10 @@ def bench_browser(repeat: int) -> list[tuple]:
                         times.append(key_press(page, slider, "ArrowRight", f"deep({Q_HEAD!r})?.querySelectorAll('th').length !== {columns}"))
                     app["slider"] = median(times)
                 context.close()
+            app["preset"] = preset_ms(chromium, f"{url}/?step=5&text={eight}", repeat)
+            said(f"app, a compare preset chosen: {app['preset']:.0f} ms")
+            app["clink40"] = median([opened_ms(chromium, f"{url}/?step=5&{forty_heads}&compare=score:dot&seed={i}", MATRICES.format(count=3))
+                                     for i in range(max(3, repeat // 2))])  # A's and B's weights, B - A
             every = f"{url}/?all=1&heads=4&d_model=16&d_k=4&text={forty}"
             count = 3 + 6 + 1 + 1 + 1 + 1 + 2  # E, PE, X; W and Q, K, V; raw; scaled; weights; output; concat, W_O and the output
             app["link40"] = median([opened_ms(chromium, f"{every}&seed={i}", MATRICES.format(count=count)) for i in range(max(3, repeat // 2))])
@@ -415,6 +448,14 @@ def bench_browser(repeat: int) -> list[tuple]:
         against("cold", "walkthrough: first visit, empty cache -> first matrix", "cold", "<= 1.25x", app["cold"] <= 1.25 * floors["cold"]),
         against("link40", "walkthrough: a link at 40 tokens x 4 heads, every step, empty cache -> all drawn (floor: 16 bare 40 x 40 "
                 "heatmaps)", "link40", "<= 1500 ms", app["link40"] <= 1500),
+        against("settledc8", "compare mode: Next -> page settled (8 tokens, two walks of 4 heads)", "settled8", "<= 100 ms",
+                app["settledc8"] <= 100),
+        against("settledc40", "compare mode: Next -> page settled (40 tokens, two walks of 4 heads)", "settled40", "<= 100 ms",
+                app["settledc40"] <= 100),
+        against("preset", "compare mode: a preset chosen -> B drawn (floor: a bare slider)", "slider", "<= 1.3x",
+                app["preset"] <= 1.3 * floors["slider"]),
+        against("clink40", "compare mode: a link at 40 tokens x 4 heads, the softmax step, empty cache -> A, B and B - A drawn "
+                "(floor: 16 bare heatmaps)", "link40", "<= 1500 ms", app["clink40"] <= 1500),
         ("walkthrough: the same link, the app's files in the browser's cache -> all drawn", f"{app['link40warm']:.0f} ms", "<= 1500 ms",
          "met" if app["link40warm"] <= 1500 else "NOT MET", str(max(3, repeat // 2))),
         ("walkthrough: largest contentful paint (PerformanceObserver)", f"{app['lcp']:.0f} ms", "<= 2500 ms",

@@ -203,7 +203,7 @@ STEPS_VIEW_JS = f"""() => {{
   if (!root) return null;
   const where = root.querySelector('nav.bar select.where'), live = root.querySelector('[aria-live]');
   const head = root.querySelector('.segmented.heads button[aria-checked=true]');
-  const word = [...root.querySelectorAll('.focus-controls select, .dialog select')]  // the word's list: "1 · the", "2 · cat", ...
+  const word = [...root.querySelectorAll('.focus-controls select, .dialog select, .contrast-box select')]  // the word's list: "1 · the", ...
     .find(s => s.options.length && [...s.options].every(o => /^\\d+ \u00b7 /.test(o.textContent)));
   return {{layout: root.classList.contains('projector') ? 'projector' : 'screen',
           where: where && where.selectedOptions[0] ? where.selectedOptions[0].textContent : null,

@@ -81,11 +81,11 @@ def step_matrices(header: dict, step: str, head: int = 1) -> list[str]:
     found = []
 
     def walk(block: dict) -> None:
-        if block["type"] == "row":
-            for inner in block["children"]:
+        if block["type"] in ("row", "column"):  # a row's children; compare mode's side's blocks
+            for inner in block.get("children", block.get("blocks", [])):
                 walk(inner)
         elif block["type"] == "matrix":
-            found.append(f"{block['matrix']}.{head}" if block["per_head"] else block["matrix"])
+            found.append(f"{block['matrix']}.{min(head, block.get('heads', head))}" if block["per_head"] else block["matrix"])
 
     for block in next(s for s in header["steps"] if s["id"] == step)["blocks"]:
         walk(block)

@@ -1,10 +1,10 @@
 """The keyboard and the focus, page by page, in Debian's chromium: a Tab never lands on something hidden, and the focus
 goes where a keyboard user and a screen reader expect it when something opens, closes or changes.
 
-- Every page of the registry, on a laptop (the sidebar open), on a projector (presenter mode: the sidebar closed) and on
-  a phone: Tab from the top of a fresh page reaches the page's first control, every stop on the way is on the screen
-  and named, and the collapsed sidebar gives no stop at all. The counts are written to
-  tests/screenshots/keyboard/tab-counts-<layout>.md for the record.
+- Every page of the registry, on a laptop (the sidebar open): Tab from the top of a fresh page reaches the page's first
+  control, every stop on the way on the screen and named (on a projector in presenter mode and on a phone, with the
+  sidebar collapsed, the layout sweep checks it too, and that the sidebar gives no stop: tests/test_browser_layouts.py).
+  The counts are written to tests/screenshots/keyboard/tab-counts-laptop.md for the record.
 - Every pop-over, dialog and full screen takes the focus in when it opens and gives it back when it closes (Escape).
 - A page chosen from the menu takes the focus; the sidebar closed or opened by its button leaves the focus on the
   button that undoes it.
@@ -43,9 +43,7 @@ STOP_JS = """() => {
           onScreen: box.width > 0 && box.height > 0 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight};
 }"""
 
-LAYOUTS = {"laptop": (VIEWPORTS["projector"], {}),  # a laptop's screen at the projector's size, the sidebar open
-           "projector": (VIEWPORTS["projector"], {"present": 1}),
-           "phone": (VIEWPORTS["phone"], {})}
+LAYOUTS = {"laptop": (VIEWPORTS["projector"], {})}  # a laptop's screen at the projector's size, the sidebar open
 
 
 def settle(page) -> None:
@@ -91,22 +89,18 @@ def counts(request):
     COUNTS.with_name(f"tab-counts-{layout}.md").write_text("\n".join(lines) + "\n")
 
 
-@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("layout", ["laptop"])  # presenter mode and a phone: in the layout sweep's visits
 def test_tab_reaches_every_pages_first_control_through_stops_on_the_screen(open_page, app_url, counts, layout):
-    """Each page opened fresh; Tab walks to its first control. With the sidebar closed (presenter mode, a phone) no
-    stop is in the sidebar and the first control is a few Tabs away; with it open, the menu comes first, every link
-    scrolled into view as it is reached."""
+    """Each page opened fresh; Tab walks to its first control. With the sidebar open, the menu comes first, every link
+    scrolled into view as it is reached. (With it closed, presenter mode and a phone, no stop is in the sidebar and the
+    first control is a few Tabs away: tests/test_browser_layouts.py checks it in its visit of each page.)"""
     options, params = LAYOUTS[layout]
     page = open_page(None, **options)
     for entry in PAGES:
         query = "&".join(f"{k}={v}" for k, v in ({"lang": "en"} | params).items())
         page.goto(f"{app_url}/{entry.path}?{query}")
         settle(page)
-        tabs, to_next, stops = tab_to_first_control(page)
-        where = (entry.id, layout, tabs, stops[-1])
-        if layout != "laptop":
-            assert not any(stop["sidebar"] for stop in stops), (where, [s for s in stops if s["sidebar"]][:3])
-            assert tabs <= 6, (where, stops)
+        tabs, to_next, _ = tab_to_first_control(page)
         counts[entry.id] = f"{tabs}" + (f" (Next {to_next})" if to_next else "")
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import pytest
 from conftest import VIEWPORTS
+from test_browser_keyboard import tab_to_first_control
 
 from scripts.axe_scan import duplicate_ids, english_left, violations
 from scripts.browser import CHROMIUM, MISSING_CHROMIUM, STEPS_ROOT_JS, serve
@@ -189,6 +190,16 @@ def usable_by_everyone(page, lang: str, where: str, titled: bool = True) -> None
         assert not left, f"{where}: English on a Chinese page: {left[:5]}"
 
 
+def tabs_reach_the_first_control(page, where: str) -> None:
+    """From the top of a page just opened, with the sidebar closed (presenter mode, a phone): Tab reaches the page's
+    first control within 6 stops, each on the screen and named, none in the collapsed sidebar (on a laptop, with the
+    sidebar open: tests/test_browser_keyboard.py)."""
+    page.wait_for_function("() => !!window.__attentionShell", timeout=30000)
+    tabs, _, stops = tab_to_first_control(page)
+    assert not any(stop["sidebar"] for stop in stops), (where, [s for s in stops if s["sidebar"]][:3])
+    assert tabs <= 6, (where, stops)
+
+
 def every_section(tabs: dict, browser, server, viewport: str, page_id: str, path: str, sections: tuple[str, ...], params: dict):
     """Each section of a page in turn: the first opened by its link (a new session), the others by pressing the page's
     section control, as a student moves through them (a rerun of the page, not a new load: half the browser's work)."""
@@ -205,6 +216,8 @@ def every_section(tabs: dict, browser, server, viewport: str, page_id: str, path
 def test_presenter_mode_on_every_page(chromium, layout_server, tabs, page_id, path, sections, lang):
     for visit, section in every_section(tabs, chromium, layout_server, "projector", page_id, path, sections, {"present": 1, "lang": lang}):
         where = f"presenter {path or 'walkthrough'} {section} {lang}"
+        if section == sections[0]:
+            tabs_reach_the_first_control(visit.page, where)
         shown = visit.page.evaluate(MEASURE_JS)
         shoot(visit.page, f"presenter-{path or 'walkthrough'}-{section or 'page'}-{lang}")
         assert not shown["sidebarShown"], (where, shown)
@@ -222,6 +235,8 @@ def test_a_phone_shows_every_page(chromium, layout_server, tabs, page_id, path, 
     chart toolbar (PNG, full screen) shown, off the title."""
     for visit, section in every_section(tabs, chromium, layout_server, viewport, page_id, path, sections, {"lang": lang}):
         where = f"{viewport} {path or 'walkthrough'} {section} {lang}"
+        if section == sections[0] and (viewport, lang) == ("phone", "en"):
+            tabs_reach_the_first_control(visit.page, where)
         shown = visit.page.evaluate(MEASURE_JS)
         shoot(visit.page, f"{viewport}-{path or 'walkthrough'}-{section or 'page'}-{lang}")
         assert shown["width"] <= shown["view"] + 1, (where, shown)

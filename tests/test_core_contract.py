@@ -30,6 +30,7 @@ import attention_core
 from attention_core import (
     arrangements,
     attention,
+    compare,
     corpus,
     embedding,
     fast,
@@ -263,6 +264,12 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     "inside.correlations": lambda i: inside.correlations(i.model, ("A cat sat.",)),
     # measures
     "measures.entropy_bits": lambda i: measures.entropy_bits(i.head.weights),
+    "compare.row_spread": lambda i: compare.row_spread(i.head.raw_scores),
+    "compare.largest_weight": lambda i: compare.largest_weight(i.head.weights),
+    "compare.weight_moved": lambda i: compare.weight_moved(i.head.weights, i.head.weights[::-1]),
+    "compare.row_distance": lambda i: compare.row_distance(i.head.output, i.head.output * 2),
+    "compare.HeadMeasures": lambda i: compare.head_measures(i.head),
+    "compare.head_measures": lambda i: compare.head_measures(i.head),
     "measures.gumbel_noise": lambda i: measures.gumbel_noise((2, 3), rng()),
     "measures.gumbel_softmax": lambda i: measures.gumbel_softmax(i.head.scaled_scores, 0.5, measures.gumbel_noise((3, 5), rng())),
     "measures.asymmetry": lambda i: measures.asymmetry(i.head.raw_scores[:, :3]),

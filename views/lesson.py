@@ -13,9 +13,10 @@ from attention_plot.text import Texts
 from classroom.store import CLASS_HOURS
 from views.shell import state
 from views.shell.page import View
-from views.shell.registry import BY_ID
+from views.shell.registry import BY_ID, LONG_EXAMPLE
 from views.shell.script import cookie
 from views.widgets import ask, steps
+from views.widgets.compare import preset_params
 from views.widgets.questions import SHORT, STOPS, Stop, answer_values
 
 
@@ -165,12 +166,25 @@ def lesson_payload(lang: str, states: tuple, server: tuple, teaching: bool, base
                         "options": options, "correct": stop.correct, "guess": guess, "revealed": revealed,
                         "show": steps.markdown(T(f"lesson.stops.{stop.id}.show")),
                         "links": [{"label": T("lesson.open"), "href": f"{base}{_path(stop.page)}?{urlencode(params)}"},
-                                  {"label": T("lesson.open_present"), "href": f"{base}{_path(stop.page)}?{urlencode(params | {'present': '1'})}"}],
+                                  {"label": T("lesson.open_present"), "href": f"{base}{_path(stop.page)}?{urlencode(params | {'present': '1'})}"},
+                                  *_side_by_side(stop, base, lang, T)],
                         "answer": steps.markdown(f"{verdict}  \n{T(f'lesson.stops.{stop.id}.answer', **values)}"),
                         "right": guess == stop.correct}],
         })
     pack.header["steps"] = entries
     return pack.bytes()
+
+
+def side_by_side_params(stop: Stop, lang: str) -> dict[str, str]:
+    """The link's values of the walkthrough's compare preset that shows the stop's claim side by side."""
+    return preset_params(stop.compare, LONG_EXAMPLE) | {"lang": lang}  # "the" twice: positions tell them apart
+
+
+def _side_by_side(stop: Stop, base: str, lang: str, T: Texts) -> list[dict[str, str]]:
+    """The side-by-side link of a stop (none for a stop without a compare preset), for the projector's stop."""
+    if not stop.compare:
+        return []
+    return [{"label": T("lesson.side_by_side"), "href": f"{base}{_path('walkthrough')}?{urlencode(side_by_side_params(stop, lang))}"}]
 
 
 def _path(page_id: str) -> str:
@@ -202,6 +216,9 @@ def draw_stop(view: View, number: int, stop: Stop) -> None:
         open_here.link_button(T("lesson.open"), view_url(stop.page, params), icon=":material/open_in_new:", width="stretch")
         open_projector.link_button(T("lesson.open_present"), view_url(stop.page, params | {"present": "1"}),
                                    icon=":material/co_present:", width="stretch")
+        if stop.compare:
+            st.link_button(T("lesson.side_by_side"), view_url("walkthrough", side_by_side_params(stop, view.settings.lang)),
+                           icon=":material/compare:", width="stretch")
         if st.toggle(T("lesson.reveal"), key=reveal_key):
             verdict = "lesson.right" if guess == stop.correct else "lesson.wrong"
             (st.success if guess == stop.correct else st.warning)(

@@ -18,11 +18,12 @@ from attention_core import Explanation, tokenize
 from attention_plot import figures
 from attention_plot.text import Texts
 from views.shell import messages, state
-from views.shell.page import Layout, View
+from views.shell.page import Layout, Settings, View
 from views.shell.params import MAX_TEXT_CHARS
 from views.shell.registry import BY_ID, EXAMPLES, MAX_TOKENS
-from views.widgets import ask, cache, steps
+from views.widgets import ask, cache, compare, steps
 from views.widgets import model as real
+from views.widgets.compare_pack import pack_compare
 from views.widgets.hands_on import edit_numbers
 from views.widgets.walk import Walk, pack_steps, steps_for
 
@@ -58,29 +59,32 @@ def _pretrained(view: View) -> Explanation | Message | None:
     return model.explanation(trace, view["layer"] - 1)
 
 
-def _random(view: View) -> Explanation | Message:
-    """The sentence with random weights, or what keeps it from being computed (said in the step component)."""
-    if not tokenize(view.settings.text):
+def _random(view: View, settings: Settings) -> Explanation | Message:
+    """The sentence with random weights under ``settings``, or what keeps it from being computed (said in the step
+    component)."""
+    if not tokenize(settings.text):
         return Message(view.T("walkthrough.empty"))
     try:
-        explanation = cache.explanation_for(view.settings)
+        explanation = cache.explanation_for(settings)
     except ValueError as error:
         return Message(view.T("common.notices.error", message=figures.plain(str(error))))
     messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], view.T)
     return explanation
 
 
-def choose_walk(view: View) -> Walk | Message:
+def choose_walk(view: View, kind: str | None = None, settings: Settings | None = None) -> Walk | Message:
     """The numbers to walk through: random weights, the article's example or a real model's layer; a ``Message`` when
-    there is nothing to show yet (the sentence box stays on the screen)."""
-    kind = view["walk"]
+    there is nothing to show yet (the sentence box stays on the screen). ``kind`` and ``settings``: compare mode's
+    walk B (the view's own when None)."""
+    kind = kind or view["walk"]
+    settings = settings or view.settings
     if kind == "textbook":
         trace = cache.textbook()
         return Walk("textbook", ("Thinking", "Machines"), ("Thinking", "Machines"), (trace,), None)
     explanation = _pretrained(view) if kind == "pretrained" else None
     if explanation is None:
         kind = "random"
-        explanation = _random(view)
+        explanation = _random(view, settings)
     if isinstance(explanation, Message):
         return explanation
     return Walk(kind, explanation.tokens, explanation.context_tokens, explanation.trace.heads, explanation,
@@ -143,8 +147,9 @@ def steps_part(view: View, walk: Walk | Message) -> None:
     T = view.T
     teaching = ask.teaching()
     askable = isinstance(walk, Walk) and teaching and 2 <= len(walk.key_tokens) <= ask.MAX_OPTIONS
-    server = view_values(view, walk) if isinstance(walk, Walk) else ()
-    payload = walk_payload(walk, view, server, state.view_token(view.page.id), askable, teaching)
+    other = side_b(view, walk)
+    server = view_values(view, walk, other) if isinstance(walk, Walk) else ()
+    payload = walk_payload(walk, view, server, state.view_token(view.page.id), askable, teaching, other)
     events = {f"on_{name}_change": _rerun_page for name in ("report", "ask", "text", "walk", "layer", "present")}
     result = steps.show(payload, key="walk-steps", **events)
     _take(view, result, walk)
@@ -171,36 +176,73 @@ def _json(explanation: Explanation) -> str:
     return to_json(explanation)
 
 
-def view_values(view: View, walk: Walk) -> tuple:
-    """The view the server knows (a link's, the session's), clamped to this walk: step, head, focus, numbers, all, predict."""
-    total = len(steps_for(walk))
-    return (view.clamp("step", 1, total), view.clamp("head", 1, len(walk.heads)), view.clamp("focus", 1, len(walk.tokens)),
+def view_values(view: View, walk: Walk, other: Walk | None = None) -> tuple:
+    """The view the server knows (a link's, the session's), clamped to this walk (and walk B's steps and heads in
+    compare mode): step, head, focus, numbers, all, predict."""
+    total = len(set(steps_for(walk)) | set(steps_for(other) if other else ()))
+    heads = max(len(walk.heads), len(other.heads) if other else 0)
+    return (view.clamp("step", 1, total), view.clamp("head", 1, heads), view.clamp("focus", 1, len(walk.tokens)),
             bool(view["values"]), bool(view["all"]), bool(view["predict"]))
+
+
+# --- Compare mode: walk B beside walk A ---
+
+
+def side_b(view: View, walk: Walk | Message) -> Walk | None:
+    """Walk B (views/widgets/compare.py) where the link or the session compares, with its controls above the steps on a screen
+    and a notice for a comparison the link could not say as given; None for one walk."""
+    if not isinstance(walk, Walk) or walk.textbook:
+        return None
+    spec = view["compare"] or ""
+    read, notices = compare.read_spec(spec)
+    if notices:  # said once: the link then says what is shown
+        messages.show_notices(notices, view.T)
+        view.set("compare", compare.write_spec(read))
+    changes = compare.changes_of(view)
+    if view.layout.extras:
+        compare.controls(view, changes)
+    if not changes:
+        return None
+    other = choose_walk(view, changes.get("walk", view["walk"]), compare.b_settings(view, changes))
+    return other if isinstance(other, Walk) else None
 
 
 # --- The payload: every step of every head ---
 
 
-def walk_payload(walk: Walk | Message, view: View, server: tuple, token: str, askable: bool, teaching: bool) -> bytes:
-    """The step component's payload for this walk: its steps and numbers made once for every session (``walk_parts``),
-    with this session's token, view and live class; for a ``Message``, the sentence box and the message alone."""
+def identity_of(walk: Walk | Message) -> tuple:
+    """What names a walk's numbers (how they were made): its kind, layer, tokens, options and heads."""
     if isinstance(walk, Message):
-        identity: tuple = ("message", walk.text)
-    else:
-        options = walk.explanation.options if walk.explanation is not None else None
-        identity = (walk.kind, walk.layer, walk.tokens, options, len(walk.heads))
+        return ("message", walk.text)
+    options = walk.explanation.options if walk.explanation is not None else None
+    return (walk.kind, walk.layer, walk.tokens, options, len(walk.heads))
+
+
+def walk_payload(walk: Walk | Message, view: View, server: tuple, token: str, askable: bool, teaching: bool,
+                 other: Walk | None = None) -> bytes:
+    """The step component's payload for this walk (and walk B beside it in compare mode): its steps and numbers made
+    once for every session (``walk_parts``), with this session's token, view and live class; for a ``Message``, the
+    sentence box and the message alone."""
+    sides = None
+    if other is not None:
+        changes = compare.changes_of(view)
+        preset = compare.preset_of(view, changes)
+        sides = (*compare.labels(view, changes), f"walkthrough.compare.look.{preset}" if preset else None)
+    identity = identity_of(walk) + ((identity_of(other), sides) if other else ())
     box = None if not view.layout.extras or view["walk"] == "textbook" else view.settings.text
-    parts = walk_parts(identity, walk, view.layout, view.T.lang, box, view["walk"], view["layer"])
+    parts = walk_parts(identity, walk, view.layout, view.T.lang, box, view["walk"], view["layer"], other, sides)
     step, head, focus, values, all_, predict = server or (1, 1, 1, True, False, False)
     return steps.assemble(parts, token=token, ask=askable, teaching=teaching,
                           view={"step": step, "head": head, "focus": focus, "values": values, "all": all_, "predict": predict})
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def walk_parts(identity: tuple, _walk: Walk | Message, layout: Layout, lang: str, box: str | None, kind: str, layer: int) -> tuple:
-    """Every step of the walk and its numbers (``steps.Pack.parts``), made once per walk (named by ``identity``: how its
-    numbers were made), layout, language and sentence box, and shared by every session that shows them. ``_walk`` is
-    not part of the key (Streamlit hashes no argument whose name starts with "_"): ``identity`` names it already."""
+def walk_parts(identity: tuple, _walk: Walk | Message, layout: Layout, lang: str, box: str | None, kind: str, layer: int,
+               _other: Walk | None = None, sides: tuple[str, str, str | None] | None = None) -> tuple:
+    """Every step of the walk (and of walk B beside it, ``_other``: ``sides`` names A and B, and a preset's hint) and its numbers
+    (``steps.Pack.parts``), made once per walk (named by ``identity``: how its numbers were made), layout, language and
+    sentence box, and shared by every session that shows them. ``_walk`` and ``_other`` are not part of the key
+    (Streamlit hashes no argument whose name starts with "_"): ``identity`` names them already."""
     walk = _walk
     T = Texts(lang)
     pack = steps.Pack(T)
@@ -224,5 +266,8 @@ def walk_parts(identity: tuple, _walk: Walk | Message, layout: Layout, lang: str
         note=T("walkthrough.weights_pretrained", layer=walk.layer) if walk.layer else
         T("walkthrough.textbook.active") if walk.textbook else T("walkthrough.weights_random"),
     )
-    pack_steps(pack, walk, steps_for(walk), T, layout)
+    if _other is not None and sides is not None:
+        pack_compare(pack, walk, _other, T, layout, sides[:2], sides[2])
+    else:
+        pack_steps(pack, walk, steps_for(walk), T, layout)
     return pack.parts()

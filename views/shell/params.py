@@ -228,9 +228,10 @@ class Token(Param):
 
     pattern: str = ".*"
     normal: Callable[[str], str] = field(default=lambda given: given, compare=False)
+    most: int = 64  # characters read; the rest is left out
 
     def read(self, given: str) -> tuple[str, Notice | None]:
-        value = self.normal(given[:64])
+        value = self.normal(given[: self.most])
         if given == "" or re.fullmatch(self.pattern, value):
             return value, None
         return self.default, Notice(self.name, given[:80], self.default, "unknown")

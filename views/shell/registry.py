@@ -156,6 +156,12 @@ def pretrained(values: Values) -> bool:
     return values.get("walk") == "pretrained"
 
 
+def comparing(values: Values) -> bool:
+    """Walk B beside walk A: a sentence walked through (random weights or a real model's, not the article's fixed
+    example) compared with another setting (a link without one is a link of one walk, as before compare mode)."""
+    return values.get("walk") != "textbook" and bool(values.get("compare"))
+
+
 def several_heads(values: Values) -> bool:
     return pretrained(values) or (values.get("walk") == "random" and values.get("heads", 1) > 1)
 
@@ -244,6 +250,9 @@ PAGES: tuple[Page, ...] = (
         Flag("all", False),
         Int("focus", 1, lo=1, hi=MAX_WORD_PIECES),
         Flag("predict", False),
+        # Compare mode: what walk B changes from A, readably ("score:dot", "d_k:64,heads:4"): views/widgets/compare.read_spec
+        # reads it, and says what it cannot use (a link without it, or with nothing usable, is a link of one walk)
+        Token("compare", "", most=160, when=comparing),
     )),
     Page("why_qkv", "why-qkv", ":material/key:", SENTENCE, min_tokens=4,
          fixed=(Fixed("heads", 1), Fixed("score", "scaled_dot"), Fixed("mode", "soft"))),

@@ -140,6 +140,7 @@ class Stop:
     correct: int  # index of the right option in the texts' list
     answer: Answer
     longer: bool = False
+    compare: str = ""  # the walkthrough's compare preset that shows the stop's claim side by side (views/widgets/compare.py)
 
 
 STOPS = (
@@ -147,15 +148,16 @@ STOPS = (
     Stop("your_sentence", "walkthrough", {"walk": "random", "text": LONG_EXAMPLE, "step": "5", "focus": "3", "predict": "1"}, 6, 1,
          _sentence),
     Stop("why_qkv", "why_qkv", {"text": LONG_EXAMPLE}, 5, 1, _shared_matrix),
-    Stop("kinds", "types", {"text": LONG_EXAMPLE, "section": "modes"}, 6, 0, _hard),
-    Stop("multi_head", "multihead", {"text": LONG_EXAMPLE, "d_model": "16", "heads": "4", "split": "1"}, 5, 2, _heads),
+    Stop("kinds", "types", {"text": LONG_EXAMPLE, "section": "modes"}, 6, 0, _hard, compare="hard"),
+    Stop("multi_head", "multihead", {"text": LONG_EXAMPLE, "d_model": "16", "heads": "4", "split": "1"}, 5, 2, _heads,
+         compare="heads"),
     Stop("cross", "cross", {"pair": "translation"}, 4, 1, _cross),
     Stop("rnn", "rnn", {"text": LONG_EXAMPLE, "step": "3"}, 4, 2, _rnn),
-    Stop("scaling", "scaling", {"d_k": "64"}, 4, 0, _scaling),
+    Stop("scaling", "scaling", {"d_k": "64"}, 4, 0, _scaling, compare="scaling"),
     Stop("real", "real", {"text": "The animal didn't cross the street because it was too tired.", "layer": "1", "head": "3",
-                          "predict": "1", "query": "8"}, 3, 1, _real),  # the class predicts "it" before the head shows
+                          "predict": "1", "query": "8"}, 3, 1, _real, compare="trained"),  # the class predicts "it" first
     Stop("positions", "positions", {"text": LONG_EXAMPLE, "section": "positions", "shuffle": "reverse"}, 7, 1, _positions,
-         longer=True),
+         longer=True, compare="positions"),
     Stop("learn", "learn", {"section": "watch", "task": "induction", "step": "0"}, 8, 1, _learn, longer=True),
 )
 SHORT = tuple(stop for stop in STOPS if not stop.longer)  # the 45-minute class

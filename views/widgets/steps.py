@@ -166,6 +166,8 @@ def component_texts(T: Texts, lang: str) -> dict[str, str]:
             "ask_live": "live.teacher.ask_live", "asked": "live.teacher.asked", "query": "common.labels.query",
             "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded",
             "sideways": "browser.tables.sideways", "sideways_name": "browser.tables.sideways_name"}
+    keys |= {"compare_measure": "walkthrough.compare.measure", "compare_word": "walkthrough.compare.word",
+             "compare_said": "walkthrough.compare.said", "compare_between": "walkthrough.compare.said_between"}
     own = {name: T(key) for name, key in keys.items()}
     own |= {name: T(f"walkthrough.component.{name}") for name in (
         "download", "csv_step", "csv_all", "png", "latex", "latex_copied", "latex_failed", "first_step", "last_step", "head_of",

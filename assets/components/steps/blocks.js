@@ -3,7 +3,8 @@
 
 import { element } from "../common.js";
 import { cellText } from "../numbers.js";
-import { valuesAt } from "./payload.js";
+import { contrastTable, sideColumn } from "./contrast.js";
+import { matrixIdOf, valuesAt } from "./payload.js";
 
 /** @typedef {import("./payload.js").Step} Step */
 /** @typedef {import("./payload.js").Block} Block */
@@ -78,9 +79,17 @@ function drawBlock(steps, block, width) {
     }
     case "options":
       return optionsBlock(steps, block);
+    case "column":
+      return sideColumn(
+        block.label,
+        block.formula,
+        block.blocks.map((inner) => drawBlock(steps, inner, width)),
+      );
+    case "contrast":
+      return contrastTable(steps, block);
     case "matrix": {
       if (block.hide && steps.hiding) return element("p", { class: "note info", text: steps.texts.hidden_matrix });
-      const id = block.per_head ? `${block.matrix}.${steps.view.head}` : block.matrix;
+      const id = matrixIdOf(block, steps.view.head);
       const figure = steps.figure(id, width);
       if (!block.sums || steps.projector()) return figure;
       return element("div", { class: "row sums-row" }, element("div", { class: "cell grow" }, figure), sums(steps));

@@ -238,7 +238,7 @@ export function stepBar(steps) {
   const select = element("select", { class: "where", "aria-label": texts.steps });
   select.addEventListener("change", () => {
     const step = Number.parseInt(select.value, 10);
-    steps.set({ step }, steps.stepWords(step));
+    steps.set({ step }, steps.stepSaid(step));
   });
   const short = element("span", { class: "where-short", "aria-hidden": "true" });
   Object.assign(controls, { previous, next, select, short });

@@ -33,6 +33,8 @@ export function buildSkeleton(steps) {
     top.append(element("p", { class: "note info", html: header.message || "" }));
     return;
   }
+  if (header.compare?.look && !steps.projector())
+    top.append(element("p", { class: "note info look", html: header.compare.look })); // a compare preset's hint
   steps.stepBarNode = stepBar(steps);
   steps.question = element("div", { class: "question" });
   steps.main = element("div", { class: "main" });
@@ -112,7 +114,8 @@ export function drawView(steps) {
  * @returns {HTMLElement}
  */
 function stepNode(steps, number, divided) {
-  const key = [number, steps.view.head, steps.view.values, steps.hiding, steps.width, steps.rowCap].join("|");
+  const word = steps.header.compare ? steps.view.focus : 0; // a compare step's contrast is the focused word's
+  const key = [number, steps.view.head, word, steps.view.values, steps.hiding, steps.width, steps.rowCap].join("|");
   let node = steps.cache.get(key);
   if (!node) {
     node = drawStep(steps, steps.header.steps[number - 1]);

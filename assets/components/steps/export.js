@@ -4,7 +4,7 @@
 import { element, fill } from "../common.js";
 import { cellText, colourAt, css, inkOn } from "../numbers.js";
 import { latexButton } from "./latex.js";
-import { valuesAt } from "./payload.js";
+import { matrixIdOf, valuesAt } from "./payload.js";
 
 /** @typedef {import("./payload.js").Step} Step */
 /** @typedef {import("./payload.js").Block} Block */
@@ -26,8 +26,8 @@ export function matrixIds(steps, head, hiding) {
   /** @param {Block} block */
   const walk = (block) => {
     if (block.type === "row") block.children.forEach(walk);
-    else if (block.type === "matrix" && !(block.hide && hiding))
-      ids.push(block.per_head ? `${block.matrix}.${head}` : block.matrix);
+    else if (block.type === "column") block.blocks.forEach(walk);
+    else if (block.type === "matrix" && !(block.hide && hiding)) ids.push(matrixIdOf(block, head));
   };
   for (const step of steps) step.blocks.forEach(walk);
   return ids;

@@ -23,13 +23,16 @@
  * A piece of a step: a note, numbered tokens, a matrix, a row of pieces side by side, or a question with options.
  * @typedef {{type: "note", tone: string, html: string}} NoteBlock
  * @typedef {{type: "chips", tokens: string[], caption?: string}} ChipsBlock
- * @typedef {{type: "matrix", matrix: string, per_head: boolean, hide: boolean, sums?: boolean}} MatrixBlock
+ * @typedef {{type: "matrix", matrix: string, per_head: boolean, hide: boolean, sums?: boolean, heads?: number}} MatrixBlock
  * @typedef {{type: "row", children: Block[]}} RowBlock
+ * @typedef {{type: "column", label: string, formula?: string, blocks: Block[]}} ColumnBlock one side of a compare step
+ * @typedef {{label: string, decimals: number, a?: Place, b?: Place, both?: Place}} ContrastRow a (heads, words) place each
+ * @typedef {{type: "contrast", caption: string, columns: string[], rows: ContrastRow[], tokens: string[]}} ContrastBlock
  * @typedef {{
  *   type: "options", stop: string, name?: string, options: string[], guess?: number | null, revealed?: boolean,
  *   show?: string, links: {href: string, label: string}[], right?: boolean, answer?: string,
  * }} OptionsBlock
- * @typedef {NoteBlock | ChipsBlock | MatrixBlock | RowBlock | OptionsBlock} Block
+ * @typedef {NoteBlock | ChipsBlock | MatrixBlock | RowBlock | ColumnBlock | ContrastBlock | OptionsBlock} Block
  */
 
 /**
@@ -116,6 +119,7 @@
  * @property {string} [message] nothing to walk through yet: why (server-made HTML)
  * @property {boolean} [ask] a live class can be asked
  * @property {boolean} [teaching] a live class is open
+ * @property {{a: string, b: string, look?: string}} [compare] compare mode: the two sides' names, a preset's hint (HTML)
  */
 
 /**
@@ -152,4 +156,15 @@ export function valuesAt(values, place) {
 export function rowAt(values, place, row) {
   const columns = place.shape[1];
   return values.subarray(place.offset + row * columns, place.offset + (row + 1) * columns);
+}
+
+/**
+ * The matrix a block draws for ``head`` (counted from 1): its own id, or per head ``<id>.<head>``, the side's last
+ * head where it has fewer (``heads``: compare mode's walk of one head beside one of four).
+ * @param {{matrix: string, per_head: boolean, heads?: number}} block
+ * @param {number} head
+ * @returns {string}
+ */
+export function matrixIdOf(block, head) {
+  return block.per_head ? `${block.matrix}.${Math.min(head, block.heads || head)}` : block.matrix;
 }

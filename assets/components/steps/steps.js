@@ -6,12 +6,12 @@
 // them once.
 //
 // This file holds the component's state (one Steps per mounted component) and how the view changes; the files beside
-// it draw: draw.js (what a change redraws), controls.js, dialog.js, blocks.js, matrix.js, cells.js, focus.js,
-// predict.js, fit.js, export.js (and its latex.js); component.js is Streamlit's entry. attention_plot/javascript.py joins
-// them in the order of their imports (no bundler) for views/widgets/steps.py to mount.
+// it draw (draw.js, controls.js, dialog.js, blocks.js, contrast.js, matrix.js, cells.js, focus.js, predict.js, fit.js,
+// export.js with latex.js); component.js is Streamlit's entry, joined by attention_plot/javascript.py (no bundler).
 
 import { COMMITTED, element, fill, readStore, STEPS_DRAWN, VIEW_STORE, writeStore } from "../common.js";
 import { Tooltip } from "./cells.js";
+import { contrastWords } from "./contrast.js";
 import { Choices } from "./dialog.js";
 import { buildSkeleton, drawView, figureOf, widthChanged } from "./draw.js";
 import { fillDownloads } from "./export.js";
@@ -19,7 +19,7 @@ import { scrollsSideways } from "./fit.js";
 import { FocusArea } from "./focus.js";
 import { focusedPart, focusPart, keepTyping, typingNow } from "./kept.js";
 import { decode } from "./payload.js";
-import { clampView, linkValues, linkWith, openingView } from "./view.js";
+import { clampView, linkValues, linkWith, openingView, walkName } from "./view.js";
 
 /** @typedef {import("./payload.js").Header} Header */
 /** @typedef {import("./payload.js").View} View */
@@ -158,7 +158,7 @@ export class Steps {
     const to = this.view.step + by;
     const total = this.header.steps.length;
     if (to < 1 || to > total) this.say(to < 1 ? this.texts.first_step : this.texts.last_step);
-    else this.set({ step: to }, this.stepWords(to));
+    else this.set({ step: to }, this.stepSaid(to));
   }
 
   /**
@@ -234,6 +234,13 @@ export class Steps {
     return `${words} \u00b7 ${fill(texts.head_of, { head: this.view.head, heads: header.heads })}`;
   }
 
+  /** @param {number} step @returns {string} the step's words, and in compare mode what changed for the focused word */
+  stepSaid(step) {
+    const { head, focus } = this.view;
+    const changed = contrastWords(this.header.steps[step - 1], this.values, this.texts, head, focus);
+    return changed ? `${this.stepWords(step)} \u2014 ${changed}` : this.stepWords(step);
+  }
+
   // ---- Drawing (draw.js) ----
 
   /** The skeleton, built once per payload; update() changes what a choice changes. */
@@ -283,12 +290,4 @@ export class Steps {
     mounted.delete(this);
     document.removeEventListener("pointerdown", this.pressed, true);
   }
-}
-
-/**
- * @param {Header} header
- * @returns {string} the walk and layer a payload shows ("" where it offers none)
- */
-function walkName(header) {
-  return header.walks ? `${header.walks.current}|${header.walks.layer}` : "";
 }

@@ -99,3 +99,11 @@ export function linkWith(href, values, heads) {
   }
   return changed ? link.href : null;
 }
+
+/**
+ * @param {Header} header
+ * @returns {string} the walk and layer a payload shows ("" where it offers none)
+ */
+export function walkName(header) {
+  return header.walks ? `${header.walks.current}|${header.walks.layer}` : "";
+}

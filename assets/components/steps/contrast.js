@@ -1,0 +1,138 @@
+// Compare mode (views/widgets/compare.py): a step of two walks, A and B, side by side. Each side is a column under its
+// own heading; above them, the numbers that changed for the focused word (the contrast: spread, largest weight,
+// entropy, weight moved, distance), read from the payload for the view's head and word. contrastValue and
+// contrastWords are pure (tests/js/contrast.test.js).
+
+import { element, fill } from "../common.js";
+import { cellText } from "../numbers.js";
+
+/** @typedef {import("./payload.js").Place} Place */
+/** @typedef {import("./payload.js").ContrastBlock} ContrastBlock */
+/** @typedef {import("./payload.js").ContrastRow} ContrastRow */
+/** @typedef {import("./payload.js").Step} Step */
+/** @typedef {import("./steps.js").Steps} Steps */
+
+/**
+ * The number a (heads, words) place holds for ``head`` and ``focus`` (counted from 1), each kept within the place: a
+ * side with fewer heads or words shows its last.
+ * @param {Float64Array} values
+ * @param {Place} place
+ * @param {number} head
+ * @param {number} focus
+ * @returns {number}
+ */
+export function contrastValue(values, place, head, focus) {
+  const [heads, words] = place.shape;
+  const h = Math.min(Math.max(head, 1), heads) - 1;
+  const w = Math.min(Math.max(focus, 1), words) - 1;
+  return values[place.offset + h * words + w];
+}
+
+/**
+ * A row's numbers as the table shows them: A's and B's, or the one number between them.
+ * @param {Float64Array} values
+ * @param {ContrastRow} row
+ * @param {number} head
+ * @param {number} focus
+ * @returns {string[]}
+ */
+export function contrastCells(values, row, head, focus) {
+  const text = (/** @type {Place} */ place) => cellText(contrastValue(values, place, head, focus), row.decimals);
+  if (row.both) return [text(row.both)];
+  return row.a && row.b ? [text(row.a), text(row.b)] : [];
+}
+
+/**
+ * What the live region says of a step's contrast: "Its largest weight: A 0.41, B 0.99; ..." ("" for a step without).
+ * @param {Step} step
+ * @param {Float64Array} values
+ * @param {Record<string, string>} texts
+ * @param {number} head
+ * @param {number} focus
+ * @returns {string}
+ */
+export function contrastWords(step, values, texts, head, focus) {
+  const block = /** @type {ContrastBlock | undefined} */ (step.blocks.find((b) => b.type === "contrast"));
+  if (!block) return "";
+  return block.rows
+    .map((row) => {
+      const cells = contrastCells(values, row, head, focus);
+      return cells.length === 1
+        ? fill(texts.compare_between, { measure: row.label, value: cells[0] })
+        : fill(texts.compare_said, { measure: row.label, a: cells[0], b: cells[1] });
+    })
+    .join("; ");
+}
+
+/**
+ * The contrast as a table: a row per number, A's and B's columns (a number between them spans both); its caption
+ * names the focused word, which a list beside it chooses.
+ * @param {Steps} steps
+ * @param {ContrastBlock} block
+ * @returns {HTMLElement}
+ */
+export function contrastTable(steps, block) {
+  const { view, values, texts } = steps;
+  const word = block.tokens[Math.min(view.focus, block.tokens.length) - 1] || "";
+  const head = element(
+    "tr",
+    {},
+    element("th", { scope: "col", text: texts.compare_measure }),
+    ...block.columns.map((label) => element("th", { scope: "col", text: label })),
+  );
+  const rows = block.rows.map((row) => {
+    const cells = contrastCells(values, row, view.head, view.focus);
+    const tds =
+      cells.length === 1
+        ? [element("td", { colspan: 2, text: cells[0] })]
+        : cells.map((text) => element("td", { text }));
+    return element("tr", {}, element("th", { scope: "row", text: row.label }), ...tds);
+  });
+  const table = element(
+    "table",
+    { class: "plain small contrast" },
+    element("caption", { text: fill(block.caption, { word: `${view.focus} \u00b7 ${word}` }) }),
+    element("thead", {}, head),
+    element("tbody", {}, ...rows),
+  );
+  return element("div", { class: "contrast-box" }, wordList(steps, block), table);
+}
+
+/**
+ * The focused word's list (its choice redraws every step and is kept in the link, as the focus tables' list does).
+ * @param {Steps} steps
+ * @param {ContrastBlock} block
+ * @returns {HTMLElement}
+ */
+function wordList(steps, block) {
+  const select = /** @type {HTMLSelectElement} */ (
+    element(
+      "select",
+      { class: "word", "aria-label": steps.texts.compare_word },
+      ...block.tokens.map((token, i) => element("option", { value: i + 1 }, `${i + 1} \u00b7 ${token}`)),
+    )
+  );
+  select.value = String(steps.view.focus);
+  select.addEventListener("change", () => {
+    steps.set({ focus: Number(select.value) });
+    /** @type {HTMLSelectElement | null | undefined} */ (steps.main?.querySelector("select.word"))?.focus(); // drawn anew
+  });
+  return element("label", { class: "word-choice" }, element("span", { text: steps.texts.compare_word }), select);
+}
+
+/**
+ * One side of a compare step: its heading (A's or B's settings), its formula where the sides differ, its blocks.
+ * @param {string} label
+ * @param {string | undefined} formula MathML
+ * @param {HTMLElement[]} blocks
+ * @returns {HTMLElement}
+ */
+export function sideColumn(label, formula, blocks) {
+  return element(
+    "div",
+    { class: "side" },
+    element("h3", { class: "side-title", text: label }),
+    formula ? element("div", { class: "formula", html: formula }) : null,
+    ...blocks,
+  );
+}

@@ -1,0 +1,149 @@
+"""AppTest for the walkthrough's compare mode: walk B beside walk A in one payload (views/widgets/compare.py and compare_pack.py), its
+presets, its link and B's own settings. The numbers beside each step are checked against loops over the two sides'
+matrices as the browser receives them (not the core's functions). Stepping both together: tests/test_browser_compare.py."""
+
+import math
+
+import numpy as np
+import pytest
+from conftest import SENTENCE, matrix, open_app, payload, step_ids, step_matrices
+
+from views.widgets.compare import CHANGEABLE, PRESETS, read_spec, write_spec
+
+
+def contrast(header: dict, step: str) -> dict:
+    return next(b for b in next(s for s in header["steps"] if s["id"] == step)["blocks"] if b["type"] == "contrast")
+
+
+def at_place(values: np.ndarray, place: dict) -> np.ndarray:
+    count = math.prod(place["shape"])
+    return values[place["offset"] : place["offset"] + count].reshape(place["shape"])
+
+
+def loop_std(row) -> float:
+    row = [x for x in row if math.isfinite(x)]
+    mean = sum(row) / len(row)
+    return math.sqrt(sum((x - mean) ** 2 for x in row) / len(row))
+
+
+def loop_entropy(row) -> float:
+    return -sum(w * math.log2(w) for w in row if w > 0)
+
+
+def test_a_preset_sets_a_and_b_and_says_what_to_look_for():
+    at = open_app(text=SENTENCE)
+    at.selectbox(key="walkthrough.compare_choice").set_value("scaling").run()
+    assert not at.exception
+    header, _ = payload(at)
+    assert (header["compare"]["a"], header["compare"]["b"]) == ("A · scaled dot product", "B · dot product")
+    assert at.query_params["compare"] == "score:dot" and at.query_params["d_k"] == "64"
+    assert "What to look for" in header["compare"]["look"] and "√64 = 8" in header["compare"]["look"]
+    assert step_ids(header) == ["tokens", "qkv", "raw", "scaled", "softmax", "output"]
+    assert step_matrices(header, "softmax") == ["weights.1", "b-weights.1", "diff-weights.1"]
+    titles = [header["matrices"][id_]["title"] for id_ in step_matrices(header, "softmax")]
+    assert titles[0].startswith("A · ") and titles[1].startswith("B · ")  # the CSV and PNG say which side
+    again = open_app(**dict(at.query_params))  # the link, opened fresh
+    header_again, values_again = payload(again)
+    assert header_again["compare"] == header["compare"] and header_again["id"] == header["id"]
+    np.testing.assert_array_equal(values_again, payload(at)[1])
+
+
+@pytest.mark.parametrize("spec", ["score:dot", "seed:7,heads:2", "mode:hard"])
+def test_the_numbers_beside_each_step_match_a_loop_over_both_sides(spec):
+    at = open_app(text=SENTENCE, d_model="16", d_k="16", heads="2", compare=spec)
+    header, values = payload(at)
+    heads = header["heads"]
+    for h in range(1, heads + 1):
+        a_raw, b_raw = matrix(header, values, f"raw.{h}"), matrix(header, values, f"b-raw.{h}")
+        a_w, b_w = matrix(header, values, f"weights.{h}"), matrix(header, values, f"b-weights.{h}")
+        a_out, b_out = matrix(header, values, f"output.{h}"), matrix(header, values, f"b-output.{h}")
+        found = {row["label"]: row for step in ("raw", "softmax", "output") for row in contrast(header, step)["rows"]}
+        spread, largest, entropy = found["Spread of its raw scores (standard deviation)"], found["Its largest weight"], \
+            found["Entropy of its weights (bits)"]
+        for i in range(len(SENTENCE.split())):
+            assert math.isclose(at_place(values, spread["a"])[h - 1, i], loop_std(a_raw[i]), rel_tol=1e-9)
+            assert math.isclose(at_place(values, spread["b"])[h - 1, i], loop_std(b_raw[i]), rel_tol=1e-9)
+            assert at_place(values, largest["b"])[h - 1, i] == max(b_w[i])
+            assert math.isclose(at_place(values, entropy["a"])[h - 1, i], loop_entropy(a_w[i]), abs_tol=1e-12)
+            moved = sum(abs(x - y) for x, y in zip(a_w[i], b_w[i])) / 2
+            assert math.isclose(at_place(values, found["Weight on other keys in B than in A"]["both"])[h - 1, i], moved, abs_tol=1e-12)
+            distance = math.sqrt(sum((x - y) ** 2 for x, y in zip(a_out[i], b_out[i])))
+            assert math.isclose(at_place(values, found["Distance between A's and B's output rows"]["both"])[h - 1, i], distance,
+                                rel_tol=1e-9, abs_tol=1e-12)
+            for j in range(len(SENTENCE.split())):  # B − A, cell by cell
+                assert matrix(header, values, f"diff-weights.{h}")[i, j] == b_w[i, j] - a_w[i, j]
+
+
+def test_one_head_beside_four_the_head_step_and_each_sides_heads():
+    at = open_app(text=SENTENCE, compare="heads:4")
+    header, _ = payload(at)
+    assert header["heads"] == 4 and step_ids(header)[-1] == "heads"
+    assert step_matrices(header, "softmax", head=3) == ["weights.1", "b-weights.3"]  # A shows its one head
+    a_side, _ = next(b for b in header["steps"][-1]["blocks"] if b["type"] == "row")["children"]
+    assert a_side["blocks"][0]["html"] == "One head: there is nothing to combine."
+    assert step_matrices(header, "heads") == ["b-concat", "b-w_o", "b-mh-output"]
+    largest = contrast(header, "softmax")["rows"][0]
+    assert largest["a"]["shape"] == [1, 6] and largest["b"]["shape"] == [4, 6]
+    not_subtracted = [b for b in next(s for s in header["steps"] if s["id"] == "softmax")["blocks"] if b["type"] == "note"]
+    assert "1 × 6 × 6 against 4 × 6 × 6" in not_subtracted[0]["html"]
+
+
+def test_b_s_own_settings_change_b_only_and_a_setting_equal_to_a_s_is_left_out():
+    at = open_app(text=SENTENCE, compare="seed:1")
+    at.slider(key="walkthrough.compare_b.heads").set_value(2).run()
+    assert at.query_params["compare"] == "heads:2,seed:1" and at.query_params.get("heads", "1") == "1"
+    at.number_input(key="walkthrough.compare_b.seed").set_value(0).run()  # A's seed: no longer a difference
+    assert at.query_params["compare"] == "heads:2"
+    header, _ = payload(at)
+    assert header["compare"] == {"a": "A · 1 head", "b": "B · 2 heads"}
+    at.selectbox(key="walkthrough.compare_choice").set_value("off").run()
+    assert "compare" not in at.query_params and "compare" not in payload(at)[0]  # the link of one walk, as before
+
+
+def test_a_tampered_compare_link_gets_a_notice_and_the_link_says_what_is_shown():
+    at = open_app(text=SENTENCE, compare="d_k:999,colour:red")
+    said = [w.body for w in at.warning]
+    assert any("out of range (1–128); using 128" in text for text in said), said
+    assert any("colour\\:red" in text and "left out" in text for text in said), said
+    assert at.query_params["compare"] == "d_k:128"
+    assert payload(at)[0]["compare"]["b"] == "B · d_k 128"
+    at.run()  # said once
+    assert not any("out of range" in w.body for w in at.warning)
+    script = open_app(text=SENTENCE, compare="<script>alert(1)</script>")
+    assert "compare" not in payload(script)[0] and any("not understood" in w.body for w in script.warning)
+
+
+def test_old_links_and_the_articles_example_open_one_walk():
+    assert "compare" not in payload(open_app(text=SENTENCE, d_k="8"))[0]
+    textbook = open_app(walk="textbook", compare="score:dot")
+    assert "compare" not in payload(textbook)[0]
+
+
+def test_random_weights_beside_a_real_model_say_why_their_matrices_are_not_subtracted(model):
+    at = open_app(text=SENTENCE, compare="walk:pretrained", lang="zh")
+    header, _ = payload(at)
+    assert (header["compare"]["a"], header["compare"]["b"]) == ("A · 随机权重", "B · MiniLM，第 1 层")
+    assert header["heads"] == 12 and "[CLS]" in header["matrices"]["b-raw.1"]["rows"]
+    notes = [b["html"] for s in header["steps"] for b in s["blocks"] if b["type"] == "note"]
+    assert notes and all("不能逐格相减" in html for html in notes)
+
+
+def test_a_spec_reads_back_as_written():
+    for preset in PRESETS.values():
+        assert read_spec(write_spec(preset.b)) == (preset.b, [])
+    changes = {"walk": "pretrained", "d_k": 16, "heads": 2, "score": "cosine", "mode": "hard", "pe": False, "seed": 3}
+    assert tuple(changes) == CHANGEABLE
+    assert write_spec(changes) == "walk:pretrained,d_k:16,heads:2,score:cosine,mode:hard,pe:0,seed:3"
+    assert read_spec(write_spec(changes)) == (changes, [])
+
+
+def test_a_lesson_stop_opens_its_claim_side_by_side():
+    from urllib.parse import parse_qsl, urlsplit
+
+    at = open_app("lesson")
+    at.radio(key="lesson.scaling.guess").set_value(0).run()
+    links = [dict(parse_qsl(urlsplit(b.proto.url).query)) for b in at.get("link_button")]
+    side_by_side = next(link for link in links if "compare" in link)
+    assert side_by_side["compare"] == "score:dot" and side_by_side["d_k"] == "64" and side_by_side["step"] == "5"
+    walk = open_app(**{k: v for k, v in side_by_side.items() if k != "step"})
+    assert payload(walk)[0]["compare"]["b"] == "B · dot product" and "look" in payload(walk)[0]["compare"]

@@ -1,0 +1,183 @@
+"""Compare mode of the walkthrough: walk B, the same sentence as walk A under settings that differ, and the controls
+that choose it (a preset for one of the article's claims, or B's own settings).
+
+The link says what B changes, readably: ``compare=score:dot`` (B is A unscaled), ``compare=d_k:64,heads:4``,
+``compare=walk:pretrained``. ``read_spec`` reads it with the settings' own parameters (a value out of range is
+clamped, an unknown name dropped, each with a notice); ``write_spec`` writes it back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from attention_plot.text import Texts
+from views.shell import state
+from views.shell.page import View
+from views.shell.params import Choice, Notice, Param
+from views.shell.registry import SHARED_BY_NAME
+
+CHANGEABLE = ("walk", "d_k", "heads", "score", "mode", "pe", "seed")  # what B may change, in the order a label says it
+WALK = Choice("walk", "random", options=("random", "pretrained"))  # B walks a sentence: not the article's fixed example
+
+
+def param_of(name: str) -> Param:
+    return WALK if name == "walk" else SHARED_BY_NAME[name]
+
+
+def read_spec(spec: str) -> tuple[dict[str, Any], list[Notice]]:
+    """B's settings that differ from A's, from the link's text (its pattern: the registry's ``compare``), and a notice for each part that had to
+    change: a name B cannot change is dropped, a value is read (and clamped) by that setting's own parameter."""
+    found: dict[str, Any] = {}
+    notices: list[Notice] = []
+    for part in filter(None, spec.split(",")):
+        name, _, given = part.partition(":")
+        if name not in CHANGEABLE:
+            notices.append(Notice("compare", part, "", "unknown"))
+            continue
+        value, notice = param_of(name).read(given)
+        found[name] = value
+        if notice is not None:
+            notices.append(notice._replace(param=f"compare {name}"))
+    return found, notices
+
+
+def write_spec(changes: dict[str, Any]) -> str:
+    """The link's text for B's changes, in ``CHANGEABLE``'s order (``read_spec`` reads it back)."""
+    return ",".join(f"{name}:{param_of(name).write(changes[name])}" for name in CHANGEABLE if name in changes)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One of the article's claims as a comparison: A's settings (``a``, with random weights) and what B changes."""
+
+    a: dict[str, Any]
+    b: dict[str, Any]
+
+
+PRESETS = {
+    "scaling": Preset({"d_model": 64, "d_k": 64, "heads": 1, "score": "scaled_dot", "mode": "soft"}, {"score": "dot"}),
+    "heads": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft"}, {"heads": 4}),
+    "hard": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft"}, {"mode": "hard"}),
+    "positions": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft", "pe": False}, {"pe": True}),
+    "trained": Preset({}, {"walk": "pretrained"}),
+}
+CHOICES = ("off", *PRESETS, "own")
+
+
+def preset_params(name: str, text: str) -> dict[str, str]:
+    """A preset as a link's values: the walkthrough's sentence, A's settings, B's changes, at the softmax step."""
+    preset = PRESETS[name]
+    return {"text": text, "walk": "random", **{k: param_of(k).write(v) for k, v in preset.a.items()},
+            "compare": write_spec(preset.b), "step": "5"}
+
+
+def a_value(view: View, name: str) -> Any:
+    return view["walk"] if name == "walk" else getattr(view.settings, name)
+
+
+def preset_of(view: View, changes: dict[str, Any]) -> str | None:
+    """The preset the view shows now (A's settings and B's changes both as it sets them), or None."""
+    for name, preset in PRESETS.items():
+        if preset.b == changes and view["walk"] == "random" and all(a_value(view, k) == v for k, v in preset.a.items()):
+            return name
+    return None
+
+
+def changes_of(view: View) -> dict[str, Any]:
+    """B's changes as the view's link says them, without those equal to A's (B then differs in what it says)."""
+    if view["walk"] == "textbook":
+        return {}
+    changes, _ = read_spec(view["compare"] or "")
+    return {k: v for k, v in changes.items() if a_value(view, k) != v}
+
+
+def b_settings(view: View, changes: dict[str, Any]):
+    """B's shared settings: A's with B's changes (``views.shell.page.Settings``)."""
+    return dataclasses.replace(view.settings, **{k: v for k, v in changes.items() if k != "walk"})
+
+
+def describe(T: Texts, name: str, value: Any, layer: int) -> str:
+    """One setting in a side's label: "d_k 64", "not scaled", "4 heads", "MiniLM, layer 1"."""
+    if name == "walk":
+        return T(f"walkthrough.compare.describe.walk_{value}", layer=layer)
+    if name in ("score", "mode"):
+        return T(f"common.{name}s.{value}")
+    if name == "pe":
+        return T(f"walkthrough.compare.describe.pe_{'on' if value else 'off'}")
+    if name == "heads":
+        return T("walkthrough.compare.describe.one_head" if value == 1 else "walkthrough.compare.describe.heads", value=value)
+    return T(f"walkthrough.compare.describe.{name}", value=value)
+
+
+def labels(view: View, changes: dict[str, Any]) -> tuple[str, str]:
+    """The two sides' names: "A · scaled by √d_k" and "B · not scaled" (the settings in which they differ)."""
+    layer = view["layer"]
+    names = [name for name in CHANGEABLE if name in changes]
+    a = ", ".join(describe(view.T, name, a_value(view, name), layer) for name in names)
+    b = ", ".join(describe(view.T, name, changes[name], layer) for name in names)
+    return f"A · {a}", f"B · {b}"
+
+
+# --- The controls (a screen's walkthrough, above the step component) ---
+
+CHOICE_KEY = "walkthrough.compare_choice"
+
+
+def _b_key(name: str) -> str:
+    return f"walkthrough.compare_b.{name}"
+
+
+def _chosen(view: View) -> None:
+    """A preset chosen: A's settings and B's changes as it sets them (the whole page reruns: the sidebar shows A's);
+    "own": B as it is (or A with its seed changed); "off": one walk."""
+    choice = st.session_state.get(CHOICE_KEY, "off")
+    if choice == "off":
+        view.set("compare", "")
+    elif choice == "own":
+        changes = changes_of(view) or {"seed": view.settings.seed + 1}
+        view.set("compare", write_spec(changes))
+    else:
+        preset = PRESETS[choice]
+        for name, value in preset.a.items():
+            st.session_state[state.key("shared", name)] = value
+        view.set("walk", "random")
+        view.set("compare", write_spec(preset.b))
+
+
+def _b_changed(view: View) -> None:
+    """One of B's settings changed: B's changes written again (those equal to A's left out)."""
+    changes = {}
+    for name in CHANGEABLE:
+        value = st.session_state.get(_b_key(name))
+        if value is not None and value != a_value(view, name):
+            changes[name] = value
+    view.set("compare", write_spec(changes))
+
+
+def controls(view: View, changes: dict[str, Any]) -> None:
+    """"Compare with" (off, a preset or B's own settings) and, with B on, B's settings in a pop-over beside it, on one
+    row (a preset's "what to look for" is drawn by the step component, above its steps)."""
+    T = view.T
+    current = preset_of(view, changes) or ("own" if changes else "off")
+    st.session_state[CHOICE_KEY] = current
+    choice, settings = st.columns([3, 1], vertical_alignment="bottom")
+    choice.selectbox(T("walkthrough.compare.label"), CHOICES, key=CHOICE_KEY, on_change=_chosen, args=(view,),
+                     format_func=lambda c: T(f"walkthrough.compare.choices.{c}"), help=T("walkthrough.compare.help"))
+    if not changes:
+        return
+    with settings.popover(T("walkthrough.compare.b_settings"), icon=":material/tune:", width="stretch"):
+        st.caption(T("walkthrough.compare.b_settings_help"))
+        for name in CHANGEABLE:
+            st.session_state[_b_key(name)] = changes.get(name, a_value(view, name))
+            label = T("walkthrough.walk") if name == "walk" else T(f"common.sidebar.{name}")
+            display: dict[str, Any] = {"on_change": _b_changed, "args": (view,)}
+            if name == "walk":
+                display["format_func"] = lambda w: T(f"walkthrough.walks.{w}")
+            elif name in ("score", "mode"):
+                display["format_func"] = lambda o, g={"score": "scores", "mode": "modes"}[name]: T(f"common.{g}.{o}")
+            style = "selectbox" if name in ("walk", "score", "mode") else "number_input" if name == "seed" else None
+            param_of(name).widget(st, label, _b_key(name), style=style, **display)

@@ -1,0 +1,173 @@
+"""Compare mode's packing: two walks of the same sentence (A and B) as one step component's steps, side by side.
+
+A's steps are packed as in a single walk; B's into a pack of their own, then moved into A's (``absorb``: its matrices
+named ``b-<id>``). Each step then shows A's and B's blocks as two columns (side by side on a screen, one above the
+other on a phone: the component's rows), preceded by the numbers that changed the story for the focused word
+(``attention_core.compare``: spread, largest weight, entropy, weight moved, distance), computed here for every head and
+word so that the browser picks them without asking, and followed, where the shapes agree, by B − A.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attention_core.compare import head_measures, row_distance, weight_moved
+from attention_plot.text import Texts
+from views.shell.page import Layout
+from views.widgets import steps
+from views.widgets.walk import STEPS, Walk, note, pack_steps, steps_for
+
+B = "b-"  # B's matrices' ids: "b-raw.1"
+# The matrix whose B − A a step shows: its name (ids "diff-<name>.<head>", texts) and the trace's field.
+DIFFERENCES = {"raw": ("raw", "raw_scores"), "scaled": ("scaled", "scaled_scores"), "softmax": ("weights", "weights"),
+               "output": ("output", "output")}
+
+
+def pack_compare(pack: steps.Pack, a: Walk, b: Walk, T: Texts, layout: Layout, labels: tuple[str, str], look: str | None = None) -> None:
+    """Both walks into ``pack``: A's and B's steps zipped by name (a step only one side has says so on the other),
+    every matrix titled with its side ("A · Raw scores"), the contrast of each step and, on a screen, B − A; ``look``:
+    a preset's "what to look for" (the text's key), shown above the steps."""
+    names_a, names_b = steps_for(a), steps_for(b)
+    pack_steps(pack, a, names_a, T, layout, focus=False)
+    steps_a = {step["id"]: step for step in pack.header["steps"]}
+    other = steps.Pack(T)
+    pack_steps(other, b, names_b, T, layout, focus=False)
+    steps_b = {step["id"]: renamed(step, B, len(b.heads)) for step in other.header["steps"]}
+    for id_, step in steps_a.items():
+        steps_a[id_] = renamed(step, "", len(a.heads))
+    for entry in pack.matrices.values():
+        entry["title"] = f"{labels[0]} · {entry['title']}"
+    absorb(pack, other, B, labels[1])
+    pack.header.update(heads=max(len(a.heads), len(b.heads)), compare={"a": labels[0], "b": labels[1]})
+    if look:
+        pack.header["compare"]["look"] = steps.markdown(T("walkthrough.compare.look_for", text=T(look)))
+    pack.header["steps"] = [
+        zipped(pack, name, steps_a.get(name), steps_b.get(name), a, b, T, layout, labels)
+        for name in STEPS if name in names_a or name in names_b
+    ]
+
+
+def renamed(step: dict[str, Any], prefix: str, heads: int) -> dict[str, Any]:
+    """A step's blocks with each matrix named ``prefix + id`` and, per head, the side's head count (the browser shows
+    its last head where the view's head is beyond it); no sums beside the weights (the contrast says the row's numbers)."""
+
+    def block(entry: dict[str, Any]) -> dict[str, Any]:
+        if entry["type"] == "row":
+            return {**entry, "children": [block(child) for child in entry["children"]]}
+        if entry["type"] == "matrix":
+            return {**{k: v for k, v in entry.items() if k != "sums"}, "matrix": prefix + entry["matrix"], "heads": heads}
+        return entry
+
+    return {**step, "blocks": [block(entry) for entry in step["blocks"]]}
+
+
+def absorb(pack: steps.Pack, other: steps.Pack, prefix: str, label: str) -> None:
+    """``other``'s matrices and numbers into ``pack``: ids prefixed, titles naming ``label``, offsets moved past
+    ``pack``'s numbers."""
+    shift = pack.size
+    pack.values += other.values
+    pack.size += other.size
+    for id_, entry in other.matrices.items():
+        moved = {**entry, "offset": entry["offset"] + shift, "title": f"{label} · {entry['title']}"}
+        if "arithmetic" in entry:
+            sums = entry["arithmetic"]
+            moved["arithmetic"] = {"query": prefix + sums["query"], "key": prefix + sums["key"],
+                                   "places": {**sums["places"], "offset": sums["places"]["offset"] + shift}}
+        pack.matrices[prefix + id_] = moved
+
+
+def zipped(pack: steps.Pack, name: str, a: dict | None, b: dict | None, walk_a: Walk, walk_b: Walk, T: Texts,
+           layout: Layout, labels: tuple[str, str]) -> dict[str, Any]:
+    """One step of both walks: its title and explanation once, the formula once where both sides share it, then the
+    contrast, A's and B's columns, and B − A (or why it cannot be taken)."""
+    first = a or b
+    assert first is not None
+    same = a is not None and b is not None and a.get("formula") == b.get("formula")
+    entry = {key: first[key] for key in ("id", "title", "badge", "body")}
+    if same and first.get("formula"):
+        entry["formula"] = first["formula"]
+    columns = [column(T, labels[0], a, not same, walk_a), column(T, labels[1], b, not same, walk_b)]
+    blocks: list[dict[str, Any]] = []
+    contrast = contrast_block(pack, name, walk_a, walk_b, T, labels)
+    if contrast is not None:
+        blocks.append(contrast)
+    blocks.append({"type": "row", "children": columns})
+    if layout.explains and name in DIFFERENCES:
+        blocks.append(difference(pack, *DIFFERENCES[name], walk_a, walk_b, T))
+    return entry | {"blocks": blocks}
+
+
+def column(T: Texts, label: str, step: dict | None, own_formula: bool, walk: Walk) -> dict[str, Any]:
+    """One side of a step: its label (a heading), its formula where the sides differ, its blocks; a side without this
+    step (one head: nothing to combine) says so."""
+    if step is None:
+        return {"type": "column", "label": label, "blocks": [note("walkthrough.compare.no_heads", T, tone="plain")]}
+    entry = {"type": "column", "label": label, "blocks": step["blocks"]}
+    if own_formula and step.get("formula"):
+        entry["formula"] = step["formula"]
+    return entry
+
+
+def per_head(walk: Walk, measure) -> NDArray:
+    """``measure(head)`` (a (n,) row of numbers) for every head of ``walk``: (heads, n)."""
+    return np.stack([measure(head) for head in walk.heads])
+
+
+def paired(a: Walk, b: Walk, pick, measure) -> NDArray | None:
+    """``measure(pick(A's head), pick(B's head))`` per head, (heads, n), where both walks have as many heads and the
+    matrices ``pick`` takes have one shape; else None."""
+    if len(a.heads) != len(b.heads) or any(np.shape(pick(x)) != np.shape(pick(y)) for x, y in zip(a.heads, b.heads)):
+        return None
+    return np.stack([measure(pick(x), pick(y)) for x, y in zip(a.heads, b.heads)])
+
+
+def contrast_block(pack: steps.Pack, name: str, a: Walk, b: Walk, T: Texts, labels: tuple[str, str]) -> dict[str, Any] | None:
+    """The numbers of this step for the focused word in A and in B (and between them), as places in the payload: the
+    browser takes the row of its head (the side's last where it has fewer) and word."""
+    rows: list[dict[str, Any]] = []
+
+    def sides(key: str, measure, decimals: int) -> None:
+        rows.append({"label": T(f"walkthrough.compare.measures.{key}"), "decimals": decimals,
+                     "a": pack.array(per_head(a, measure)), "b": pack.array(per_head(b, measure))})
+
+    def between(key: str, values: NDArray | None, decimals: int) -> None:
+        if values is not None:
+            rows.append({"label": T(f"walkthrough.compare.measures.{key}"), "decimals": decimals, "both": pack.array(values)})
+
+    if name == "raw":
+        sides("raw_spread", lambda h: head_measures(h).raw_spread, 2)
+    elif name == "scaled":
+        sides("scaled_spread", lambda h: head_measures(h).scaled_spread, 2)
+    elif name == "softmax":
+        sides("largest", lambda h: head_measures(h).largest, 2)
+        sides("entropy", lambda h: head_measures(h).entropy, 2)
+        between("moved", paired(a, b, lambda h: h.weights, weight_moved), 2)
+    elif name == "output":
+        between("distance", paired(a, b, lambda h: h.output, row_distance), 2)
+    elif name == "heads" and a.explanation is not None and b.explanation is not None and len(a.heads) > 1 and len(b.heads) > 1:
+        outputs = a.explanation.trace.output, b.explanation.trace.output
+        if outputs[0].shape == outputs[1].shape:
+            between("distance_heads", row_distance(*outputs)[None, :], 2)
+    if not rows:
+        return None
+    return {"type": "contrast", "caption": T("walkthrough.compare.caption"), "columns": list(labels), "rows": rows,
+            "tokens": list(a.tokens)}
+
+
+def difference(pack: steps.Pack, name: str, field: str, a: Walk, b: Walk, T: Texts) -> dict[str, Any]:
+    """B − A of one matrix (the trace's ``field``), every head, on a diverging scale centred at 0, where both walks
+    have the same tokens and as many heads of one shape; else a note saying why the two cannot be subtracted."""
+    shapes = [np.shape(getattr(h, field)) for h in a.heads], [np.shape(getattr(h, field)) for h in b.heads]
+    if shapes[0] != shapes[1] or a.tokens != b.tokens or a.key_tokens != b.key_tokens:
+        said = lambda walk, found: f"{len(walk.heads)} × {' × '.join(map(str, found[0]))}"
+        return note("walkthrough.compare.not_comparable", T, tone="plain", a=said(a, shapes[0]), b=said(b, shapes[1]))
+    cols = tuple(str(i + 1) for i in range(shapes[0][0][1])) if name == "output" else b.key_tokens
+    for h, (x, y) in enumerate(zip(a.heads, b.heads), 1):
+        before, after = getattr(x, field), getattr(y, field)
+        change = np.where(np.isfinite(before) & np.isfinite(after), after - before, np.nan)
+        pack.matrix(f"diff-{name}.{h}", change, b.tokens, cols, title=T(f"walkthrough.compare.difference.{name}"),
+                    kind="signed", rows_are="query", cols_are="dimension" if name == "output" else "key")
+    return {"type": "matrix", "matrix": f"diff-{name}", "per_head": True, "hide": True, "heads": len(a.heads)}
