@@ -147,3 +147,18 @@ def test_a_lesson_stop_opens_its_claim_side_by_side():
     assert side_by_side["compare"] == "score:dot" and side_by_side["d_k"] == "64" and side_by_side["step"] == "5"
     walk = open_app(**{k: v for k, v in side_by_side.items() if k != "step"})
     assert payload(walk)[0]["compare"]["b"] == "B · dot product" and "look" in payload(walk)[0]["compare"]
+
+
+def test_the_json_export_carries_both_sides_each_read_back(downloads):
+    import json
+
+    from attention_core import from_json
+
+    at = open_app(text=SENTENCE, compare="heads:2")
+    button = next(b for b in at.get("download_button") if b.proto.label == "Download this view (JSON)")
+    both = json.loads(downloads(button))
+    assert [both["A"]["name"], both["B"]["name"]] == ["A · 1 head", "B · 2 heads"]
+    a, b = from_json(json.dumps(both["A"]["view"])), from_json(json.dumps(both["B"]["view"]))
+    assert len(a.trace.heads) == 1 and len(b.trace.heads) == 2
+    header, values = payload(at)
+    np.testing.assert_array_equal(b.trace.heads[1].weights, matrix(header, values, "b-weights.2"))

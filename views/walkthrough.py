@@ -8,6 +8,7 @@ walk or layer (new numbers), the hands-on editor and a live class's question abo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
@@ -165,15 +166,27 @@ def steps_part(view: View, walk: Walk | Message) -> None:
     if askable:
         st.page_link(BY_ID["live"].file_path, label=T("live.teacher.see_answers"), icon=":material/groups:")
     if view.layout.extras and walk.explanation is not None:
-        st.download_button(T("walkthrough.download_json"), lambda e=walk.explanation: _json(e), file_name="attention-view.json",
+        sides = other is not None and other.explanation is not None
+        names = compare.labels(view, compare.changes_of(view)) if sides else ("", "")
+        made = functools.partial(_json_sides, walk.explanation, other.explanation, names) if sides else \
+            functools.partial(_json, walk.explanation)
+        st.download_button(T("walkthrough.download_json"), made, file_name="attention-compare.json" if sides else "attention-view.json",
                            mime="application/json", key="download-json", on_click="ignore", icon=":material/data_object:",
-                           help=T("walkthrough.download_json_help"))
+                           help=T("walkthrough.compare.json_help" if sides else "walkthrough.download_json_help"))
 
 
 def _json(explanation: Explanation) -> str:
     from attention_core import to_json
 
     return to_json(explanation)
+
+
+def _json_sides(a: Explanation, b: Explanation, names: tuple[str, str]) -> str:
+    """Compare mode's view: {"A": {"name", "view"}, "B": {...}}, each view as ``attention_core.from_json`` reads it."""
+    import json
+
+    return json.dumps({side: {"name": name, "view": json.loads(_json(e))} for side, name, e in (("A", names[0], a), ("B", names[1], b))},
+                      ensure_ascii=False)
 
 
 def view_values(view: View, walk: Walk, other: Walk | None = None) -> tuple:
