@@ -66,7 +66,7 @@ def test_the_numbers_beside_each_step_match_a_loop_over_both_sides(spec):
             assert at_place(values, largest["b"])[h - 1, i] == max(b_w[i])
             assert math.isclose(at_place(values, entropy["a"])[h - 1, i], loop_entropy(a_w[i]), abs_tol=1e-12)
             moved = sum(abs(x - y) for x, y in zip(a_w[i], b_w[i])) / 2
-            assert math.isclose(at_place(values, found["Weight on other keys in B than in A"]["both"])[h - 1, i], moved, abs_tol=1e-12)
+            assert math.isclose(at_place(values, found["Weight to move to turn A's row into B's"]["both"])[h - 1, i], moved, abs_tol=1e-12)
             distance = math.sqrt(sum((x - y) ** 2 for x, y in zip(a_out[i], b_out[i])))
             assert math.isclose(at_place(values, found["Distance between A's and B's output rows"]["both"])[h - 1, i], distance,
                                 rel_tol=1e-9, abs_tol=1e-12)
@@ -90,9 +90,9 @@ def test_one_head_beside_four_the_head_step_and_each_sides_heads():
 
 def test_b_s_own_settings_change_b_only_and_a_setting_equal_to_a_s_is_left_out():
     at = open_app(text=SENTENCE, compare="seed:1")
-    at.slider(key="walkthrough.compare_b.heads").set_value(2).run()
+    at.slider(key="walkthrough.compare_b.1.heads").set_value(2).run()
     assert at.query_params["compare"] == "heads:2,seed:1" and at.query_params.get("heads", "1") == "1"
-    at.number_input(key="walkthrough.compare_b.seed").set_value(0).run()  # A's seed: no longer a difference
+    at.number_input(key="walkthrough.compare_b.1.seed").set_value(0).run()  # A's seed: no longer a difference
     assert at.query_params["compare"] == "heads:2"
     header, _ = payload(at)
     assert header["compare"] == {"a": "A · 1 head", "b": "B · 2 heads"}
@@ -162,3 +162,40 @@ def test_the_json_export_carries_both_sides_each_read_back(downloads):
     assert len(a.trace.heads) == 1 and len(b.trace.heads) == 2
     header, values = payload(at)
     np.testing.assert_array_equal(b.trace.heads[1].weights, matrix(header, values, "b-weights.2"))
+
+
+def test_a_preset_after_b_s_own_settings_and_nothing_puts_a_back():
+    """The tester's sequence: a preset, one of B's settings changed, two presets more, then "nothing": each preset
+    shows its own comparison (B's older settings, kept by the browser, never come back), and "nothing" gives A the
+    settings it had before the first preset."""
+    at = open_app(text=SENTENCE, d_k="6", pe="1")
+    choose = lambda name: at.selectbox(key="walkthrough.compare_choice").set_value(name).run()
+    choose("scaling")
+    at.slider(key="walkthrough.compare_b.1.d_k").set_value(61).run()
+    assert at.query_params["compare"] == "d_k:61,score:dot"
+    assert at.selectbox(key="walkthrough.compare_choice").value == "own"
+    for preset, spec in (("heads", "heads:4"), ("hard", "mode:hard"), ("positions", "pe:1"), ("trained", "walk:pretrained")):
+        choose(preset)
+        assert at.query_params["compare"] == spec and at.selectbox(key="walkthrough.compare_choice").value == preset
+    assert any("A keeps the sidebar" in c.value for c in at.caption)
+    choose("off")
+    assert "compare" not in at.query_params
+    assert (at.query_params["d_k"], at.query_params["d_model"], at.query_params["pe"]) == ("6", "8", "1")
+
+
+def test_a_real_models_word_pieces_are_paired_with_the_sentences_words():
+    from views.widgets.compare_pack import aligned_rows
+
+    words = ("The", "animal", "didn't", "cross", ".")
+    pieces = ("[CLS]", "the", "animal", "didn", "'", "t", "cross", ".", "[SEP]")
+    assert aligned_rows(words, pieces) == [1, 2, 3, 6, 7]  # a word: its first piece
+    assert aligned_rows(pieces, words) == [-1, 0, 1, 2, 2, 2, 3, 4, -1]  # a piece: its word
+    assert aligned_rows(("她", "正", "在"), ("[CLS]", "[UNK]", "正", "[UNK]", "[SEP]")) == [1, 2, 3]
+    assert aligned_rows(("cats", "sat"), ("[CLS]", "cat", "##s", "sat", "[SEP]")) == [1, 3]
+    assert aligned_rows(("a", "b"), ("[CLS]", "x", "b", "[SEP]")) == [-1, -1]  # split otherwise: nothing paired
+    at = open_app(text="Thinking Machines", compare="walk:pretrained")
+    header, values = payload(at)
+    block = contrast(header, "softmax")
+    assert block["b_rows"] == [1, 2]
+    row = block["rows"][0]  # the largest weight of "Thinking" in B: the model's row of "thinking", not of [CLS]
+    assert at_place(values, row["b"])[0, block["b_rows"][0]] == max(matrix(header, values, "b-weights.1")[1])

@@ -22,6 +22,12 @@ test("a place's number for a head and a word, kept within the side's heads and w
   assert.equal(contrastValue(VALUES, B, 0, 0), 0.99); // below 1: the first
 });
 
+test("B's row of A's word: a real model's word pieces paired with the sentence's words, a dash where none", () => {
+  assert.equal(contrastValue(VALUES, B, 1, 1, [2, -1, 0]), 0.7); // A's word 1 is B's row 3
+  assert.ok(Number.isNaN(contrastValue(VALUES, B, 1, 2, [2, -1, 0])));
+  assert.deepEqual(contrastCells(VALUES, LARGEST, 1, 2, [2, -1, 0]), ["0.50", "\u2014"]);
+});
+
 test("a row's cells: A's and B's, or the one number between them, with the row's decimals", () => {
   assert.deepEqual(contrastCells(VALUES, LARGEST, 2, 2), ["0.50", "0.20"]);
   assert.deepEqual(contrastCells(VALUES, MOVED, 1, 3), ["0.125"]);

@@ -125,59 +125,85 @@ def labels(view: View, changes: dict[str, Any]) -> tuple[str, str]:
 # --- The controls (a screen's walkthrough, above the step component) ---
 
 CHOICE_KEY = "walkthrough.compare_choice"
+BEFORE_KEY = "walkthrough.compare_before"  # A's settings as they were before a preset set them ("nothing" puts them back)
+DRAWN_KEY = "walkthrough.compare_drawn"  # (B's changes, version) B's settings were last drawn for
+FROM_B = "walkthrough.compare_from_b"  # B's changes were just written by one of B's own settings
 
 
-def _b_key(name: str) -> str:
-    return f"walkthrough.compare_b.{name}"
+def _b_key(name: str, version: int) -> str:
+    """B's setting's widget key. Its version changes whenever B's changes come from elsewhere (a preset, a link, Back):
+    a widget the browser kept with an older value (a closed pop-over's) is then never read again."""
+    return f"walkthrough.compare_b.{version}.{name}"
 
 
 def _chosen(view: View) -> None:
-    """A preset chosen: A's settings and B's changes as it sets them (the whole page reruns: the sidebar shows A's);
-    "own": B as it is (or A with its seed changed); "off": one walk."""
+    """A preset chosen: A's settings and B's changes as it sets them (the whole page reruns: the sidebar shows A's),
+    A's settings before kept; "own": B as it is (or A with its seed changed); "off": one walk, A's settings put back
+    as they were before a preset."""
     choice = st.session_state.get(CHOICE_KEY, "off")
     if choice == "off":
+        for name, value in st.session_state.pop(BEFORE_KEY, {}).items():
+            st.session_state[state.key("shared", name)] = value
         view.set("compare", "")
     elif choice == "own":
-        changes = changes_of(view) or {"seed": view.settings.seed + 1}
-        view.set("compare", write_spec(changes))
+        view.set("compare", write_spec(changes_of(view) or {"seed": view.settings.seed + 1}))
     else:
         preset = PRESETS[choice]
+        names = {name for each in PRESETS.values() for name in each.a}
+        st.session_state.setdefault(BEFORE_KEY, {name: getattr(view.settings, name) for name in names})
         for name, value in preset.a.items():
             st.session_state[state.key("shared", name)] = value
         view.set("walk", "random")
         view.set("compare", write_spec(preset.b))
 
 
-def _b_changed(view: View) -> None:
-    """One of B's settings changed: B's changes written again (those equal to A's left out)."""
-    changes = {}
-    for name in CHANGEABLE:
-        value = st.session_state.get(_b_key(name))
-        if value is not None and value != a_value(view, name):
-            changes[name] = value
+def _b_changed(view: View, name: str, version: int) -> None:
+    """B's setting ``name`` changed: that one change written into B's changes (left out where it equals A's)."""
+    changes = dict(changes_of(view))
+    value = st.session_state.get(_b_key(name, version))
+    if value is None or value == a_value(view, name):
+        changes.pop(name, None)
+    else:
+        changes[name] = value
     view.set("compare", write_spec(changes))
+    st.session_state[FROM_B] = True
+
+
+def _version(changes: dict[str, Any]) -> int:
+    """The version of B's settings' widgets for these changes: the same while B's own settings make them."""
+    spec = write_spec(changes)
+    drawn, version = st.session_state.get(DRAWN_KEY, ("", 0))
+    if drawn != spec and not st.session_state.pop(FROM_B, False):
+        version += 1
+    st.session_state[DRAWN_KEY] = (spec, version)
+    return version
 
 
 def controls(view: View, changes: dict[str, Any]) -> None:
     """"Compare with" (off, a preset or B's own settings) and, with B on, B's settings in a pop-over beside it, on one
-    row (a preset's "what to look for" is drawn by the step component, above its steps)."""
+    row; under it, the settings of A a preset set (a preset's "what to look for" is drawn by the step component)."""
     T = view.T
     current = preset_of(view, changes) or ("own" if changes else "off")
     st.session_state[CHOICE_KEY] = current
     choice, settings = st.columns([3, 1], vertical_alignment="bottom")
     choice.selectbox(T("walkthrough.compare.label"), CHOICES, key=CHOICE_KEY, on_change=_chosen, args=(view,),
                      format_func=lambda c: T(f"walkthrough.compare.choices.{c}"), help=T("walkthrough.compare.help"))
+    if current in PRESETS:
+        set_a = ", ".join(describe(T, name, value, view["layer"]) for name, value in PRESETS[current].a.items())
+        st.caption(T("walkthrough.compare.set_a", settings=set_a) if set_a else T("walkthrough.compare.set_none"))
     if not changes:
         return
+    version = _version(changes)
     with settings.popover(T("walkthrough.compare.b_settings"), icon=":material/tune:", width="stretch"):
         st.caption(T("walkthrough.compare.b_settings_help"))
         for name in CHANGEABLE:
-            st.session_state[_b_key(name)] = changes.get(name, a_value(view, name))
+            key = _b_key(name, version)
+            st.session_state[key] = changes.get(name, a_value(view, name))
             label = T("walkthrough.walk") if name == "walk" else T(f"common.sidebar.{name}")
-            display: dict[str, Any] = {"on_change": _b_changed, "args": (view,)}
+            display: dict[str, Any] = {"on_change": _b_changed, "args": (view, name, version)}
             if name == "walk":
                 display["format_func"] = lambda w: T(f"walkthrough.walks.{w}")
             elif name in ("score", "mode"):
                 display["format_func"] = lambda o, g={"score": "scores", "mode": "modes"}[name]: T(f"common.{g}.{o}")
             style = "selectbox" if name in ("walk", "score", "mode") else "number_input" if name == "seed" else None
-            param_of(name).widget(st, label, _b_key(name), style=style, **display)
+            param_of(name).widget(st, label, key, style=style, **display)

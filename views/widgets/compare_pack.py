@@ -38,7 +38,7 @@ def pack_compare(pack: steps.Pack, a: Walk, b: Walk, T: Texts, layout: Layout, l
     steps_b = {step["id"]: renamed(step, B, len(b.heads)) for step in other.header["steps"]}
     for id_, step in steps_a.items():
         steps_a[id_] = renamed(step, "", len(a.heads))
-    for entry in pack.matrices.values():
+    for entry in {id(entry): entry for entry in pack.matrices.values()}.values():  # masked.h may be scaled.h itself
         entry["title"] = f"{labels[0]} · {entry['title']}"
     absorb(pack, other, B, labels[1])
     pack.header.update(heads=max(len(a.heads), len(b.heads)), compare={"a": labels[0], "b": labels[1]})
@@ -153,8 +153,45 @@ def contrast_block(pack: steps.Pack, name: str, a: Walk, b: Walk, T: Texts, labe
             between("distance_heads", row_distance(*outputs)[None, :], 2)
     if not rows:
         return None
-    return {"type": "contrast", "caption": T("walkthrough.compare.caption"), "columns": list(labels), "rows": rows,
-            "tokens": list(a.tokens)}
+    block = {"type": "contrast", "caption": T("walkthrough.compare.caption"), "columns": list(labels), "rows": rows,
+             "tokens": list(a.tokens)}
+    if a.tokens != b.tokens:
+        block["b_rows"] = aligned_rows(a.tokens, b.tokens)
+    return block
+
+
+SPECIAL = ("[CLS]", "[SEP]")
+
+
+def aligned_rows(a: tuple[str, ...], b: tuple[str, ...]) -> list[int]:
+    """For each of A's rows, B's row of the same word (-1 where there is none): a real model's word pieces ("didn",
+    "'", "t"; "##s" continuing a word; [UNK] for a whole word it cannot spell; [CLS] and [SEP] around them) against a
+    sentence's words. A word is its first piece; a piece, the word it is part of."""
+    if a == b:
+        return list(range(len(a)))
+    pieces_a = any(t in SPECIAL for t in a)
+    words, pieces = (b, a) if pieces_a else (a, b)
+    piece_word = [-1] * len(pieces)  # each piece's word
+    j = 0
+    for w, word in enumerate(words):
+        built, target = "", word.lower()
+        while j < len(pieces) and pieces[j] in SPECIAL:
+            j += 1
+        while j < len(pieces) and pieces[j] not in SPECIAL and len(built) < len(target):
+            piece = pieces[j]
+            built = target if piece == "[UNK]" else built + piece.removeprefix("##").lower()
+            piece_word[j] = w
+            j += 1
+        if built != target:  # the two split the sentence otherwise from here: nothing further is paired
+            piece_word = [p if p < w else -1 for p in piece_word]
+            break
+    if pieces_a:
+        return piece_word
+    first = {}
+    for j, w in enumerate(piece_word):
+        if w >= 0:
+            first.setdefault(w, j)
+    return [first.get(w, -1) for w in range(len(words))]
 
 
 def difference(pack: steps.Pack, name: str, field: str, a: Walk, b: Walk, T: Texts) -> dict[str, Any]:

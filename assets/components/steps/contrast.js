@@ -14,32 +14,40 @@ import { cellText } from "../numbers.js";
 
 /**
  * The number a (heads, words) place holds for ``head`` and ``focus`` (counted from 1), each kept within the place: a
- * side with fewer heads or words shows its last.
+ * side with fewer heads or words shows its last. ``rows``: the side's row of each of A's words (a real model's word
+ * pieces against a sentence's words; -1, none: NaN).
  * @param {Float64Array} values
  * @param {Place} place
  * @param {number} head
  * @param {number} focus
+ * @param {number[]} [rows]
  * @returns {number}
  */
-export function contrastValue(values, place, head, focus) {
+export function contrastValue(values, place, head, focus, rows) {
   const [heads, words] = place.shape;
   const h = Math.min(Math.max(head, 1), heads) - 1;
-  const w = Math.min(Math.max(focus, 1), words) - 1;
-  return values[place.offset + h * words + w];
+  const w = rows ? (rows[focus - 1] ?? -1) : Math.min(Math.max(focus, 1), words) - 1;
+  return w < 0 ? Number.NaN : values[place.offset + h * words + w];
 }
 
 /**
- * A row's numbers as the table shows them: A's and B's, or the one number between them.
+ * A row's numbers as the table shows them: A's and B's (B's at ``rows``, its row of A's word), or the one number
+ * between them; a word B does not have: a dash.
  * @param {Float64Array} values
  * @param {ContrastRow} row
  * @param {number} head
  * @param {number} focus
+ * @param {number[]} [rows]
  * @returns {string[]}
  */
-export function contrastCells(values, row, head, focus) {
-  const text = (/** @type {Place} */ place) => cellText(contrastValue(values, place, head, focus), row.decimals);
-  if (row.both) return [text(row.both)];
-  return row.a && row.b ? [text(row.a), text(row.b)] : [];
+export function contrastCells(values, row, head, focus, rows) {
+  /** @param {Place} place @param {number[]} [map] */
+  const text = (place, map) => {
+    const x = contrastValue(values, place, head, focus, map);
+    return Number.isNaN(x) ? "\u2014" : cellText(x, row.decimals);
+  };
+  if (row.both) return [text(row.both, undefined)];
+  return row.a && row.b ? [text(row.a, undefined), text(row.b, rows)] : [];
 }
 
 /**
@@ -56,7 +64,7 @@ export function contrastWords(step, values, texts, head, focus) {
   if (!block) return "";
   return block.rows
     .map((row) => {
-      const cells = contrastCells(values, row, head, focus);
+      const cells = contrastCells(values, row, head, focus, block.b_rows);
       return cells.length === 1
         ? fill(texts.compare_between, { measure: row.label, value: cells[0] })
         : fill(texts.compare_said, { measure: row.label, a: cells[0], b: cells[1] });
@@ -81,7 +89,7 @@ export function contrastTable(steps, block) {
     ...block.columns.map((label) => element("th", { scope: "col", text: label })),
   );
   const rows = block.rows.map((row) => {
-    const cells = contrastCells(values, row, view.head, view.focus);
+    const cells = contrastCells(values, row, view.head, view.focus, block.b_rows);
     const tds =
       cells.length === 1
         ? [element("td", { colspan: 2, text: cells[0] })]

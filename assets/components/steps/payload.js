@@ -27,7 +27,7 @@
  * @typedef {{type: "row", children: Block[]}} RowBlock
  * @typedef {{type: "column", label: string, formula?: string, blocks: Block[]}} ColumnBlock one side of a compare step
  * @typedef {{label: string, decimals: number, a?: Place, b?: Place, both?: Place}} ContrastRow a (heads, words) place each
- * @typedef {{type: "contrast", caption: string, columns: string[], rows: ContrastRow[], tokens: string[]}} ContrastBlock
+ * @typedef {{type: "contrast", caption: string, columns: string[], rows: ContrastRow[], tokens: string[], b_rows?: number[]}} ContrastBlock
  * @typedef {{
  *   type: "options", stop: string, name?: string, options: string[], guess?: number | null, revealed?: boolean,
  *   show?: string, links: {href: string, label: string}[], right?: boolean, answer?: string,
