@@ -73,9 +73,8 @@ def test_a_preset_steps_both_sides_together_and_the_link_reopens_both(open_page,
     heads = page.locator("[data-testid=stPopoverBody] [data-testid=stSlider]").nth(1)  # B's heads, after B's d_k
     heads.get_by_role("slider").focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => true")
-    assert sent, "B's heads reached the server: frames are counted"
     wait_for_param(page, "compare", "heads:2,score:dot", 30000)
+    assert sent, "B's heads reached the server: frames are counted"
     shown = wait_for_steps(page, "v.matrices.includes('b-weights.1') && v.steps.length === 1", 30000)
     assert shown["where"].startswith("Step 5 of 7"), shown  # B has two heads: the step list gains their last step
     page.go_back()  # Back: the preset's view again
