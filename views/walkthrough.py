@@ -216,8 +216,10 @@ def side_b(view: View, walk: Walk | Message) -> Walk | None:
         compare.controls(view, changes)
     if not changes:
         return None
-    other = choose_walk(view, changes.get("walk", view["walk"]), compare.b_settings(view, changes))
-    return other if isinstance(other, Walk) else None
+    kind = changes.get("walk", view["walk"])
+    other = choose_walk(view, kind, compare.b_settings(view, changes))
+    # the real model missing: B would be A's random walk under the real model's name (its warning says why there is none)
+    return other if isinstance(other, Walk) and other.kind == kind else None
 
 
 # --- The payload: every step of every head ---
