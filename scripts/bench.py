@@ -136,6 +136,9 @@ def bench_pages(repeat: int) -> list[tuple]:
     runs.append(("walkthrough, all steps, 2 heads: rerun after d_k change", at, lambda at, i: set_value(at, "shared.d_k", 2 + i % 60), None))
     at = app_test("walkthrough", text=FORTY_TOKENS, step="5")
     runs.append(("walkthrough, 40 tokens, step 5: rerun after d_k change", at, lambda at, i: set_value(at, "shared.d_k", 2 + i % 60), None))
+    at = app_test("walkthrough", text="the cat sat on the mat", compare="score:dot")  # compare mode: two walks a rerun
+    runs.append(("walkthrough, compare mode (B not scaled): rerun after d_k change", at,
+                 lambda at, i: set_value(at, "shared.d_k", 2 + i % 60), 3.0))
     bare.run()
     for _, at, _, _ in runs:
         at.run()
