@@ -16,7 +16,7 @@ import streamlit as st
 
 from attention_plot.text import Texts
 from views.shell import state
-from views.shell.page import View
+from views.shell.page import Settings, View
 from views.shell.params import Choice, Notice, Param
 from views.shell.registry import SHARED_BY_NAME
 
@@ -29,8 +29,8 @@ def param_of(name: str) -> Param:
 
 
 def read_spec(spec: str) -> tuple[dict[str, Any], list[Notice]]:
-    """B's settings that differ from A's, from the link's text (its pattern: the registry's ``compare``), and a notice for each part that had to
-    change: a name B cannot change is dropped, a value is read (and clamped) by that setting's own parameter."""
+    """B's settings that differ from A's, from the link's text ("name:value,..."), and a notice for each part that had
+    to change: a name B cannot change is dropped, a value is read (and clamped) by that setting's own parameter."""
     found: dict[str, Any] = {}
     notices: list[Notice] = []
     for part in filter(None, spec.split(",")):
@@ -76,6 +76,7 @@ def preset_params(name: str, text: str) -> dict[str, str]:
 
 
 def a_value(view: View, name: str) -> Any:
+    """A's value of a setting B may change (the walk is the page's own; the rest are the sidebar's)."""
     return view["walk"] if name == "walk" else getattr(view.settings, name)
 
 
@@ -95,13 +96,13 @@ def changes_of(view: View) -> dict[str, Any]:
     return {k: v for k, v in changes.items() if a_value(view, k) != v}
 
 
-def b_settings(view: View, changes: dict[str, Any]):
-    """B's shared settings: A's with B's changes (``views.shell.page.Settings``)."""
+def b_settings(view: View, changes: dict[str, Any]) -> Settings:
+    """B's shared settings: A's with B's changes (the walk aside: ``choose_walk``'s kind)."""
     return dataclasses.replace(view.settings, **{k: v for k, v in changes.items() if k != "walk"})
 
 
 def describe(T: Texts, name: str, value: Any, layer: int) -> str:
-    """One setting in a side's label: "d_k 64", "not scaled", "4 heads", "MiniLM, layer 1"."""
+    """One setting in a side's label: "d_k 64", "dot product", "4 heads", "MiniLM, layer 1"."""
     if name == "walk":
         return T(f"walkthrough.compare.describe.walk_{value}", layer=layer)
     if name in ("score", "mode"):
@@ -114,7 +115,7 @@ def describe(T: Texts, name: str, value: Any, layer: int) -> str:
 
 
 def labels(view: View, changes: dict[str, Any]) -> tuple[str, str]:
-    """The two sides' names: "A · scaled by √d_k" and "B · not scaled" (the settings in which they differ)."""
+    """The two sides' names by the settings in which they differ: "A · scaled dot product", "B · dot product"."""
     layer = view["layer"]
     names = [name for name in CHANGEABLE if name in changes]
     a = ", ".join(describe(view.T, name, a_value(view, name), layer) for name in names)
