@@ -89,7 +89,7 @@ def zipped(pack: steps.Pack, name: str, a: dict | None, b: dict | None, walk_a: 
     entry = {key: first[key] for key in ("id", "title", "badge", "body")}
     if same and first.get("formula"):
         entry["formula"] = first["formula"]
-    columns = [column(T, labels[0], a, not same, walk_a), column(T, labels[1], b, not same, walk_b)]
+    columns = [column(T, labels[0], a, not same), column(T, labels[1], b, not same)]
     blocks: list[dict[str, Any]] = []
     contrast = contrast_block(pack, name, walk_a, walk_b, T, labels)
     if contrast is not None:
@@ -100,7 +100,7 @@ def zipped(pack: steps.Pack, name: str, a: dict | None, b: dict | None, walk_a: 
     return entry | {"blocks": blocks}
 
 
-def column(T: Texts, label: str, step: dict | None, own_formula: bool, walk: Walk) -> dict[str, Any]:
+def column(T: Texts, label: str, step: dict | None, own_formula: bool) -> dict[str, Any]:
     """One side of a step: its label (a heading), its formula where the sides differ, its blocks; a side without this
     step (one head: nothing to combine) says so."""
     if step is None:
