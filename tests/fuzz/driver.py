@@ -40,6 +40,7 @@ TAMPERED = (
     "/watch-it-learn?step=-5&task=nope", "/positions-and-scale?section=fast&n=100000&block=0",
     "/real-model?section=corpus&corpus=pasted&measure=nope&versus=cls&head=99", "/positions-and-scale?section=sparse&top_k=-4",
     "/positions-and-scale?section=latent&d_c=1e9&d_rope=3", "/positions-and-scale?section=traffic&seq=7&gpu=tpu&sram=0",
+    "/?compare=d_k:9999,heads:-1,colour:red&step=9", "/?walk=textbook&compare=score:dot", "/?compare=%3Cb%3E:1,,:,walk:x",
 )
 # Buttons the fuzzer leaves alone: a live training (a minute of one core), files, the chart toolbar, the sidebar's own.
 SKIP_BUTTONS = ("train", "download", "csv", "png", "modebar", "stSidebarCollapseButton", "stExpandSidebarButton", "stBaseButton-header")
@@ -690,7 +691,10 @@ def start_paths() -> tuple[str, ...]:
               "/watch-it-learn?section=decode", "/positions-and-scale?section=fast", "/real-model?layer=3&head=4&lang=zh",
               "/real-model?section=layer&stage=4", "/vision?section=looks&digit=3", "/vision?section=draw&lang=zh",
               "/real-model?section=corpus&measure=entropy&versus=previous", "/positions-and-scale?section=latent&lang=zh",
-              "/positions-and-scale?section=sparse&top_k=3", "/positions-and-scale?section=traffic&gpu=a100"]
+              "/positions-and-scale?section=sparse&top_k=3", "/positions-and-scale?section=traffic&gpu=a100",
+              # compare mode: walk B beside A (a preset's link, B with more heads, a real model's word pieces in Chinese)
+              "/?text=the+cat+sat+on+the+mat&d_model=64&d_k=64&compare=score:dot&step=5",
+              "/?text=the+cat+sat+on+the+mat&compare=heads:4,seed:2&step=7", "/?compare=walk:pretrained&lang=zh&step=5"]
     return tuple(paths)
 
 
