@@ -71,8 +71,7 @@ def test_a_preset_steps_both_sides_together_and_the_link_reopens_both(open_page,
     page.wait_for_timeout(300)
     assert not sent, f"stepping and the word sent {len(sent)} frames: {sent[:2]!r}"  # no round trip
     page.get_by_role("button", name="B's settings").click()
-    heads = page.locator("[data-testid=stPopoverBody] [data-testid=stSlider]").nth(1)  # B's heads, after B's d_k
-    heads.get_by_role("slider").focus()
+    page.get_by_role("dialog").get_by_role("slider", name="heads").focus()  # B's heads, in B's pop-over
     page.keyboard.press("ArrowRight")
     wait_for_param(page, "compare", "heads:2,score:dot", 30000)
     assert sent, "B's heads reached the server: frames are counted"
