@@ -192,9 +192,10 @@ def test_all_steps_numbers_off_the_arithmetic_tooltip_and_the_csv_of_a_step(open
     for i, j in ((0, 0), (2, 4), (5, 1)):
         page.locator(f".steps figure.matrix[data-matrix='raw.1'] td[data-i='{i}'][data-j='{j}']").hover()
         tip.wait_for(state="visible", timeout=5000)
-        page.wait_for_function(f"""() => {{ const t = ({STEPS_ROOT_JS}()).querySelector('div.tip');
-          return t && !t.hidden && t.textContent.includes('q{i + 1}·k{j + 1}'); }}""", timeout=5000)
-        lines = tip.locator(":scope > div").all_inner_texts()
+        # The tip's lines read as it names this cell (one read: a later move of the mouse may name another cell).
+        lines = page.wait_for_function(f"""() => {{ const t = ({STEPS_ROOT_JS}()).querySelector('div.tip');
+          return t && !t.hidden && t.textContent.includes('q{i + 1}·k{j + 1}')
+            && [...t.querySelectorAll(':scope > div')].map((line) => line.innerText); }}""", timeout=5000).json_value()
         assert lines[0] == f"query (row): {text.split()[i]}" or text.split()[i] in lines[0], lines
         shown = raw["cells"][i][j]
         assert is_rounded(shown, head.raw_scores[i, j]) and lines[2] == f"= {shown}", (lines, shown)

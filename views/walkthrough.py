@@ -32,6 +32,7 @@ from views.widgets.walk import Walk, pack_steps, steps_for
 WALKS = BY_ID["walkthrough"].param("walk").options  # random, textbook, pretrained
 _LAYER = BY_ID["walkthrough"].param("layer")
 LAYERS = tuple(range(_LAYER.lo, _LAYER.hi + 1))  # all-MiniLM-L6-v2's layers
+STEPS_KEY = "walk-steps"  # the step component's key on this page
 TEXTBOOK_FIRST_STEP = 3  # the article's figure starts from q, k and v: its first number is a raw score
 
 
@@ -99,6 +100,15 @@ def _rerun_page() -> None:
     """An event of the component: the part reruns and ``_take`` reads what the browser asked for."""
 
 
+def _keep_text() -> None:
+    """The sentence sent from the steps' box, kept before the script's body runs. A trigger lives one run: when the
+    next control (a slider the focus moved to, which sent the box's words) interrupts that run before ``_take``, the
+    words would be lost; a callback runs before any interruption, and its session state stays."""
+    sent = st.session_state.get(STEPS_KEY, {}).get("text")
+    if isinstance(sent, str):
+        st.session_state[state.key("shared", "text")] = sent[:MAX_TEXT_CHARS]
+
+
 def _take(view: View, result: Any, walk: Walk | Message) -> None:
     """What the browser asked of the server: a sentence, another walk or layer (new numbers), leaving presenter mode,
     asking the live class about the focused word."""
@@ -151,8 +161,8 @@ def steps_part(view: View, walk: Walk | Message) -> None:
     other = side_b(view, walk)
     server = view_values(view, walk, other) if isinstance(walk, Walk) else ()
     payload = walk_payload(walk, view, server, state.view_token(view.page.id), askable, teaching, other)
-    events = {f"on_{name}_change": _rerun_page for name in ("report", "ask", "text", "walk", "layer", "present")}
-    result = steps.show(payload, key="walk-steps", **events)
+    events = {f"on_{name}_change": _rerun_page for name in ("report", "ask", "walk", "layer", "present")}
+    result = steps.show(payload, key=STEPS_KEY, on_text_change=_keep_text, **events)
     _take(view, result, walk)
     if not isinstance(walk, Walk):
         return
