@@ -66,6 +66,7 @@ export class Steps {
     this.asked = null;
     /** @type {string | null} the text the box sent last (not sent twice) */
     this.sentText = null;
+    this.resent = false; // the text was sent again once (a trigger lives one run, which another control may cut)
     /** @type {Send | null} */
     this.setState = null;
     /** @type {Send | null} */
@@ -118,6 +119,9 @@ export class Steps {
     if (this.sentText !== null && received) {
       this.sentText = null;
       document.dispatchEvent(new CustomEvent(COMMITTED)); // a menu click held for these words goes on
+    } else if (this.sentText !== null && !this.resent) {
+      this.resent = true; // numbers without the words sent: their run may have been cut short; asked once more
+      this.trigger("text", this.sentText);
     }
     this.build();
     keepTyping(this, typing);
@@ -179,6 +183,7 @@ export class Steps {
     const shown = this.header.sentence?.text;
     if (text === shown || text === this.sentText) return false;
     this.sentText = text;
+    this.resent = false;
     this.trigger("text", text);
     return true;
   }
