@@ -128,12 +128,63 @@ def test_random_weights_beside_a_real_model_say_why_their_matrices_are_not_subtr
     assert notes and all("不能逐格相减" in html for html in notes)
 
 
+def test_a_temperature_divides_b_s_scaled_scores_once_more_and_sharpens_its_weights():
+    """B at temperature 0.5: its raw scores are A's, its scaled scores A's doubled (÷ √d_k · 0.5), its weights the
+    softmax of those (a loop), its largest weight higher and its entropy lower for every word; the step says 0.5."""
+    at = open_app(text=SENTENCE, d_model="16", d_k="16", compare="temperature:0.5")
+    header, values = payload(at)
+    assert header["compare"] == {"a": "A · temperature 1", "b": "B · temperature 0.5"}
+    a_raw, b_raw = matrix(header, values, "raw.1"), matrix(header, values, "b-raw.1")
+    np.testing.assert_array_equal(a_raw, b_raw)
+    b_scaled = matrix(header, values, "b-scaled.1")
+    np.testing.assert_allclose(b_scaled, a_raw / (math.sqrt(16) * 0.5), rtol=1e-12)
+    b_w = matrix(header, values, "b-weights.1")
+    for i, row in enumerate(b_scaled):
+        exps = [math.exp(x - max(row)) for x in row]
+        assert np.allclose(b_w[i], [e / sum(exps) for e in exps], atol=1e-12)
+    rows = {row["label"]: row for row in contrast(header, "softmax")["rows"]}
+    largest, entropy = rows["Its largest weight"], rows["Entropy of its weights (bits)"]
+    assert (at_place(values, largest["b"]) > at_place(values, largest["a"])).all()
+    assert (at_place(values, entropy["b"]) < at_place(values, entropy["a"])).all()
+    scaled = next(s for s in header["steps"] if s["id"] == "scaled")
+    assert "0.5" in str(scaled["blocks"]) and at.query_params["compare"] == "temperature:0.5"
+
+
+def test_a_causal_mask_on_b_lets_each_word_see_only_the_words_before_it():
+    """B with a causal mask, in Chinese: its masked scores are −∞ above the diagonal and its scaled ones below it,
+    its weights 0 there and each row adds up to 1 (a loop); word 1's weight is all on itself; A is unmasked."""
+    at = open_app(text=SENTENCE, compare="causal:1", lang="zh")
+    header, values = payload(at)
+    assert header["compare"] == {"a": "A · 没有掩码", "b": "B · 因果掩码"}
+    n = len(SENTENCE.split())
+    masked, scaled = matrix(header, values, "b-masked.1"), matrix(header, values, "b-scaled.1")
+    weights = matrix(header, values, "b-weights.1")
+    for i in range(n):
+        for j in range(n):
+            assert (masked[i, j] == -math.inf and weights[i, j] == 0) if j > i else masked[i, j] == scaled[i, j]
+        assert math.isclose(sum(weights[i]), 1.0, abs_tol=1e-12)
+    assert weights[0, 0] == 1.0 and (matrix(header, values, "weights.1") > 0).all()
+    softmax = next(s for s in header["steps"] if s["id"] == "softmax")
+    column_b = next(b for b in softmax["blocks"] if b["type"] == "row")["children"][1]
+    assert any(b["type"] == "note" and "因果掩码" in b["html"] for b in column_b["blocks"])
+    assert any(b["type"] == "matrix" and b["matrix"] == "b-masked" for b in column_b["blocks"])
+    assert header["matrices"]["b-masked.1"]["title"] == "B · 因果掩码 · 掩码后的分数（每个词之后为 −∞）"
+
+
+def test_a_temperature_or_mask_beside_a_real_model_is_left_out(model):
+    """A trained model's layer has its own scaling and no mask: B's temperature and mask are dropped there."""
+    at = open_app(text=SENTENCE, compare="walk:pretrained,temperature:2,causal:1")
+    assert payload(at)[0]["compare"]["b"] == "B · MiniLM, layer 1"
+    assert not any(s["id"] == "softmax" and "causal" in str(s["blocks"]) for s in payload(at)[0]["steps"])
+
+
 def test_a_spec_reads_back_as_written():
     for preset in PRESETS.values():
         assert read_spec(write_spec(preset.b)) == (preset.b, [])
-    changes = {"walk": "pretrained", "d_k": 16, "heads": 2, "score": "cosine", "mode": "hard", "pe": False, "seed": 3}
+    changes = {"walk": "pretrained", "d_k": 16, "heads": 2, "score": "cosine", "temperature": 0.5, "mode": "hard",
+               "causal": True, "pe": False, "seed": 3}
     assert tuple(changes) == CHANGEABLE
-    assert write_spec(changes) == "walk:pretrained,d_k:16,heads:2,score:cosine,mode:hard,pe:0,seed:3"
+    assert write_spec(changes) == "walk:pretrained,d_k:16,heads:2,score:cosine,temperature:0.5,mode:hard,causal:1,pe:0,seed:3"
     assert read_spec(write_spec(changes)) == (changes, [])
 
 

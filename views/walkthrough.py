@@ -61,23 +61,24 @@ def _pretrained(view: View) -> Explanation | Message | None:
     return model.explanation(trace, view["layer"] - 1)
 
 
-def _random(view: View, settings: Settings) -> Explanation | Message:
-    """The sentence with random weights under ``settings``, or what keeps it from being computed (said in the step
-    component)."""
+def _random(view: View, settings: Settings, overrides: dict[str, Any]) -> Explanation | Message:
+    """The sentence with random weights under ``settings`` (and the core's ``overrides``: compare mode's temperature or
+    causal mask), or what keeps it from being computed (said in the step component)."""
     if not tokenize(settings.text):
         return Message(view.T("walkthrough.empty"))
     try:
-        explanation = cache.explanation_for(settings)
+        explanation = cache.explanation_for(settings, **overrides)
     except ValueError as error:
         return Message(view.T("common.notices.error", message=figures.plain(str(error))))
     messages.show_cut(len(explanation.tokens) + explanation.dropped[0], explanation.dropped[0], view.T)
     return explanation
 
 
-def choose_walk(view: View, kind: str | None = None, settings: Settings | None = None) -> Walk | Message:
+def choose_walk(view: View, kind: str | None = None, settings: Settings | None = None,
+                overrides: dict[str, Any] | None = None) -> Walk | Message:
     """The numbers to walk through: random weights, the article's example or a real model's layer; a ``Message`` when
-    there is nothing to show yet (the sentence box stays on the screen). ``kind`` and ``settings``: compare mode's
-    walk B (the view's own when None)."""
+    there is nothing to show yet (the sentence box stays on the screen). ``kind``, ``settings`` and ``overrides`` (the
+    core's options beside the settings): compare mode's walk B (the view's own when None)."""
     kind = kind or view["walk"]
     settings = settings or view.settings
     if kind == "textbook":
@@ -86,7 +87,7 @@ def choose_walk(view: View, kind: str | None = None, settings: Settings | None =
     explanation = _pretrained(view) if kind == "pretrained" else None
     if explanation is None:
         kind = "random"
-        explanation = _random(view, settings)
+        explanation = _random(view, settings, overrides or {})
     if isinstance(explanation, Message):
         return explanation
     return Walk(kind, explanation.tokens, explanation.context_tokens, explanation.trace.heads, explanation,
@@ -227,7 +228,7 @@ def side_b(view: View, walk: Walk | Message) -> Walk | None:
     if not changes:
         return None
     kind = changes.get("walk", view["walk"])
-    other = choose_walk(view, kind, compare.b_settings(view, changes))
+    other = choose_walk(view, kind, compare.b_settings(view, changes), compare.b_overrides(changes))
     # the real model missing: B would be A's random walk under the real model's name (its warning says why there is none)
     return other if isinstance(other, Walk) and other.kind == kind else None
 

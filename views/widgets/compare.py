@@ -17,15 +17,21 @@ import streamlit as st
 from attention_plot.text import Texts
 from views.shell import state
 from views.shell.page import Settings, View
-from views.shell.params import Choice, Notice, Param
-from views.shell.registry import SHARED_BY_NAME
+from views.shell.params import Choice, Flag, Notice, Param
+from views.shell.registry import SHARED_BY_NAME, TEMPERATURES
 
-CHANGEABLE = ("walk", "d_k", "heads", "score", "mode", "pe", "seed")  # what B may change, in the order a label says it
-WALK = Choice("walk", "random", options=("random", "pretrained"))  # B walks a sentence: not the article's fixed example
+# What B may change, in the order a label says it.
+CHANGEABLE = ("walk", "d_k", "heads", "score", "temperature", "mode", "causal", "pe", "seed")
+# B's own settings beside the sidebar's: B walks a sentence (not the article's fixed example); the temperature divides
+# the scaled scores once more; a causal mask lets word i see only words 1..i. A walks with neither (1.0, off).
+OWN = {"walk": Choice("walk", "random", options=("random", "pretrained")),
+       "temperature": Choice("temperature", 1.0, options=TEMPERATURES),
+       "causal": Flag("causal", False)}
+CORE_ONLY = ("temperature", "causal")  # the core's options that are no sidebar setting (``choose_walk``'s overrides)
 
 
 def param_of(name: str) -> Param:
-    return WALK if name == "walk" else SHARED_BY_NAME[name]
+    return OWN.get(name) or SHARED_BY_NAME[name]
 
 
 def read_spec(spec: str) -> tuple[dict[str, Any], list[Notice]]:
@@ -76,8 +82,11 @@ def preset_params(name: str, text: str) -> dict[str, str]:
 
 
 def a_value(view: View, name: str) -> Any:
-    """A's value of a setting B may change (the walk is the page's own; the rest are the sidebar's)."""
-    return view["walk"] if name == "walk" else getattr(view.settings, name)
+    """A's value of a setting B may change (the walk is the page's own; temperature and mask their defaults; the rest
+    are the sidebar's)."""
+    if name == "walk":
+        return view["walk"]
+    return OWN[name].default if name in CORE_ONLY else getattr(view.settings, name)
 
 
 def preset_of(view: View, changes: dict[str, Any]) -> str | None:
@@ -93,12 +102,19 @@ def changes_of(view: View) -> dict[str, Any]:
     if view["walk"] == "textbook":
         return {}
     changes, _ = read_spec(view["compare"] or "")
+    if changes.get("walk", view["walk"]) == "pretrained":  # a trained model's layer has its own scaling and no mask
+        changes = {k: v for k, v in changes.items() if k not in CORE_ONLY}
     return {k: v for k, v in changes.items() if a_value(view, k) != v}
 
 
 def b_settings(view: View, changes: dict[str, Any]) -> Settings:
     """B's shared settings: A's with B's changes (the walk aside: ``choose_walk``'s kind)."""
-    return dataclasses.replace(view.settings, **{k: v for k, v in changes.items() if k != "walk"})
+    return dataclasses.replace(view.settings, **{k: v for k, v in changes.items() if k != "walk" and k not in CORE_ONLY})
+
+
+def b_overrides(changes: dict[str, Any]) -> dict[str, Any]:
+    """B's options of the core that are no sidebar setting: ``temperature``, ``causal`` (``cache.core_options``)."""
+    return {k: v for k, v in changes.items() if k in CORE_ONLY}
 
 
 def describe(T: Texts, name: str, value: Any, layer: int) -> str:
@@ -107,8 +123,10 @@ def describe(T: Texts, name: str, value: Any, layer: int) -> str:
         return T(f"walkthrough.compare.describe.walk_{value}", layer=layer)
     if name in ("score", "mode"):
         return T(f"common.{name}s.{value}")
-    if name == "pe":
-        return T(f"walkthrough.compare.describe.pe_{'on' if value else 'off'}")
+    if name in ("pe", "causal"):
+        return T(f"walkthrough.compare.describe.{name}_{'on' if value else 'off'}")
+    if name == "temperature":
+        return T("walkthrough.compare.describe.temperature", value=f"{value:g}")
     if name == "heads":
         return T("walkthrough.compare.describe.one_head" if value == 1 else "walkthrough.compare.describe.heads", value=value)
     return T(f"walkthrough.compare.describe.{name}", value=value)
@@ -200,11 +218,14 @@ def controls(view: View, changes: dict[str, Any]) -> None:
         for name in CHANGEABLE:
             key = _b_key(name, version)
             st.session_state[key] = changes.get(name, a_value(view, name))
-            label = T("walkthrough.walk") if name == "walk" else T(f"common.sidebar.{name}")
+            label = T("walkthrough.walk") if name == "walk" else T(f"walkthrough.compare.b_{name}") if name in CORE_ONLY \
+                else T(f"common.sidebar.{name}")
             display: dict[str, Any] = {"on_change": _b_changed, "args": (view, name, version)}
             if name == "walk":
                 display["format_func"] = lambda w: T(f"walkthrough.walks.{w}")
+            elif name == "temperature":
+                display["format_func"] = lambda t: f"{t:g}"
             elif name in ("score", "mode"):
                 display["format_func"] = lambda o, g={"score": "scores", "mode": "modes"}[name]: T(f"common.{g}.{o}")
-            style = "selectbox" if name in ("walk", "score", "mode") else "number_input" if name == "seed" else None
+            style = "selectbox" if name in ("walk", "score", "mode", "temperature") else "number_input" if name == "seed" else None
             param_of(name).widget(st, label, key, style=style, **display)

@@ -130,14 +130,21 @@ def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
         pack.matrix(f"raw.{h}", head.raw_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.raw.matrix"),
                     arithmetic=arithmetic, **common)
         pack.matrix(f"scaled.{h}", head.scaled_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.scaled.matrix"), **common)
-        if head.mode in ("local", "local-monotonic"):  # elsewhere the masked scores are the scaled ones: sent once
-            pack.matrix(f"masked.{h}", head.masked_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.masked"), **common)
+        if masks(head):  # elsewhere the masked scores are the scaled ones: sent once
+            title = T("walkthrough.steps.softmax.masked" if head.mode in ("local", "local-monotonic") else "walkthrough.steps.softmax.masked_causal")
+            pack.matrix(f"masked.{h}", head.masked_scores, walk.tokens, walk.key_tokens, title=title, **common)
         else:
             pack.matrices[f"masked.{h}"] = pack.matrices[f"scaled.{h}"]
         pack.matrix(f"weights.{h}", head.weights, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.softmax.matrix"),
                     kind="weights", **common)
         pack.matrix(f"output.{h}", head.output, walk.tokens, dims(head.output.shape[1]), title=T("walkthrough.steps.output.matrix"))
         pack.header.setdefault("sums", {})[str(h)] = pack.array(head.weights.sum(axis=1))
+
+
+def masks(head: AttentionTrace) -> bool:
+    """Whether some score is masked out before softmax (a local mode's window, a causal mask): then the masked scores
+    are a matrix of their own."""
+    return head.mode in ("local", "local-monotonic") or not bool(np.all(head.mask))
 
 
 def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
@@ -197,7 +204,9 @@ def softmax_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict
     window = walk.explanation.options.window if walk.explanation is not None else None
     entry = header_of("softmax", T)
     blocks = [note(f"walkthrough.steps.softmax.mode_{head.mode}", T, tone="plain", window=2 if window is None else window)]
-    if head.mode in ("local", "local-monotonic"):
+    if walk.explanation is not None and walk.explanation.options.causal:
+        blocks.append(note("walkthrough.steps.softmax.causal", T, tone="plain"))
+    if masks(head):
         blocks.append(matrix_block("masked", hide=True))
     blocks.append(matrix_block("weights", hide=True, sums=layout.explains))
     return entry | {"blocks": blocks}
