@@ -38,6 +38,12 @@ def test_a_preset_sets_a_and_b_and_says_what_to_look_for():
     assert (header["compare"]["a"], header["compare"]["b"]) == ("A · scaled dot product", "B · dot product")
     assert at.query_params["compare"] == "score:dot" and at.query_params["d_k"] == "64"
     assert "What to look for" in header["compare"]["look"] and "√64 = 8" in header["compare"]["look"]
+    bound = float(np.abs(matrix(header, payload(at)[1], "b-scaled.1")).max())  # B's unscaled scores, the wider
+    ranges = [header["matrices"][id_]["range"] for id_ in ("scaled.1", "b-scaled.1")]
+    assert ranges == [[-bound, bound]] * 2  # one colour scale for A's and B's matrix of one name
+    qkv = next(s for s in header["steps"] if s["id"] == "qkv")
+    sides = next(b for b in qkv["blocks"] if b["type"] == "row")["children"]
+    assert all(b["type"] == "matrix" for side in sides for b in side["blocks"])  # a side's matrices one under another
     assert step_ids(header) == ["tokens", "qkv", "raw", "scaled", "softmax", "output"]
     assert step_matrices(header, "softmax") == ["weights.1", "b-weights.1", "diff-weights.1"]
     titles = [header["matrices"][id_]["title"] for id_ in step_matrices(header, "softmax")]
@@ -109,6 +115,11 @@ def test_a_tampered_compare_link_gets_a_notice_and_the_link_says_what_is_shown()
     assert payload(at)[0]["compare"]["b"] == "B · d_k 128"
     at.run()  # said once
     assert not any("out of range" in w.body for w in at.warning)
+    unread = open_app(text=SENTENCE, compare="temperature:abc")  # read as A's own 1: nothing to compare, the link says so
+    assert "compare" not in unread.query_params and "compare" not in payload(unread)[0]
+    twice = open_app(text=SENTENCE, compare="seed:-5,seed:3")  # the first counts (clamped to 0 = A's), the second is left out
+    assert any("seed\\:3" in w.body and "left out" in w.body for w in twice.warning), [w.body for w in twice.warning]
+    assert "compare" not in twice.query_params
     script = open_app(text=SENTENCE, compare="<script>alert(1)</script>")
     assert "compare" not in payload(script)[0] and any("not understood" in w.body for w in script.warning)
 
@@ -228,10 +239,24 @@ def test_a_preset_after_b_s_own_settings_and_nothing_puts_a_back():
     for preset, spec in (("heads", "heads:4"), ("hard", "mode:hard"), ("positions", "pe:1"), ("trained", "walk:pretrained")):
         choose(preset)
         assert at.query_params["compare"] == spec and at.selectbox(key="walkthrough.compare_choice").value == preset
+        if preset != "trained":  # a preset after another: A as it was before the first, then this preset's A
+            assert (at.query_params["d_k"], at.query_params.get("d_model", "8")) == ("6", "8"), preset
     assert any("A keeps the sidebar" in c.value for c in at.caption)
     choose("off")
     assert "compare" not in at.query_params
     assert (at.query_params["d_k"], at.query_params["d_model"], at.query_params["pe"]) == ("6", "8", "1")
+
+
+def test_b_s_own_settings_begin_with_another_seed_dropped_at_b_s_first_change():
+    """"B's own settings" from one walk: B begins with the next seed (it must differ in something); B's first change
+    of its own replaces it, so B − A shows that change alone."""
+    at = open_app(text=SENTENCE, seed="3")
+    at.selectbox(key="walkthrough.compare_choice").set_value("own").run()
+    assert at.query_params["compare"] == "seed:4"
+    at.selectbox(key=next(s.key for s in at.selectbox if s.key.endswith(".temperature"))).set_value(0.5).run()
+    assert at.query_params["compare"] == "temperature:0.5"
+    at.slider(key=next(s.key for s in at.slider if s.key.endswith(".heads"))).set_value(2).run()
+    assert at.query_params["compare"] == "heads:2,temperature:0.5"  # a chosen change stays
 
 
 def test_a_real_models_word_pieces_are_paired_with_the_sentences_words():

@@ -2,7 +2,7 @@
 // places, a side with fewer heads or words showing its last, and what the live region says of them.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { contrastCells, contrastValue, contrastWords } from "../../assets/components/steps/contrast.js";
+import { contrastCells, contrastValue, contrastWords, sideLabel } from "../../assets/components/steps/contrast.js";
 import { matrixIdOf } from "../../assets/components/steps/payload.js";
 
 // A: one head over three words; B: two heads over three words; between them: two heads.
@@ -50,4 +50,15 @@ test("a block's matrix for a head: its own id, per head the side's last where it
   assert.equal(matrixIdOf({ matrix: "raw", per_head: true }, 3), "raw.3");
   assert.equal(matrixIdOf({ matrix: "b-raw", per_head: true, heads: 1 }, 3), "b-raw.1");
   assert.equal(matrixIdOf({ matrix: "tokens-x", per_head: false }, 3), "tokens-x");
+});
+
+test("a side's heading names the head it shows where it has several, its last where the view's is beyond it", () => {
+  const ofHeads = (heads) => [
+    { type: "note", tone: "plain", html: "" },
+    { type: "matrix", matrix: "b-weights", per_head: true, hide: false, heads },
+  ];
+  assert.equal(sideLabel("B · 4 heads", ofHeads(4), 2, "Head {head} of {heads}"), "B · 4 heads · Head 2 of 4");
+  assert.equal(sideLabel("B · 2 heads", ofHeads(2), 4, "Head {head} of {heads}"), "B · 2 heads · Head 2 of 2");
+  assert.equal(sideLabel("A · 1 head", ofHeads(1), 3, "Head {head} of {heads}"), "A · 1 head");
+  assert.equal(sideLabel("A", [{ type: "note", tone: "plain", html: "" }], 1, "Head {head} of {heads}"), "A");
 });

@@ -41,7 +41,7 @@ def read_spec(spec: str) -> tuple[dict[str, Any], list[Notice]]:
     notices: list[Notice] = []
     for part in filter(None, spec.split(",")):
         name, _, given = part.partition(":")
-        if name not in CHANGEABLE:
+        if name not in CHANGEABLE or name in found:  # a name said twice: the first one counts
             notices.append(Notice("compare", part, "", "unknown"))
             continue
         value, notice = param_of(name).read(given)
@@ -145,6 +145,7 @@ def labels(view: View, changes: dict[str, Any]) -> tuple[str, str]:
 
 CHOICE_KEY = "walkthrough.compare_choice"
 BEFORE_KEY = "walkthrough.compare_before"  # A's settings as they were before a preset set them ("nothing" puts them back)
+AUTO_SEED = "walkthrough.compare_auto_seed"  # "B's own settings" began B with another seed, until B's first own change
 DRAWN_KEY = "walkthrough.compare_drawn"  # (B's changes, version) B's settings were last drawn for
 FROM_B = "walkthrough.compare_from_b"  # B's changes were just written by one of B's own settings
 
@@ -160,17 +161,22 @@ def _chosen(view: View) -> None:
     A's settings before kept; "own": B as it is (or A with its seed changed); "off": one walk, A's settings put back
     as they were before a preset."""
     choice = st.session_state.get(CHOICE_KEY, "off")
+    st.session_state.pop(AUTO_SEED, None)
     if choice == "off":
         for name, value in st.session_state.pop(BEFORE_KEY, {}).items():
             st.session_state[state.key("shared", name)] = value
         view.set("compare", "")
     elif choice == "own":
-        view.set("compare", write_spec(changes_of(view) or {"seed": view.settings.seed + 1}))
+        changes = changes_of(view)
+        if not changes:  # B must differ in something: another seed, dropped at B's first change of its own
+            changes = {"seed": view.settings.seed + 1}
+            st.session_state[AUTO_SEED] = True
+        view.set("compare", write_spec(changes))
     else:
         preset = PRESETS[choice]
         names = {name for each in PRESETS.values() for name in each.a}
-        st.session_state.setdefault(BEFORE_KEY, {name: getattr(view.settings, name) for name in names})
-        for name, value in preset.a.items():
+        before = st.session_state.setdefault(BEFORE_KEY, {name: getattr(view.settings, name) for name in names})
+        for name, value in (before | preset.a).items():  # from any preset before: A as it was, then this preset's A
             st.session_state[state.key("shared", name)] = value
         view.set("walk", "random")
         view.set("compare", write_spec(preset.b))
@@ -179,6 +185,8 @@ def _chosen(view: View) -> None:
 def _b_changed(view: View, name: str, version: int) -> None:
     """B's setting ``name`` changed: that one change written into B's changes (left out where it equals A's)."""
     changes = dict(changes_of(view))
+    if st.session_state.pop(AUTO_SEED, False) and name != "seed":
+        changes.pop("seed", None)  # the seed "own" began with: B now differs in what the student chose
     value = st.session_state.get(_b_key(name, version))
     if value is None or value == a_value(view, name):
         changes.pop(name, None)

@@ -35,12 +35,14 @@ def pack_compare(pack: steps.Pack, a: Walk, b: Walk, T: Texts, layout: Layout, l
     steps_a = {step["id"]: step for step in pack.header["steps"]}
     other = steps.Pack(T)
     pack_steps(other, b, names_b, T, layout, focus=False)
-    steps_b = {step["id"]: renamed(step, B, len(b.heads)) for step in other.header["steps"]}
+    stacked = not layout.side_by_side  # a side is half the width: on a screen its matrices (W beside X W) one under another
+    steps_b = {step["id"]: renamed(step, B, len(b.heads), stacked) for step in other.header["steps"]}
     for id_, step in steps_a.items():
-        steps_a[id_] = renamed(step, "", len(a.heads))
+        steps_a[id_] = renamed(step, "", len(a.heads), stacked)
     for entry in {id(entry): entry for entry in pack.matrices.values()}.values():  # masked.h may be scaled.h itself
         entry["title"] = f"{labels[0]} · {entry['title']}"
     absorb(pack, other, B, labels[1])
+    shared_ranges(pack)
     pack.header.update(heads=max(len(a.heads), len(b.heads)), compare={"a": labels[0], "b": labels[1]})
     if look:
         pack.header["compare"]["look"] = steps.markdown(T("walkthrough.compare.look_for", text=T(look)))
@@ -50,9 +52,10 @@ def pack_compare(pack: steps.Pack, a: Walk, b: Walk, T: Texts, layout: Layout, l
     ]
 
 
-def renamed(step: dict[str, Any], prefix: str, heads: int) -> dict[str, Any]:
+def renamed(step: dict[str, Any], prefix: str, heads: int, stacked: bool = False) -> dict[str, Any]:
     """A step's blocks with each matrix named ``prefix + id`` and, per head, the side's head count (the browser shows
-    its last head where the view's head is beyond it); no sums beside the weights (the contrast says the row's numbers)."""
+    its last head where the view's head is beyond it); no sums beside the weights (the contrast says the row's numbers);
+    ``stacked``: a row's blocks one under another (a side is half the width)."""
 
     def block(entry: dict[str, Any]) -> dict[str, Any]:
         if entry["type"] == "row":
@@ -61,7 +64,10 @@ def renamed(step: dict[str, Any], prefix: str, heads: int) -> dict[str, Any]:
             return {**{k: v for k, v in entry.items() if k != "sums"}, "matrix": prefix + entry["matrix"], "heads": heads}
         return entry
 
-    return {**step, "blocks": [block(entry) for entry in step["blocks"]]}
+    def flat(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [inner for entry in blocks for inner in (flat(entry["children"]) if entry["type"] == "row" else [entry])]
+
+    return {**step, "blocks": [block(entry) for entry in (flat(step["blocks"]) if stacked else step["blocks"])]}
 
 
 def absorb(pack: steps.Pack, other: steps.Pack, prefix: str, label: str) -> None:
@@ -77,6 +83,19 @@ def absorb(pack: steps.Pack, other: steps.Pack, prefix: str, label: str) -> None
             moved["arithmetic"] = {"query": prefix + sums["query"], "key": prefix + sums["key"],
                                    "places": {**sums["places"], "offset": sums["places"]["offset"] + shift}}
         pack.matrices[prefix + id_] = moved
+
+
+def shared_ranges(pack: steps.Pack) -> None:
+    """Every head of A's and B's matrix of one name on one colour scale, the widest of them: the same colour is the
+    same number on both sides, whichever heads are shown (B's unscaled scores, 8 times as wide, beside A's pale ones)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for id_, entry in {id(entry): (id_, entry) for id_, entry in reversed(pack.matrices.items())}.values():
+        name, _, head = id_.removeprefix(B).rpartition(".")
+        groups.setdefault((name if head.isdigit() else id_.removeprefix(B), entry["kind"]), []).append(entry)
+    for entries in groups.values():
+        low, high = min(e["range"][0] for e in entries), max(e["range"][1] for e in entries)
+        for entry in entries:
+            entry["range"] = [low, high]
 
 
 def zipped(pack: steps.Pack, name: str, a: dict | None, b: dict | None, walk_a: Walk, walk_b: Walk, T: Texts,

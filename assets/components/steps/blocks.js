@@ -3,7 +3,7 @@
 
 import { element } from "../common.js";
 import { cellText } from "../numbers.js";
-import { contrastTable, sideColumn } from "./contrast.js";
+import { contrastTable, sideColumn, sideLabel } from "./contrast.js";
 import { matrixIdOf, valuesAt } from "./payload.js";
 
 /** @typedef {import("./payload.js").Step} Step */
@@ -81,7 +81,7 @@ function drawBlock(steps, block, width) {
       return optionsBlock(steps, block);
     case "column":
       return sideColumn(
-        block.label,
+        sideLabel(block.label, block.blocks, steps.view.head, steps.texts.head_of),
         block.formula,
         block.blocks.map((inner) => drawBlock(steps, inner, width)),
       );

@@ -92,7 +92,7 @@ export function contrastTable(steps, block) {
     const cells = contrastCells(values, row, view.head, view.focus, block.b_rows);
     const tds =
       cells.length === 1
-        ? [element("td", { colspan: 2, text: cells[0] })]
+        ? [element("td", { colspan: 2, class: "between", text: cells[0] })]
         : cells.map((text) => element("td", { text }));
     return element("tr", {}, element("th", { scope: "row", text: row.label }), ...tds);
   });
@@ -126,6 +126,21 @@ function wordList(steps, block) {
     /** @type {HTMLSelectElement | null | undefined} */ (steps.main?.querySelector("select.word"))?.focus(); // drawn anew
   });
   return element("label", { class: "word-choice" }, element("span", { text: steps.texts.compare_word }), select);
+}
+
+/**
+ * A side's heading with the head it shows, where it has several: "B · 4 heads · Head 2 of 4" (a side with fewer heads
+ * than the view's head shows its last).
+ * @param {string} label
+ * @param {import("./payload.js").Block[]} blocks the side's blocks
+ * @param {number} head the view's head
+ * @param {string} headOf "Head {head} of {heads}"
+ * @returns {string}
+ */
+export function sideLabel(label, blocks, head, headOf) {
+  const shown = blocks.find((block) => block.type === "matrix" && block.per_head && block.heads);
+  const heads = shown?.type === "matrix" ? shown.heads || 1 : 1;
+  return heads > 1 && headOf ? `${label} \u00b7 ${fill(headOf, { head: Math.min(head, heads), heads })}` : label;
 }
 
 /**
