@@ -75,8 +75,9 @@ def test_a_preset_steps_both_sides_together_and_the_link_reopens_both(open_page,
     page.keyboard.press("ArrowRight")
     wait_for_param(page, "compare", "heads:2,score:dot", 30000)
     assert sent, "B's heads reached the server: frames are counted"
-    shown = wait_for_steps(page, "v.matrices.includes('b-weights.1') && v.steps.length === 1", 30000)
-    assert shown["where"].startswith("Step 5 of 7"), shown  # B has two heads: the step list gains their last step
+    # B has two heads: the step list gains their last step (waited for: the link may change before the new steps come)
+    shown = wait_for_steps(page, "v.matrices.includes('b-weights.1') && v.steps.length === 1 && v.where.startsWith('Step 5 of 7')",
+                           30000)
     page.go_back()  # Back: the preset's view again
     wait_for_param(page, "compare", "score:dot", 30000)
     wait_for_steps(page, "v.where && v.where.startsWith('Step 5 of 6')", 30000)

@@ -35,10 +35,9 @@ def pack_compare(pack: steps.Pack, a: Walk, b: Walk, T: Texts, layout: Layout, l
     steps_a = {step["id"]: step for step in pack.header["steps"]}
     other = steps.Pack(T)
     pack_steps(other, b, names_b, T, layout, focus=False)
-    stacked = not layout.side_by_side  # a side is half the width: on a screen its matrices (W beside X W) one under another
-    steps_b = {step["id"]: renamed(step, B, len(b.heads), stacked) for step in other.header["steps"]}
+    steps_b = {step["id"]: renamed(step, B, len(b.heads)) for step in other.header["steps"]}
     for id_, step in steps_a.items():
-        steps_a[id_] = renamed(step, "", len(a.heads), stacked)
+        steps_a[id_] = renamed(step, "", len(a.heads))
     for entry in {id(entry): entry for entry in pack.matrices.values()}.values():  # masked.h may be scaled.h itself
         entry["title"] = f"{labels[0]} · {entry['title']}"
     absorb(pack, other, B, labels[1])
@@ -52,14 +51,12 @@ def pack_compare(pack: steps.Pack, a: Walk, b: Walk, T: Texts, layout: Layout, l
     ]
 
 
-def renamed(step: dict[str, Any], prefix: str, heads: int, stacked: bool = False) -> dict[str, Any]:
+def renamed(step: dict[str, Any], prefix: str, heads: int) -> dict[str, Any]:
     """A step's blocks with each matrix named ``prefix + id`` and, per head, the side's head count (the browser shows
     its last head where the view's head is beyond it); no sums beside the weights (the contrast says the row's numbers);
-    ``stacked``: a row's blocks one under another (a side is half the width)."""
+    a row's blocks one under another: a side is half the width (three matrices in a row cut their numbers to "−0")."""
 
     def block(entry: dict[str, Any]) -> dict[str, Any]:
-        if entry["type"] == "row":
-            return {**entry, "children": [block(child) for child in entry["children"]]}
         if entry["type"] == "matrix":
             return {**{k: v for k, v in entry.items() if k != "sums"}, "matrix": prefix + entry["matrix"], "heads": heads}
         return entry
@@ -67,7 +64,7 @@ def renamed(step: dict[str, Any], prefix: str, heads: int, stacked: bool = False
     def flat(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [inner for entry in blocks for inner in (flat(entry["children"]) if entry["type"] == "row" else [entry])]
 
-    return {**step, "blocks": [block(entry) for entry in (flat(step["blocks"]) if stacked else step["blocks"])]}
+    return {**step, "blocks": [block(entry) for entry in flat(step["blocks"])]}
 
 
 def absorb(pack: steps.Pack, other: steps.Pack, prefix: str, label: str) -> None:
