@@ -176,6 +176,10 @@ def wait_for_heatmap(page, index: int, check, timeout_ms: int = 45000) -> dict:
 # images page's steps. It is drawn in an open shadow root of [data-testid=stBidiComponentIsolated]: Playwright's CSS
 # selectors pierce it (page.locator(".steps .nav.next")), page.evaluate reaches it through the host's shadowRoot.
 
+# The app between runs: its script not running and nothing of the run before on the screen (Streamlit's attributes for
+# tests; tests/test_shell_private_parts.py checks the pinned frontend still sets them).
+IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]'); }"""
 STEPS_ROOT_JS = """(() => [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')]
   .map(host => host.shadowRoot && host.shadowRoot.querySelector('.steps')).find(Boolean) || null)"""
 

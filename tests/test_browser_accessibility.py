@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from attention_plot.figures import APPROVED_SCALES, contrast
-from scripts.browser import STEPS_ROOT_JS, draw_charts, matrix, wait_for_matrix, wait_for_step
+from scripts.browser import IDLE_JS, STEPS_ROOT_JS, draw_charts, matrix, wait_for_matrix, wait_for_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -255,12 +255,6 @@ SMALL_TARGETS_JS = """() => {
 }"""
 
 
-# The page drawn: its run over, nothing stale, its title shown.
-DRAWN_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
-  return app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]')
-    && !!document.querySelector('[data-testid=stMain] h1'); }"""
-
-
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_target_is_at_least_24_px_square(open_page, app_url, width):
     """WCAG 2.5.8: every button, link, tab, radio option, checkbox and box a student can press is at least 24 × 24 px:
@@ -270,8 +264,9 @@ def test_every_target_is_at_least_24_px_square(open_page, app_url, width):
     for address in ("walkthrough?lang=en&text=the+cat+sat&step=3", "lesson?lang=zh", "types?lang=en"):
         page.goto(f"{app_url}/{address}")
         page.locator("[data-testid=stMain]").wait_for(timeout=45000)
-        with contextlib.suppress(Exception):  # the page's style and charts drawn (a loaded machine may be mid-run)
-            page.wait_for_function(f"() => ({SMALL_TARGETS_JS})().length === 0 && ({DRAWN_JS})()", timeout=20000)
+        with contextlib.suppress(Exception):  # the page drawn (its run over, its title shown) and its style applied
+            page.wait_for_function(f"() => ({SMALL_TARGETS_JS})().length === 0 && ({IDLE_JS})()"
+                                   " && !!document.querySelector('[data-testid=stMain] h1')", timeout=20000)
         assert not page.evaluate(SMALL_TARGETS_JS), (address, page.evaluate(SMALL_TARGETS_JS))
 
 

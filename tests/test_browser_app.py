@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 
 from scripts.browser import (
+    IDLE_JS,
     STEPS_ROOT_JS,
     draw_charts,
     heatmap,
@@ -120,8 +121,6 @@ def test_chinese_sentence_renders(app_url, page):
     page.screenshot(path=str(SHOTS / "browser-chinese.png"))
 
 
-IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
-  return app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]'); }"""
 SCROLL_JS = """() => { const main = document.querySelector('[data-testid=stMain]');
   return {height: main.scrollHeight, view: main.clientHeight, width: document.documentElement.scrollWidth,
           viewWidth: document.documentElement.clientWidth}; }"""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.browser import STEPS_ROOT_JS, draw_charts, wait_for_matrix, wait_for_steps
+from scripts.browser import IDLE_JS, STEPS_ROOT_JS, draw_charts, wait_for_matrix, wait_for_steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SENTENCE = "text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired"
@@ -205,7 +205,6 @@ POINT_JS = """([key, i]) => {  // the i-th point of the chart of widget ``key``,
 }"""
 
 
-IDLE_JS = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
 
 
 def test_a_click_on_a_tile_of_the_overview_opens_that_head(open_page):

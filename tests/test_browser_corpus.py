@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from scripts.browser import IDLE_JS
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-2")]
 SECTION = "/real-model?section=corpus&text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired&measure=previous&versus=cls"
-IDLE_JS = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
 
 # The point of layer l, head h in the scatter (trace l - 1, point h - 1), in the page's pixels.
 POINT_JS = """([layer, head]) => {

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.browser import draw_charts
+from scripts.browser import IDLE_JS, draw_charts
 from views.shell.script import browser_texts
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-IDLE_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
-  return app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]'); }"""
 
 def opened(open_page, path: str, width: int = 1280, height: int = 720):
     page = open_page(path, viewport={"width": width, "height": height}, has_touch=width < 640, is_mobile=width < 640)

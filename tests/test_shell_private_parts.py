@@ -46,6 +46,8 @@ def test_every_private_name_the_page_script_uses_is_still_in_streamlits_frontend
     for attribute in ("data-collapsed", "data-stale", "data-test-connection-state"):
         assert attribute in shell and f'"{attribute}"' in bundle, attribute
     assert "e.CONNECTED=`CONNECTED`" in bundle and '"CONNECTED"' in shell
+    # What the browser tests wait on between runs (scripts/browser.py IDLE_JS): the run's state on the app's root.
+    assert '"data-test-script-state"' in bundle and "notRunning" in bundle
     # Plotly's parts (bundled by Streamlit) the page script reads: a chart's toolbar and its buttons (one Tab stop, the
     # full screen's button), its SVG and WebGL layers (hidden from a screen reader).
     for part in ("modebar", "modebar-btn", "main-svg", "gl-container", "js-plotly-plot"):
