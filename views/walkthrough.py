@@ -221,7 +221,7 @@ def side_b(view: View, walk: Walk | Message) -> Walk | None:
     read, notices = compare.read_spec(spec)
     if notices:  # said once: the link then says what is shown
         messages.show_notices(notices, view.T)
-        view.set("compare", compare.write_spec({k: v for k, v in read.items() if compare.a_value(view, k) != v}))
+        view.set("compare", compare.write_spec(compare.differing(view, read)))
     changes = compare.changes_of(view)
     if view.layout.extras:
         compare.controls(view, changes)

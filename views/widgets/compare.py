@@ -101,8 +101,13 @@ def changes_of(view: View) -> dict[str, Any]:
     """B's changes as the view's link says them, without those equal to A's (B then differs in what it says)."""
     if view["walk"] == "textbook":
         return {}
-    changes, _ = read_spec(view["compare"] or "")
-    if changes.get("walk", view["walk"]) == "pretrained":  # a trained model's layer has its own scaling and no mask
+    return differing(view, read_spec(view["compare"] or "")[0])
+
+
+def differing(view: View, changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` without those equal to A's, nor a temperature or mask beside a real model (a trained model's layer
+    has its own scaling and no mask)."""
+    if changes.get("walk", view["walk"]) == "pretrained":
         changes = {k: v for k, v in changes.items() if k not in CORE_ONLY}
     return {k: v for k, v in changes.items() if a_value(view, k) != v}
 

@@ -20,6 +20,7 @@ from views.widgets import steps
 STEPS = ("tokens", "qkv", "raw", "scaled", "softmax", "output", "heads")
 MAX_FOCUS_DIMS = 8  # the weighted-value table shows this many dimensions (the CSV and the heatmaps have all)
 FOCUS_DECIMALS = 4  # scaled scores, weights and the output in the focus tables
+LOCAL = ("local", "local-monotonic")  # the modes whose window masks the scores
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
                     arithmetic=arithmetic, **common)
         pack.matrix(f"scaled.{h}", head.scaled_scores, walk.tokens, walk.key_tokens, title=T("walkthrough.steps.scaled.matrix"), **common)
         if masks(head):  # elsewhere the masked scores are the scaled ones: sent once
-            title = T("walkthrough.steps.softmax.masked" if head.mode in ("local", "local-monotonic") else "walkthrough.steps.softmax.masked_causal")
+            title = T("walkthrough.steps.softmax.masked" if head.mode in LOCAL else "walkthrough.steps.softmax.masked_causal")
             pack.matrix(f"masked.{h}", head.masked_scores, walk.tokens, walk.key_tokens, title=title, **common)
         else:
             pack.matrices[f"masked.{h}"] = pack.matrices[f"scaled.{h}"]
@@ -144,7 +145,7 @@ def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
 def masks(head: AttentionTrace) -> bool:
     """Whether some score is masked out before softmax (a local mode's window, a causal mask): then the masked scores
     are a matrix of their own."""
-    return head.mode in ("local", "local-monotonic") or not bool(np.all(head.mask))
+    return head.mode in LOCAL or not bool(np.all(head.mask))
 
 
 def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str, Any]:
