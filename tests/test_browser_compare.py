@@ -90,14 +90,15 @@ def test_a_preset_steps_both_sides_together_and_the_link_reopens_both(open_page,
     assert matrix(fresh, "weights.1")["cells"] != cells  # A is scaled, B is not
 
 
-@pytest.mark.parametrize(("lang", "layout"), [("zh", "phone"), ("en", "projector")])
-def test_both_sides_read_by_everyone_on_a_phone_and_in_presenter_mode(open_page, app_url, lang, layout):
+@pytest.mark.parametrize(("lang", "layout", "spec"), [("zh", "phone", "causal:1,temperature:0.5"), ("en", "projector", "score:dot")])
+def test_both_sides_read_by_everyone_on_a_phone_and_in_presenter_mode(open_page, app_url, lang, layout, spec):
     """One above the other on a phone, side by side on a projector in presenter mode (16 px numbers or more): each
     side a heading and real tables, the contrast a table with its caption; axe finds nothing, no English on a Chinese
-    page."""
-    params = {"text": SENTENCE, "d_model": 64, "d_k": 64, "compare": "score:dot", "step": 5, "lang": lang}
+    page. On the phone, B masked and at another temperature: its masked scores' −∞ too."""
+    params = {"text": SENTENCE, "d_model": 64, "d_k": 64, "compare": spec, "step": 5, "lang": lang}
     page = open_page(f"/?{urlencode(params | ({'present': 1} if layout == 'projector' else {}))}", layout)
-    wait_for_steps(page, "v.matrices.includes('b-weights.1')", 60000)
+    shown = wait_for_steps(page, "v.matrices.includes('b-weights.1')", 60000)
+    assert ("b-masked.1" in shown["matrices"]) == ("causal" in spec), shown
     idle(page)
     settle(page)  # the same page three times 100 ms apart: nothing fading in or out (an element dimmed while a run goes)
     boxes = page.evaluate(f"""() => [...({STEPS_ROOT_JS}()).querySelectorAll('.main .side')].map(s => {{

@@ -694,7 +694,8 @@ def start_paths() -> tuple[str, ...]:
               "/positions-and-scale?section=sparse&top_k=3", "/positions-and-scale?section=traffic&gpu=a100",
               # compare mode: walk B beside A (a preset's link, B with more heads, a real model's word pieces in Chinese)
               "/?text=the+cat+sat+on+the+mat&d_model=64&d_k=64&compare=score:dot&step=5",
-              "/?text=the+cat+sat+on+the+mat&compare=heads:4,seed:2&step=7", "/?compare=walk:pretrained&lang=zh&step=5"]
+              "/?text=the+cat+sat+on+the+mat&compare=heads:4,seed:2&step=7", "/?compare=walk:pretrained&lang=zh&step=5",
+              "/?text=the+cat+sat+on+the+mat&compare=causal:1,temperature:0.5&step=5&lang=zh"]
     return tuple(paths)
 
 
