@@ -32,6 +32,7 @@ class ExplainOptions:
     mode: str = "soft"  # soft, hard, local, local-monotonic
     seed: int = 0  # seed of the token vectors, the projections and any sampling
     positions: bool = True  # sinusoidal positional encoding added to the token vectors
+    rope: bool = False  # each head's queries and keys turned by their position (RoPE) before scoring
     causal: bool = False  # query i attends only to keys j <= i
     temperature: float = 1.0  # the scaled scores are also divided by it
     window: int | None = None  # local window radius; None: the default
@@ -73,6 +74,13 @@ class Explanation:
         """True when keys and values come from a second text (encoder-decoder attention)."""
         return self.options.context is not None
 
+    def projected(self, head: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Head ``head``'s (from 0) Q = X W_Q^i (n, d_k) and K = X_kv W_K^i (n_k, d_k) before any turn: with
+        ``options.rope`` the trace's q and k are these turned by RoPE, else they are the trace's."""
+        d_k = self.projections.w_q.shape[1] // len(self.trace.heads)
+        columns = slice(head * d_k, (head + 1) * d_k)
+        return frozen((self.x @ self.projections.w_q)[:, columns]), frozen((self.x_kv @ self.projections.w_k)[:, columns])  # as multi_head
+
 
 def _tokens_for(text: str, max_tokens: int | None) -> tuple[list[str], int]:
     tokens = tokenize(text)
@@ -97,6 +105,7 @@ def explain(
     mode: str = "soft",
     seed: int = 0,
     positions: bool = True,
+    rope: bool = False,
     context: str | None = None,
     d_v: int | None = None,
     causal: bool = False,
@@ -114,6 +123,7 @@ def explain(
     d_model, d_k, heads, seed : sizes and the seed of embeddings and projections; d_v defaults to d_k.
     score, mode, temperature, window, sample : passed to ``attend`` for every head.
     positions : add the sinusoidal positional encoding to the token vectors.
+    rope : turn each head's queries and keys by their position before scoring (RoPE, ``positions.rotary``).
     context : a second text for keys and values (encoder-decoder attention), or None.
     causal : allow query i to attend only to keys j <= i.
     max_tokens : keep at most this many tokens of each text (the rest are dropped and counted).
@@ -121,7 +131,8 @@ def explain(
 
     Notes
     -----
-    X = E + PE;  Q = X W_Q, K = X_kv W_K, V = X_kv W_V;  Z = Concat(head_1..head_h) W_O.
+    X = E + PE;  Q = X W_Q, K = X_kv W_K, V = X_kv W_V (with rope: Q_i <- R(i) Q_i, K_j <- R(j) K_j);
+    Z = Concat(head_1..head_h) W_O.
     """
     d_v = d_k if d_v is None else d_v
     if max_tokens is not None:
@@ -136,13 +147,13 @@ def explain(
     x_kv = x if context is None else np.add(*_inputs(context_tokens, d_model, seed, positions))
     mask = causal_mask(len(tokens), len(context_tokens)) if causal else None
     trace = multi_head(
-        x, x_kv, projections.w_q, projections.w_k, projections.w_v, projections.w_o, heads=heads,
+        x, x_kv, projections.w_q, projections.w_k, projections.w_v, projections.w_o, heads=heads, rope=rope,
         score=score, mode=mode, mask=mask, temperature=temperature, window=window,
         sample=sample, rng=np.random.default_rng(seed),
     )
     options = ExplainOptions(
         text=text, context=context, d_model=d_model, d_k=d_k, d_v=d_v, heads=heads, score=score,
-        mode=mode, seed=seed, positions=positions, causal=causal, temperature=temperature,
+        mode=mode, seed=seed, positions=positions, rope=rope, causal=causal, temperature=temperature,
         window=window, sample=sample, max_tokens=max_tokens, shared_qk=shared_qk,
     )
     return Explanation(

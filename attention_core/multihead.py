@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from attention_core._checks import check_int, check_matrix, frozen
 from attention_core.attention import AttentionTrace, attend
 from attention_core.embedding import MAX_D_MODEL, MAX_SEED
+from attention_core.positions import rotary
 
 MAX_HEADS = 64
 
@@ -68,7 +69,8 @@ def init_projections(d_model: int, d_k: int, d_v: int, heads: int, *, seed: int,
 
 
 def multi_head(
-    x_q: NDArray, x_kv: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, w_o: NDArray, *, heads: int, **attend_options: object
+    x_q: NDArray, x_kv: NDArray, w_q: NDArray, w_k: NDArray, w_v: NDArray, w_o: NDArray, *, heads: int, rope: bool = False,
+    **attend_options: object
 ) -> MultiHeadTrace:
     """Multi-head attention: queries from ``x_q``, keys and values from ``x_kv``.
 
@@ -77,6 +79,8 @@ def multi_head(
     x_q : (n_q, d_model);  x_kv : (n_k, d_model) (the same as x_q for self-attention).
     w_q, w_k : (d_model, heads*d_k);  w_v : (d_model, heads*d_v);  w_o : (heads*d_v, d_model).
     heads : number of heads h; head i uses columns i*d_k:(i+1)*d_k.
+    rope : turn each head's queries and keys by their position (``positions.rotary``: query i by i, key j by j)
+        before scoring; the traces' q and k are the turned ones.
     attend_options : passed to ``attend`` for every head (score, mask, mode, ...); one
         ``rng`` (default ``default_rng(0)``) serves all heads in order.
 
@@ -102,8 +106,9 @@ def multi_head(
     options.setdefault("rng", np.random.default_rng(0))
     q_all, k_all, v_all = x_q @ w_q, x_kv @ w_k, x_kv @ w_v  # (n_q, h*d_k), (n_k, h*d_k), (n_k, h*d_v)
     d_k, d_v = w_q.shape[1] // heads, w_v.shape[1] // heads
+    turn = rotary if rope else (lambda m: m)
     traces = tuple(
-        attend(q_all[:, i * d_k : (i + 1) * d_k], k_all[:, i * d_k : (i + 1) * d_k], v_all[:, i * d_v : (i + 1) * d_v], **options)  # type: ignore[arg-type]
+        attend(turn(q_all[:, i * d_k : (i + 1) * d_k]), turn(k_all[:, i * d_k : (i + 1) * d_k]), v_all[:, i * d_v : (i + 1) * d_v], **options)  # type: ignore[arg-type]
         for i in range(heads)
     )
     concat = np.concatenate([trace.output for trace in traces], axis=1)  # (n_q, h*d_v)

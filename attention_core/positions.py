@@ -48,6 +48,17 @@ def rope(x: NDArray, base: float = 10_000.0, start: int = 0) -> NDArray:
     return frozen(out)
 
 
+def rotary(x: NDArray, base: float = 10_000.0, start: int = 0) -> NDArray:
+    """RoPE on (n, d) of any width: the first 2 * floor(d / 2) dimensions turned pair by pair (``rope``, theta_i over
+    that even width), an odd last dimension kept as it is (models that rotate part of a head do the same, e.g. GPT-J's
+    rotary_dim); d = 1 is kept whole."""
+    x = np.asarray(x, dtype=float)
+    pairs = x.shape[1] // 2 * 2
+    if pairs == 0:
+        return frozen(x.copy())
+    return frozen(np.concatenate([rope(x[:, :pairs], base, start), x[:, pairs:]], axis=1))
+
+
 def alibi_power_of_two(heads: int) -> int:
     """M, the largest power of two not above ``heads`` (M = H when H is a power of two)."""
     return 1 << (check_int("heads", heads, 1, 64).bit_length() - 1)

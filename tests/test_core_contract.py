@@ -293,6 +293,7 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     # positions
     "positions.rope_angles": lambda i: positions.rope_angles(4, 6),
     "positions.rope": lambda i: positions.rope(i.q),
+    "positions.rotary": lambda i: positions.rotary(i.q[:, :3]),
     "positions.alibi_power_of_two": lambda i: positions.alibi_power_of_two(6),
     "positions.alibi_slopes": lambda i: positions.alibi_slopes(6),
     "positions.alibi_bias": lambda i: (positions.alibi_bias(4, 0.5), positions.alibi_bias(4, 0.5, causal=False)),

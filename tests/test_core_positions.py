@@ -101,6 +101,33 @@ def test_rope_turns_vectors_without_changing_their_length_and_rows_follow_their_
         rope(RNG.standard_normal((3, 5)))
 
 
+def test_a_walk_with_rope_scores_its_projections_turned_by_position():
+    """``explain(rope=True)``: each head's q and k are X W turned by position (pairs as complex numbers, an odd last
+    dimension kept), so a raw score is Re sum_i z_q conj(z_k) e^(i (m - n) theta_i) of the unturned projections; lengths
+    and values stay, and no word's row of weights is another's even where the word repeats."""
+    from attention_core import explain
+
+    for d_k in (4, 5, 1):
+        e = explain("the cat sat on the mat", positions=False, rope=True, d_k=d_k, heads=2, d_model=8)
+        for h, head in enumerate(e.trace.heads):
+            q, k = e.projected(h)
+            pairs = d_k // 2 * 2
+            for m in range(6):
+                for n in range(6):
+                    dot = rope_dot_by_complex_numbers(q[m, :pairs], k[n, :pairs], m, n) if pairs else 0.0
+                    dot += q[m, pairs:] @ k[n, pairs:]
+                    assert abs(head.raw_scores[m, n] - dot) <= 1e-12
+            np.testing.assert_allclose(np.linalg.norm(head.q, axis=1), np.linalg.norm(q, axis=1), rtol=1e-13)
+            np.testing.assert_array_equal(head.q[:, pairs:], q[:, pairs:])
+            np.testing.assert_array_equal(head.v, explain("the cat sat on the mat", positions=False, d_k=d_k, heads=2).trace.heads[h].v)
+    plain = explain("the cat sat on the mat", positions=False).trace.heads[0].weights
+    turned = explain("the cat sat on the mat", positions=False, rope=True).trace.heads[0].weights
+    np.testing.assert_array_equal(plain[0], plain[4])  # "the" twice: one row without positions
+    assert np.abs(turned[0] - turned[4]).max() > 1e-3  # RoPE tells them apart
+    unturned = explain("the cat sat on the mat", positions=False)
+    np.testing.assert_array_equal(unturned.projected(0)[0], unturned.trace.heads[0].q)
+
+
 def test_alibi_slopes_and_bias_by_hand():
     np.testing.assert_allclose(alibi_slopes(8), [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256])
     np.testing.assert_allclose(alibi_slopes(4), [1 / 4, 1 / 16, 1 / 64, 1 / 256])

@@ -2,6 +2,7 @@
 presets, its link and B's own settings. The numbers beside each step are checked against loops over the two sides'
 matrices as the browser receives them (not the core's functions). Stepping both together: tests/test_browser_compare.py."""
 
+import json
 import math
 
 import numpy as np
@@ -193,9 +194,9 @@ def test_a_spec_reads_back_as_written():
     for preset in PRESETS.values():
         assert read_spec(write_spec(preset.b)) == (preset.b, [])
     changes = {"walk": "pretrained", "d_k": 16, "heads": 2, "score": "cosine", "temperature": 0.5, "mode": "hard",
-               "causal": True, "pe": False, "seed": 3}
+               "causal": True, "pe": False, "rope": True, "seed": 3}
     assert tuple(changes) == CHANGEABLE
-    assert write_spec(changes) == "walk:pretrained,d_k:16,heads:2,score:cosine,temperature:0.5,mode:hard,causal:1,pe:0,seed:3"
+    assert write_spec(changes) == "walk:pretrained,d_k:16,heads:2,score:cosine,temperature:0.5,mode:hard,causal:1,pe:0,rope:1,seed:3"
     assert read_spec(write_spec(changes)) == (changes, [])
 
 
@@ -230,21 +231,27 @@ def test_a_preset_after_b_s_own_settings_and_nothing_puts_a_back():
     """The tester's sequence: a preset, one of B's settings changed, two presets more, then "nothing": each preset
     shows its own comparison (B's older settings, kept by the browser, never come back), and "nothing" gives A the
     settings it had before the first preset."""
-    at = open_app(text=SENTENCE, d_k="6", pe="1")
+    own = "a dog bit my man"  # no word twice
+    at = open_app(text=own, d_k="6", pe="1")
     choose = lambda name: at.selectbox(key="walkthrough.compare_choice").set_value(name).run()
     choose("scaling")
     at.slider(key="walkthrough.compare_b.1.d_k").set_value(61).run()
     assert at.query_params["compare"] == "d_k:61,score:dot"
     assert at.selectbox(key="walkthrough.compare_choice").value == "own"
-    for preset, spec in (("heads", "heads:4"), ("hard", "mode:hard"), ("positions", "pe:1"), ("trained", "walk:pretrained")):
+    for preset, spec in (("heads", "heads:4"), ("hard", "mode:hard"), ("positions", "rope:1"), ("trained", "walk:pretrained")):
         choose(preset)
         assert at.query_params["compare"] == spec and at.selectbox(key="walkthrough.compare_choice").value == preset
         if preset != "trained":  # a preset after another: A as it was before the first, then this preset's A
             assert (at.query_params["d_k"], at.query_params.get("d_model", "8")) == ("6", "8"), preset
+        # positions needs a word said twice: the sentence has none, so the preset walks REPEATED's, and says so
+        assert at.query_params.get("text") == ("the cat sat on the mat" if preset == "positions" else own), preset
+        if preset == "positions":
+            assert any("the sentence “the cat sat on the mat”" in c.value for c in at.caption)
     assert any("A keeps the sidebar" in c.value for c in at.caption)
     choose("off")
     assert "compare" not in at.query_params
     assert (at.query_params["d_k"], at.query_params["d_model"], at.query_params["pe"]) == ("6", "8", "1")
+    assert at.query_params["text"] == own
 
 
 def test_b_s_own_settings_begin_with_another_seed_dropped_at_b_s_first_change():
@@ -275,3 +282,25 @@ def test_a_real_models_word_pieces_are_paired_with_the_sentences_words():
     assert block["b_rows"] == [1, 2]
     row = block["rows"][0]  # the largest weight of "Thinking" in B: the model's row of "thinking", not of [CLS]
     assert at_place(values, row["b"])[0, block["b_rows"][0]] == max(matrix(header, values, "b-weights.1")[1])
+
+
+def test_rope_in_b_turns_its_queries_and_keys_after_x_w_and_tells_the_repeated_word_apart():
+    """The positions preset's B: its Q/K step shows X W_Q, X W_K ("qx", "kx"), a note, then Q and K turned by RoPE,
+    which its scores use; A (no positions) gives "the" (rows 1 and 5) one row of weights, B two."""
+    from attention_core import explain
+
+    at = open_app(text=SENTENCE, pe="0", compare="rope:1")
+    header, values = payload(at)
+    assert header["compare"]["b"] == "B · RoPE"
+    b = explain(SENTENCE, positions=False, rope=True, max_tokens=48)
+    q, k = b.projected(0)
+    np.testing.assert_array_equal(matrix(header, values, "b-qx.1"), q)
+    np.testing.assert_array_equal(matrix(header, values, "b-kx.1"), k)
+    np.testing.assert_array_equal(matrix(header, values, "b-q.1"), b.trace.heads[0].q)
+    np.testing.assert_array_equal(matrix(header, values, "b-raw.1"), b.trace.heads[0].q @ b.trace.heads[0].k.T)
+    a_weights, b_weights = matrix(header, values, "weights.1"), matrix(header, values, "b-weights.1")
+    np.testing.assert_array_equal(a_weights[0], a_weights[4])
+    assert np.abs(b_weights[0] - b_weights[4]).max() > 1e-3
+    qkv = next(step for step in header["steps"] if step["id"] == "qkv")
+    text = json.dumps(qkv)
+    assert "RoPE" in text and "b-qx" in text and "\"qx\"" not in text  # A's side has no turn

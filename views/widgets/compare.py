@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from attention_core.embedding import tokenize
 from attention_plot.text import Texts
 from views.shell import state
 from views.shell.page import Settings, View
@@ -21,13 +22,15 @@ from views.shell.params import Choice, Flag, Notice, Param
 from views.shell.registry import SHARED_BY_NAME, TEMPERATURES
 
 # What B may change, in the order a label says it.
-CHANGEABLE = ("walk", "d_k", "heads", "score", "temperature", "mode", "causal", "pe", "seed")
+CHANGEABLE = ("walk", "d_k", "heads", "score", "temperature", "mode", "causal", "pe", "rope", "seed")
 # B's own settings beside the sidebar's: B walks a sentence (not the article's fixed example); the temperature divides
-# the scaled scores once more; a causal mask lets word i see only words 1..i. A walks with neither (1.0, off).
+# the scaled scores once more; a causal mask lets word i see only words 1..i; RoPE turns each query and key by its
+# word's position. A walks with none of them (1.0, off, off).
 OWN = {"walk": Choice("walk", "random", options=("random", "pretrained")),
        "temperature": Choice("temperature", 1.0, options=TEMPERATURES),
-       "causal": Flag("causal", False)}
-CORE_ONLY = ("temperature", "causal")  # the core's options that are no sidebar setting (``choose_walk``'s overrides)
+       "causal": Flag("causal", False),
+       "rope": Flag("rope", False)}
+CORE_ONLY = ("temperature", "causal", "rope")  # the core's options that are no sidebar setting (``choose_walk``'s overrides)
 
 
 def param_of(name: str) -> Param:
@@ -62,16 +65,24 @@ class Preset:
 
     a: dict[str, Any]
     b: dict[str, Any]
+    repeated: bool = False  # what to look for needs a word said twice: a sentence without one becomes REPEATED's
 
 
 PRESETS = {
     "scaling": Preset({"d_model": 64, "d_k": 64, "heads": 1, "score": "scaled_dot", "mode": "soft"}, {"score": "dot"}),
     "heads": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft"}, {"heads": 4}),
     "hard": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft"}, {"mode": "hard"}),
-    "positions": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft", "pe": False}, {"pe": True}),
+    "positions": Preset({"heads": 1, "score": "scaled_dot", "mode": "soft", "pe": False}, {"rope": True}, repeated=True),
     "trained": Preset({}, {"walk": "pretrained"}),
 }
 CHOICES = ("off", *PRESETS, "own")
+REPEATED = {"en": "the cat sat on the mat", "zh": "小猫看小狗"}  # a word twice: "the" (1, 5), 小 (1, 4)
+
+
+def repeats(text: str) -> bool:
+    """Whether some token of ``text`` appears twice."""
+    tokens = tokenize(text)
+    return len(set(tokens)) < len(tokens)
 
 
 def preset_params(name: str, text: str) -> dict[str, str]:
@@ -118,7 +129,7 @@ def b_settings(view: View, changes: dict[str, Any]) -> Settings:
 
 
 def b_overrides(changes: dict[str, Any]) -> dict[str, Any]:
-    """B's options of the core that are no sidebar setting: ``temperature``, ``causal`` (``cache.core_options``)."""
+    """B's options of the core that are no sidebar setting: ``temperature``, ``causal``, ``rope`` (``cache.core_options``)."""
     return {k: v for k, v in changes.items() if k in CORE_ONLY}
 
 
@@ -128,7 +139,7 @@ def describe(T: Texts, name: str, value: Any, layer: int) -> str:
         return T(f"walkthrough.compare.describe.walk_{value}", layer=layer)
     if name in ("score", "mode"):
         return T(f"common.{name}s.{value}")
-    if name in ("pe", "causal"):
+    if name in ("pe", "causal", "rope"):
         return T(f"walkthrough.compare.describe.{name}_{'on' if value else 'off'}")
     if name == "temperature":
         return T("walkthrough.compare.describe.temperature", value=f"{value:g}")
@@ -179,9 +190,10 @@ def _chosen(view: View) -> None:
         view.set("compare", write_spec(changes))
     else:
         preset = PRESETS[choice]
-        names = {name for each in PRESETS.values() for name in each.a}
+        names = {"text"} | {name for each in PRESETS.values() for name in each.a}
         before = st.session_state.setdefault(BEFORE_KEY, {name: getattr(view.settings, name) for name in names})
-        for name, value in (before | preset.a).items():  # from any preset before: A as it was, then this preset's A
+        own = {"text": REPEATED[state.shared("lang")]} if preset.repeated and not repeats(before["text"]) else {}
+        for name, value in (before | preset.a | own).items():  # from any preset before: A as it was, then this one's A
             st.session_state[state.key("shared", name)] = value
         view.set("walk", "random")
         view.set("compare", write_spec(preset.b))
@@ -221,7 +233,10 @@ def controls(view: View, changes: dict[str, Any]) -> None:
     choice.selectbox(T("walkthrough.compare.label"), CHOICES, key=CHOICE_KEY, on_change=_chosen, args=(view,),
                      format_func=lambda c: T(f"walkthrough.compare.choices.{c}"), help=T("walkthrough.compare.help"))
     if current in PRESETS:
-        set_a = ", ".join(describe(T, name, value, view["layer"]) for name, value in PRESETS[current].a.items())
+        parts = [describe(T, name, value, view["layer"]) for name, value in PRESETS[current].a.items()]
+        if PRESETS[current].repeated and st.session_state.get(BEFORE_KEY, {}).get("text", view.settings.text) != view.settings.text:
+            parts.insert(0, T("walkthrough.compare.describe.text", value=view.settings.text))  # REPEATED's sentence
+        set_a = ", ".join(parts)
         st.caption(T("walkthrough.compare.set_a", settings=set_a) if set_a else T("walkthrough.compare.set_none"))
     if not changes:
         return

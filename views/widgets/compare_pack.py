@@ -82,13 +82,17 @@ def absorb(pack: steps.Pack, other: steps.Pack, prefix: str, label: str) -> None
         pack.matrices[prefix + id_] = moved
 
 
+UNTURNED = {"qx": "q", "kx": "k"}  # RoPE's Q and K before the turn: one scale with the Q and K beside them
+
+
 def shared_ranges(pack: steps.Pack) -> None:
     """Every head of A's and B's matrix of one name on one colour scale, the widest of them: the same colour is the
     same number on both sides, whichever heads are shown (B's unscaled scores, 8 times as wide, beside A's pale ones)."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for id_, entry in {id(entry): (id_, entry) for id_, entry in reversed(pack.matrices.items())}.values():
         name, _, head = id_.removeprefix(B).rpartition(".")
-        groups.setdefault((name if head.isdigit() else id_.removeprefix(B), entry["kind"]), []).append(entry)
+        name = UNTURNED.get(name, name) if head.isdigit() else id_.removeprefix(B)
+        groups.setdefault((name, entry["kind"]), []).append(entry)
     for entries in groups.values():
         low, high = min(e["range"][0] for e in entries), max(e["range"][1] for e in entries)
         for entry in entries:

@@ -114,14 +114,25 @@ def tokens_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[
     return entry | {"blocks": blocks}
 
 
+def turned(walk: Walk) -> bool:
+    """Whether each head's queries and keys are turned by position (RoPE) after X W: then Q and K are shown twice."""
+    return walk.explanation is not None and walk.explanation.options.rope
+
+
 def head_matrices(pack: steps.Pack, walk: Walk, T: Texts) -> None:
     """Every head's Q, K, V, scores, weights and output (ids "<name>.<head>", heads from 1), with each raw score's
-    arithmetic where the score is a dot product, and each row's sum of weights."""
+    arithmetic where the score is a dot product, and each row's sum of weights. With RoPE, "q" and "k" are the turned
+    ones the scores use, and "qx", "kx" the products X W before the turn."""
+    rope = turned(walk)
     for h, head in enumerate(walk.heads, 1):
         size = head.q.shape[1]
         for name, matrix, tokens in (("q", head.q, walk.tokens), ("k", head.k, walk.key_tokens), ("v", head.v, walk.key_tokens)):
-            pack.matrix(f"{name}.{h}", matrix, tokens, dims(matrix.shape[1] if name == "v" else size),
-                        title=T(f"walkthrough.steps.qkv.{name}"), kind=name)
+            title = T(f"walkthrough.steps.qkv.{name}_rope" if rope and name != "v" else f"walkthrough.steps.qkv.{name}")
+            pack.matrix(f"{name}.{h}", matrix, tokens, dims(matrix.shape[1] if name == "v" else size), title=title, kind=name)
+        if rope:
+            assert walk.explanation is not None
+            for name, matrix, tokens in zip(("qx", "kx"), walk.explanation.projected(h - 1), (walk.tokens, walk.key_tokens)):
+                pack.matrix(f"{name}.{h}", matrix, tokens, dims(size), title=T(f"walkthrough.steps.qkv.{name[0]}"), kind=name[0])
         arithmetic = None
         if head.score in ("dot", "scaled_dot"):
             shown = np.where(np.isfinite(head.raw_scores), head.raw_scores, head.q @ head.k.T)
@@ -155,7 +166,8 @@ def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str
     blocks: list[dict] = []
     if walk.textbook and layout.explains:
         blocks.append(note("walkthrough.steps.qkv.textbook", T))
-    products = [matrix_block(name) for name in ("q", "k", "v")]
+    rope = turned(walk)
+    products = [matrix_block(name) for name in (("qx", "kx", "v") if rope else ("q", "k", "v"))]
     if e is not None and layout.shows_projections and e.options.layer is None:  # W beside X W, one pair per row (a real
         # model's W are 385 × 32 per head, 12 heads: 3.5 MB to send, too many rows to read; the real model's page has them)
         for h, head in enumerate(walk.heads, 1):
@@ -170,6 +182,10 @@ def qkv_step(pack: steps.Pack, walk: Walk, T: Texts, layout: Layout) -> dict[str
         blocks.append({"type": "row", "children": products})
     else:
         blocks += products
+    if rope:  # then each query and key turned by its word's position: what the scores use
+        blocks.append(note("walkthrough.steps.qkv.rope", T, tone="plain"))
+        turned_blocks = [matrix_block("q"), matrix_block("k")]
+        blocks += [{"type": "row", "children": turned_blocks}] if layout.side_by_side else turned_blocks
     return entry | {"blocks": blocks}
 
 
