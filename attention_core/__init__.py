@@ -97,7 +97,7 @@ from attention_core.tiny import (
     loss,
 )
 from attention_core.tiny import forward as tiny_forward
-from attention_core.traffic import flash_traffic, roofline, standard_traffic
+from attention_core.traffic import flash2_traffic, flash_traffic, roofline, standard_traffic
 
 __all__ = [
     "DEFAULT_WINDOW",
@@ -151,6 +151,7 @@ __all__ = [
     "empty_cache",
     "entropy_bits",
     "explain",
+    "flash2_traffic",
     "flash_traffic",
     "focus_row",
     "from_json",

@@ -1,7 +1,8 @@
 """Memory traffic of attention on a GPU (FlashAttention, arXiv 2205.14135), exactly: the elements read from and written
-to HBM by standard attention (Algorithm 0) and by FlashAttention's tiled loop (Algorithm 1), counted by formula and by
-running the loop; FLOPs, arithmetic intensity and a roofline of published GPUs (a model of the traffic, not a
-measurement).
+to HBM by standard attention (Algorithm 0), by FlashAttention's tiled loop (Algorithm 1: keys outside, so Q and O are
+read again on every pass) and by FlashAttention-2's (arXiv 2307.08691, Algorithm 1: queries outside, each Q block read
+once and O written once), counted by formula and by running the loops; FLOPs, arithmetic intensity and a roofline of
+published GPUs (a model of the traffic, not a measurement).
 
 Shapes: N tokens, d per head, blocks of B_c keys and B_r queries; rows are queries. Row vectors throughout.
 """
@@ -62,8 +63,10 @@ def flash_blocks(sram: int, d: int) -> tuple[int, int]:
 
 
 def flash_sram_need(d: int, block_c: int, block_r: int) -> int:
-    """Elements held on chip at once in Algorithm 1's inner step: K_j, V_j (2 B_c d), Q_i, O_i (2 B_r d), S_ij = P_ij
-    (B_r B_c), and l_i, m_i with their block values (4 B_r)."""
+    """Elements held on chip at once in the inner step of Algorithm 1 (of FlashAttention and of FlashAttention-2 alike):
+    K_j, V_j (2 B_c d), Q_i, O_i (2 B_r d), S_ij = P_ij (B_r B_c), and l_i, m_i with their new values (4 B_r). The
+    paper's rule (``flash_blocks``) sizes the blocks so that K_j, V_j, Q_i and O_i alone fill M: S_ij and the statistics
+    are left out, so both blocks on the rule overflow M unless B_c > 2d + 4 or so (M above about 8 d^2)."""
     return 2 * block_c * d + 2 * block_r * d + block_r * block_c + 4 * block_r
 
 
@@ -82,6 +85,22 @@ def flash_traffic(n: int, d: int, block_c: int, block_r: int) -> Traffic:
     passes = key_blocks(n, block_c)  # T_c
     return Traffic(reads=2 * n * d + passes * (2 * n * d + 2 * n), writes=n * d + 2 * n + passes * (n * d + 2 * n),
                    flops=attention_flops(n, d))
+
+
+def query_blocks(n: int, block_r: int) -> int:
+    """T_r = ceil(N / B_r): the blocks of queries FlashAttention-2's outer loop runs over, each a pass over all the keys."""
+    return math.ceil(check_int("N", n, 0, 10**7) / check_int("B_r", block_r, 1, 10**7))
+
+
+def flash2_traffic(n: int, d: int, block_c: int, block_r: int) -> Traffic:
+    """FlashAttention-2's forward (arXiv 2307.08691, Algorithm 1), counted from its lines: for each of the
+    T_r = ceil(N / B_r) blocks of queries: Q_i read once (Nd over all blocks), then every block of keys reads K_j, V_j
+    (2Nd a pass); O_i and the logsumexp L_i written once (Nd + N). Reads Nd + 2 T_r Nd, writes Nd + N: about
+    2 N^2 d / B_r + 2Nd. B_c changes what is held on chip, not the traffic."""
+    n, d = check_int("N", n, 1, 10**7), check_int("d", d, 1, 4096)
+    check_int("B_c", block_c, 1, 10**7)
+    passes = query_blocks(n, block_r)  # T_r
+    return Traffic(reads=n * d + passes * 2 * n * d, writes=n * d + n, flops=attention_flops(n, d))
 
 
 def flash_against_standard(standard: Traffic, flash: Traffic) -> tuple[float, str]:
@@ -168,6 +187,30 @@ def simulate_flash(q: NDArray, k: NDArray, v: NDArray, block_c: int, block_r: in
             memory.store("O", rows, ((l_i * old)[:, None] * o_i + new[:, None] * (p @ v_j)) / l_new[:, None])
             memory.store("l", rows, l_new)
             memory.store("m", rows, m_new)
+    return TiledRun(memory.arrays["O"], memory.reads, memory.writes)
+
+
+def simulate_flash2(q: NDArray, k: NDArray, v: NDArray, block_c: int, block_r: int) -> TiledRun:
+    """FlashAttention-2's Algorithm 1 run line by line, counting HBM traffic: for each block of queries i: load Q_i;
+    O = 0, l = 0, m = -inf on chip; for each block of keys j: load K_j, V_j; S = Q_i K_j^T / sqrt(d); m' = max(m,
+    rowmax(S)), P~ = exp(S - m'), l <- e^(m - m') l + rowsum(P~), O <- e^(m - m') O + P~ V_j; after the last block
+    O_i = O / l and L_i = m + log l, both stored once."""
+    n, d = np.shape(q)
+    memory = _Memory(Q=q, K=k, V=v, O=np.empty((n, d)), L=np.empty(n))
+    for start_r in range(0, n, block_r):
+        rows = slice(start_r, min(start_r + block_r, n))
+        q_i = memory.load("Q", rows)  # (B_r, d), once
+        o_i, l_i, m_i = np.zeros((len(q_i), d)), np.zeros(len(q_i)), np.full(len(q_i), -np.inf)  # on chip only
+        for start_c in range(0, n, block_c):
+            cols = slice(start_c, min(start_c + block_c, n))
+            k_j, v_j = memory.load("K", cols), memory.load("V", cols)  # (B_c, d) each, once per block of queries
+            s = q_i @ k_j.T / math.sqrt(d)  # (B_r, B_c)
+            m_new = np.maximum(m_i, s.max(axis=1))
+            p = np.exp(s - m_new[:, None])
+            old = np.exp(m_i - m_new)  # 0 before the first block (m_i = -inf)
+            l_i, o_i, m_i = old * l_i + p.sum(axis=1), old[:, None] * o_i + p @ v_j, m_new
+        memory.store("O", rows, o_i / l_i[:, None])
+        memory.store("L", rows, m_i + np.log(l_i))
     return TiledRun(memory.arrays["O"], memory.reads, memory.writes)
 
 

@@ -14,13 +14,16 @@ from attention_core.traffic import (
     GPU,
     GPUS,
     Traffic,
+    flash2_traffic,
     flash_against_standard,
     flash_blocks,
     flash_sram_need,
     flash_traffic,
     key_blocks,
+    query_blocks,
     roofline,
     simulate_flash,
+    simulate_flash2,
     simulate_standard,
     standard_traffic,
 )
@@ -60,6 +63,93 @@ def test_the_traffic_formulas_equal_the_loads_and_stores_of_the_loops_run(n, d, 
     exact = full_attention(q, k, v)
     np.testing.assert_allclose(flash.output, exact, rtol=0, atol=1e-12 * max(1.0, np.abs(v).max()))
     np.testing.assert_allclose(standard.output, exact, rtol=0, atol=1e-12 * max(1.0, np.abs(v).max()))
+
+
+# --- FlashAttention-2 (arXiv 2307.08691) ---
+
+
+def flash2_loop(q, k, v, block_c, block_r):
+    """FlashAttention-2's forward, Algorithm 1 of arXiv 2307.08691, written here apart from the core: each line's HBM
+    loads (lines 4 and 7) and stores (lines 14 and 15) counted element by element. -> (O, L, reads, writes)."""
+    n, d = q.shape
+    out, logsumexp = np.zeros((n, d)), np.zeros(n)
+    reads = writes = 0
+    for i in range(0, n, block_r):  # line 3: for 1 <= i <= T_r
+        q_i = q[i:i + block_r]  # line 4: load Q_i
+        reads += q_i.size
+        rows = len(q_i)
+        o, ell, m = np.zeros((rows, d)), np.zeros(rows), np.full(rows, -np.inf)  # line 5, on chip
+        for j in range(0, n, block_c):  # line 6: for 1 <= j <= T_c
+            k_j, v_j = k[j:j + block_c], v[j:j + block_c]  # line 7: load K_j, V_j
+            reads += k_j.size + v_j.size
+            s = np.array([[sum(q_i[a, c] * k_j[b, c] for c in range(d)) / np.sqrt(d) for b in range(len(k_j))] for a in range(rows)])  # line 8
+            m_new = np.array([max(m[a], max(s[a])) for a in range(rows)])  # line 9
+            p = np.array([[np.exp(s[a, b] - m_new[a]) for b in range(len(k_j))] for a in range(rows)])
+            ell = np.array([np.exp(m[a] - m_new[a]) * ell[a] + sum(p[a]) for a in range(rows)])
+            o = np.array([[np.exp(m[a] - m_new[a]) * o[a, c] + sum(p[a, b] * v_j[b, c] for b in range(len(k_j))) for c in range(d)]
+                          for a in range(rows)])  # line 10
+            m = m_new
+        out[i:i + rows] = o / ell[:, None]  # lines 12 and 14: write O_i
+        logsumexp[i:i + rows] = m + np.log(ell)  # lines 13 and 15: write L_i
+        writes += o.size + rows
+    return out, logsumexp, reads, writes
+
+
+def test_flashattention2s_traffic_by_hand_at_the_papers_settings():
+    """N = 4,096, d = 128, B_r = 128: T_r = 32 blocks of queries, each reading all of K and V once."""
+    n, d = 4096, 128
+    standard, two = standard_traffic(n, d), flash2_traffic(n, d, 64, 128)
+    assert query_blocks(n, 128) == 32 and (query_blocks(4097, 128), query_blocks(0, 8)) == (33, 0)
+    assert two.reads == n * d + 32 * 2 * n * d == 34_078_720
+    assert two.writes == n * d + n == 528_384
+    assert two.elements == 34_607_104 and round(two.elements / 1e6, 1) == 34.6  # about 2 N^2 d / B_r + 2 N d = 34,603,008
+    assert standard.elements == 69_206_016 and round(standard.elements / 1e6, 1) == 69.2
+    one = flash_traffic(n, d, *flash_blocks(51_200, d))  # Algorithm 1 at 100 KiB: B_c = 100, T_c = 41
+    assert one.elements == 3 * n * d + 2 * n + 41 * (3 * n * d + 4 * n) == 66_740_224 and round(one.elements / 1e6, 1) == 66.7
+    assert flash2_traffic(n, d, 64, 128) == flash2_traffic(n, d, 512, 128)  # B_c moves nothing: all of K and V, each pass
+    assert flash_against_standard(standard, two) == (pytest.approx(69_206_016 / 34_607_104), "fewer")
+    small = flash2_traffic(4, 2, 3, 2)  # T_r = 2: reads 8 + 2 * 16, writes 8 + 4
+    assert (small.reads, small.writes) == (40, 12)
+
+
+@pytest.mark.parametrize(("n", "d", "block_c", "block_r"), [(1, 1, 1, 1), (7, 3, 2, 3), (8, 2, 8, 8), (9, 4, 4, 2), (10, 3, 16, 3), (12, 2, 5, 7)])
+def test_flashattention2_counts_equal_the_papers_loop_written_here(n, d, block_c, block_r):
+    rng = np.random.default_rng(n * 100 + d)
+    q, k, v = 3 * rng.standard_normal((n, d)), 3 * rng.standard_normal((n, d)), rng.standard_normal((n, d))
+    out, logsumexp, reads, writes = flash2_loop(q, k, v, block_c, block_r)
+    run, formula = simulate_flash2(q, k, v, block_c, block_r), flash2_traffic(n, d, block_c, block_r)
+    assert (run.reads, run.writes) == (reads, writes) == (formula.reads, formula.writes)
+    np.testing.assert_allclose(run.output, out, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(out, full_attention(q, k, v), rtol=0, atol=1e-12)
+    scores = q @ k.T / np.sqrt(d)
+    np.testing.assert_allclose(logsumexp, np.log(np.exp(scores).sum(axis=1)), rtol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 40), d=st.integers(1, 6), block_c=st.integers(1, 45), block_r=st.integers(1, 45), seed=st.integers(0, 10**6))
+def test_flashattention2s_formula_equals_its_run_and_never_moves_more_than_algorithm_1_at_the_same_blocks(n, d, block_c, block_r, seed):
+    """Algorithm 1 (of FlashAttention) reads Q and O again on every pass over the key blocks; FlashAttention-2 reads K
+    and V again on every pass over the query blocks but Q once and O never, writing O once: with B_r = B_c it moves
+    fewer elements (at B_r = B_c = N both read everything once; FlashAttention-2 still skips O's and the statistics' stores)."""
+    rng = np.random.default_rng(seed)
+    q, k, v = (rng.standard_normal((n, d)) for _ in range(3))
+    run, formula = simulate_flash2(q, k, v, block_c, block_r), flash2_traffic(n, d, block_c, block_r)
+    assert (run.reads, run.writes) == (formula.reads, formula.writes)
+    np.testing.assert_allclose(run.output, full_attention(q, k, v), rtol=0, atol=1e-12)
+    assert flash2_traffic(n, d, block_r, block_r).elements < flash_traffic(n, d, block_r, block_r).elements
+
+
+def test_the_papers_rule_leaves_out_the_scores_block_and_the_statistics():
+    """B_c = ceil(M / 4d) and B_r = min(B_c, d) fill M with K_j, V_j, Q_i and O_i: at d = 128 and 256 every SRAM here
+    overflows by the block of scores and the statistics (and by nothing else, up to the ceiling's rounding)."""
+    for d in (128, 256):
+        for kib in (48, 64, 100, 164, 228):
+            sram = kib * 512
+            block_c, block_r = flash_blocks(sram, d)
+            need = flash_sram_need(d, block_c, block_r)
+            assert need > sram
+            assert 2 * block_c * d + 2 * block_r * d <= sram + 4 * d  # the four blocks the rule counts fit (ceil: one row over at most)
+            assert need - (2 * block_c * d + 2 * block_r * d) == block_r * block_c + 4 * block_r
 
 
 @pytest.mark.parametrize("d", [32, 64, 128])
