@@ -231,7 +231,7 @@ def test_top_k_beyond_the_sentence_is_the_sentence_and_the_cost_table_follows_th
 
 
 def test_the_traffic_table_is_the_algorithms_count_and_says_it_is_a_model():
-    at = open_app(PAGE, section="traffic", seq="4096", head_dim="64", sram="100", gpu="h100")
+    at = open_app(PAGE, section="traffic", seq="4096", head_dim="64", sram="100", gpu="h100", flash="fa1")
     assert "A model of the traffic, computed from the algorithms' lines, not a measurement" in at.info[0].value
     table = tables(at)["One head, N = 4,096, d = 64, on the H100 SXM"]
     assert list(table["HBM reads (elements)"]) == [f"{3 * 4096 * 64 + 2 * 4096**2:,}", "11,706,368"]  # B_c = 200: 21 passes
@@ -239,7 +239,7 @@ def test_the_traffic_table_is_the_algorithms_count_and_says_it_is_a_model():
     assert list(table["limited by"]) == ["memory", "memory"]
     text = all_text(at)
     assert "B_c = 200 keys and B_r = 64 queries; 21 passes" in text and "ridge is at 295 FLOP per byte" in text
-    counted = text.split("read ")[1]
+    counted = text.split("Checked by running it: FlashAttention (Algorithm 1) itself")[1].split("read ")[1]
     assert counted.startswith("5,632 and wrote 3,200 elements; the formula gives 5,632 and 3,200")
     assert "NVIDIA H100 Tensor Core GPU data sheet" in text and "arXiv 2205.14135" in text
     roof = figures(at)[figure_titles(at).index("Roofline of the H100 SXM")]
@@ -248,6 +248,43 @@ def test_the_traffic_table_is_the_algorithms_count_and_says_it_is_a_model():
     roof = figures(at)[figure_titles(at).index("Roofline of the A100 80GB SXM")]
     assert max(roof["data"][0]["y"]) == pytest.approx(312) and at.query_params["gpu"] == "a100"
     assert "NVIDIA A100 Tensor Core GPU data sheet" in all_text(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_flashattention2_is_the_default_and_its_rows_are_the_papers_count(lang):
+    """N = 4,096, d = 128, B_r = 128: FlashAttention-2 reads Nd + 32 x 2Nd and writes Nd + N (34.6 M elements, 69.2 MB),
+    against standard attention's 69.2 M (138.4 MB); the intro says why Algorithm 1 moves more."""
+    at = open_app(PAGE, section="traffic", seq="4096", head_dim="128", block_c="64", block_r="128", lang=lang)
+    assert at.query_params.get("flash", "fa2") == "fa2" and not at.exception
+    table = next(iter(tables(at).values()))
+    assert list(table.iloc[:, 0])[1] == "FlashAttention-2"
+    assert list(table.iloc[:, 1]) == ["35,127,296", "34,078,720"] and list(table.iloc[:, 2]) == ["34,078,720", "528,384"]  # 3Nd + 2N², 2N² + Nd
+    assert list(table.iloc[:, 3]) == ["138.4", "69.2"]
+    text = all_text(at)
+    if lang == "en":
+        assert "reloads every block of queries Q_i and of the running output O_i" in text and "arXiv 2307.08691" in text
+        assert "32 passes over the keys (⌈N / B_r⌉)" in text
+        assert "FlashAttention-2 moves **2.0×** fewer bytes." in text
+    else:
+        assert "都要重新载入每个查询块 Q_i 和当前输出 O_i" in text and "对键共遍历 32 次" in text
+        assert "标准注意力搬运的字节是 FlashAttention-2 的 **2.0 倍**" in text
+    at = open_app(PAGE, section="traffic", seq="4096", head_dim="128", sram="100", flash="fa1", lang=lang)
+    assert next(iter(tables(at).values())).iloc[1, 3] == f"{66_740_224 * 2 / 1e6:,.1f}"  # Algorithm 1 at B_c = 100: 66.7 M elements
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("d", ["128", "256"])
+def test_the_papers_blocks_that_overflow_say_the_rule_ignores_the_scores_and_statistics(d, lang):
+    at = open_app(PAGE, section="traffic", head_dim=d, sram="100", lang=lang)
+    warning = " ".join(w.value for w in at.warning)
+    block_c = -(-51_200 // (4 * int(d)))  # the rule at 100 KiB: B_c = B_r = 100 (d = 128), 50 (d = 256)
+    assert f"{block_c * block_c:,}" in warning and f"{4 * block_c:,}" in warning and f"{4 * block_c * int(d):,}" in warning
+    if lang == "en":
+        assert "These blocks do not fit" in warning and "the rule ignores the block of scores S_ij" in warning
+    else:
+        assert "这些块放不下" in warning and "规则没有算上分数块 S_ij" in warning and "ignores" not in warning
+    chosen = open_app(PAGE, section="traffic", head_dim=d, sram="100", block_r="16", block_c="512", lang=lang)
+    assert "S_ij" not in " ".join(w.value for w in chosen.warning)  # blocks chosen by hand: no word on the rule
 
 
 def test_blocks_that_do_not_fit_say_so_and_extreme_links_are_clamped():
@@ -289,20 +326,25 @@ def test_the_new_sections_take_the_largest_sizes():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("version", ["fa1", "fa2"])
 @pytest.mark.parametrize("params", [{"head_dim": "256", "sram": "228"}, {"head_dim": "128", "sram": "48"},
-                                    {"seq": "512", "head_dim": "128", "sram": "48", "block_c": "16"}, {}])
-def test_the_traffic_sentence_says_fewer_or_more_as_the_table_does(params, lang):
-    at = open_app(PAGE, section="traffic", lang=lang, **params)
+                                    {"seq": "512", "head_dim": "128", "sram": "48", "block_c": "16"}, {"head_dim": "256", "block_r": "16"}, {}])
+def test_the_traffic_sentence_says_fewer_or_more_as_the_table_does(params, version, lang):
+    at = open_app(PAGE, section="traffic", lang=lang, flash=version, **params)
     table = next(iter(tables(at).values()))
     standard, flash = (float(mb.replace(",", "")) for mb in table.iloc[:, 3])  # moved (MB): standard, then FlashAttention
+    name = table.iloc[1, 0]
+    names = {"fa1": {"en": "FlashAttention (Algorithm 1)", "zh": "FlashAttention 算法 1"},
+             "fa2": {"en": "FlashAttention-2", "zh": "FlashAttention-2"}}
+    assert name == names[version][lang]
     text = all_text(at)
     if lang == "en":
-        said = text.split("FlashAttention moves **")[1]
+        said = text.split(f"{name} moves **")[1]
         factor, direction = float(said.split("×**")[0]), said.split("×** ")[1].split(" ")[0]
         assert "d² is well below M" in text and "not a measurement" in at.info[0].value
     else:
-        fewer = "标准注意力搬运的字节是 FlashAttention 的 **" in text
-        said = text.split("标准注意力搬运的字节是 FlashAttention 的 **" if fewer else "FlashAttention 搬运的字节反而是标准注意力的 **")[1]
+        fewer = f"标准注意力搬运的字节是 {name} 的 **" in text
+        said = text.split(f"标准注意力搬运的字节是 {name} 的 **" if fewer else f"{name} 搬运的字节反而是标准注意力的 **")[1]
         factor, direction = float(said.split(" 倍**")[0]), "fewer" if fewer else "more"
         assert "只有当 d² 远小于 M 时" in text and "不是测量" in at.info[0].value
     assert factor >= 1

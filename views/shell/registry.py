@@ -216,6 +216,7 @@ SRAM_KIB = (48, 64, 100, 164, 228)  # FlashAttention's M: 100 KB in the paper; A
 BLOCKS_C = (0, 16, 32, 64, 128, 256, 512)  # 0: the paper's rule, B_c = ceil(M / 4d)
 BLOCKS_R = (0, 16, 32, 64, 128)  # 0: the paper's rule, B_r = min(ceil(M / 4d), d)
 TRAFFIC_GPUS = ("a100", "h100", "h200", "b200")
+FLASH_VERSIONS = ("fa2", "fa1")  # FlashAttention-2 (arXiv 2307.08691), as libraries run it today; the first paper's Algorithm 1
 
 
 def positions_fixed(values: Values) -> tuple[Fixed, ...]:
@@ -345,6 +346,7 @@ PAGES: tuple[Page, ...] = (
         Choice("block_c", 0, options=BLOCKS_C, when=section("traffic")),
         Choice("block_r", 0, options=BLOCKS_R, when=section("traffic")),
         Choice("gpu", "h100", options=TRAFFIC_GPUS, labels="positions.traffic.gpus.{}", when=section("traffic")),
+        Choice("flash", "fa2", options=FLASH_VERSIONS, labels="positions.traffic.versions.{}", when=section("traffic")),
     )),
     Page("real", "real-model", ":material/psychology:", ("text",),
          fixed=(Fixed("model", "all-MiniLM-L6-v2"), Fixed("d_model", MiniLM.d_model), Fixed("d_k", MiniLM.d_k), Fixed("heads", MiniLM.heads),
