@@ -31,7 +31,13 @@ once (a mean over sentences of per-sentence means, NaN sentences left out).
 
 A head's *verdict* is the page's summary's rule (views/real: a head is named for a position when more than half of its
 weight goes there): the one of ``VERDICT_SHARES`` with the largest share when that share is above ``VERDICT_THRESHOLD``,
-else none. The one-sentence verdict applies it to a sentence's shares, the corpus verdict to the corpus means.
+else none. The one-sentence verdict applies it to a sentence's shares, the corpus verdict to the corpus means. How often
+they agree is said beside what always answering "no verdict" would score and beside Cohen's κ (agreement corrected for
+chance), since "none" agreeing with "none" is most of the raw agreement.
+
+A head's top sentences are ranked within bins of length (``length_bins``, ``top_by_length``), and samples are drawn
+across its whole distribution (``decile_samples``, as Anthropic's HeadVis does): a per-sentence mean rewards short
+sentences (see ``top_by_length``).
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ SHARE_SCORES = ("previous", "next", "same_word", "self", "cls", "sep", "punctuat
 VERDICT_SHARES = ("previous", "next", "self", "cls", "sep")  # the page's one-sentence summary's columns, in its order
 VERDICT_THRESHOLD = 0.5  # more than half of the weight: the summary names the head
 NO_VERDICT = -1
+LENGTH_BINS = 3  # a head's top sentences: one from each third of the corpus by length (shortest, middle, longest)
 MAX_SENTENCES = 200  # a pasted corpus: sentences scored (the rest are left out, and the page says how many)
 MAX_SENTENCE_CHARS = 300  # a pasted sentence longer than this is cut at a word
 MAX_PASTE_CHARS = 100_000  # pasted text beyond this is not read at all
@@ -247,15 +254,34 @@ def verdicts(shares: NDArray, threshold: float = VERDICT_THRESHOLD) -> NDArray[n
     return frozen(np.where(np.take_along_axis(shares, largest[None], axis=0)[0] > threshold, largest, NO_VERDICT))
 
 
+def cohen_kappa(first: NDArray, second: NDArray) -> float:
+    """Cohen's κ of two labelings of the same items (any shape, equal; labels any integers): (p_o − p_e) / (1 − p_e),
+    p_o the share of items labelled alike, p_e = Σ_c p_first(c) p_second(c) the share two independent labelings with
+    these label frequencies would share. 1: always alike; 0: no more alike than chance; below 0: less. 1 when both give
+    every item one and the same label (p_e = 1); NaN for no items."""
+    first, second = np.asarray(first).ravel(), np.asarray(second).ravel()
+    if first.shape != second.shape:
+        raise ValueError(f"the two labelings must label the same items, got {first.size} and {second.size} labels")
+    if not first.size:
+        return float("nan")
+    observed = float((first == second).mean())
+    labels = np.union1d(first, second)
+    expected = float(sum((first == c).mean() * (second == c).mean() for c in labels))
+    return 1.0 if expected >= 1.0 else (observed - expected) / (1.0 - expected)
+
+
 @dataclass(frozen=True)
 class Agreement:
     """How often a head's verdict on one sentence is its verdict over the corpus.
 
     corpus (L, H): the corpus verdict (index into ``VERDICT_SHARES``, -1 none); per_sentence (S, L, H): each sentence's
     verdict; agrees (S, L, H): the two are the same (both none counts as agreeing); rate: the share of the S x L x H
-    (sentence, head) pairs that agree; per_head (L, H): that share per head; named_rate: among the pairs whose
-    one-sentence verdict names a pattern, the share where the corpus names the same one (NaN when none does);
-    named_heads: the heads some sentence names a pattern for; corpus_named_heads: the heads the corpus names one for.
+    (sentence, head) pairs that agree; per_head (L, H): that share per head; baseline: the rate of always answering
+    "no verdict" (the share of pairs whose corpus verdict is none); both_none: the share of pairs where both are none;
+    kappa: Cohen's κ of the one-sentence verdicts against the corpus verdicts over the pairs; corpus_named_rate: among
+    the pairs whose corpus verdict names a pattern, the share where one sentence names the same one; named_rate: among
+    the pairs whose one-sentence verdict names a pattern, the share where the corpus names the same one (NaN when none
+    does); named_heads: the heads some sentence names a pattern for; corpus_named_heads: the heads the corpus names one for.
     """
 
     corpus: NDArray[np.int64]
@@ -263,6 +289,10 @@ class Agreement:
     agrees: NDArray[np.bool_]
     rate: float
     per_head: NDArray[np.float64]
+    baseline: float
+    both_none: float
+    kappa: float
+    corpus_named_rate: float
     named_rate: float
     named_heads: int
     corpus_named_heads: int
@@ -271,16 +301,27 @@ class Agreement:
         frozen(self)
 
 
+def verdict_agreement(per_sentence: NDArray, corpus: NDArray) -> Agreement:
+    """per_sentence (S, L, H) and corpus (L, H) verdicts (-1 none) -> their Agreement."""
+    per_sentence, corpus = np.asarray(per_sentence), np.asarray(corpus)
+    if per_sentence.shape[1:] != corpus.shape or per_sentence.ndim != 3:
+        raise ValueError(f"verdicts must be (S, L, H) per sentence and (L, H) over the corpus, got {per_sentence.shape} and {corpus.shape}")
+    wide = np.broadcast_to(corpus, per_sentence.shape)  # (S, L, H): each pair's corpus verdict
+    agrees = per_sentence == wide
+    named, corpus_named = per_sentence != NO_VERDICT, wide != NO_VERDICT
+    return Agreement(corpus=corpus, per_sentence=per_sentence, agrees=agrees, rate=float(agrees.mean()), per_head=agrees.mean(axis=0),
+                     baseline=float((~corpus_named).mean()), both_none=float((~named & ~corpus_named).mean()),
+                     kappa=cohen_kappa(per_sentence, wide),
+                     corpus_named_rate=float(agrees[corpus_named].mean()) if corpus_named.any() else float("nan"),
+                     named_rate=float(agrees[named].mean()) if named.any() else float("nan"),
+                     named_heads=int(named.any(axis=0).sum()), corpus_named_heads=int((corpus != NO_VERDICT).sum()))
+
+
 def agreement(scores: CorpusScores) -> Agreement:
     """The one-sentence verdicts (per sentence) against the corpus verdict (the same rule on the corpus means)."""
     shares = np.stack([scores.values[:, scores.names.index(name)] for name in VERDICT_SHARES], axis=0)  # (5, S, L, H)
     means = np.stack([scores.mean(name) for name in VERDICT_SHARES])  # (5, L, H)
-    corpus, per_sentence = verdicts(means), verdicts(shares)
-    agrees = per_sentence == corpus[None]  # (S, L, H)
-    named = per_sentence != NO_VERDICT
-    return Agreement(corpus=corpus, per_sentence=per_sentence, agrees=agrees, rate=float(agrees.mean()), per_head=agrees.mean(axis=0),
-                     named_rate=float(agrees[named].mean()) if named.any() else float("nan"),
-                     named_heads=int(named.any(axis=0).sum()), corpus_named_heads=int((corpus != NO_VERDICT).sum()))
+    return verdict_agreement(verdicts(shares), verdicts(means))
 
 
 def percentile(values: NDArray, value: float) -> float:
@@ -337,6 +378,58 @@ def top_sentences(values: NDArray, count: int) -> NDArray[np.int64]:
     count = check_int("count", count, 1, 1000)
     order = np.lexsort((np.arange(values.size), -np.where(np.isfinite(values), values, -np.inf)))  # by value, then index
     return frozen(order[: min(count, int(np.isfinite(values).sum()))])
+
+
+# --- A head's sentences across lengths and across its distribution ---
+
+
+def length_bins(lengths: NDArray, count: int = LENGTH_BINS) -> NDArray[np.int64]:
+    """lengths (S,) in word pieces -> (S,): each sentence's bin, 0 (shortest) … at most ``count`` − 1, cut at the
+    length quantiles 1/count, 2/count, …; sentences of one length share a bin, so with many ties there are fewer bins
+    (bins are numbered 0, 1, … without gaps)."""
+    lengths = np.asarray(lengths, dtype=np.float64)
+    count = check_int("count", count, 1, 100)
+    if not lengths.size:
+        return frozen(np.zeros(0, dtype=np.int64))
+    edges = np.unique(np.quantile(lengths, np.arange(1, count) / count))  # (≤ count − 1,)
+    raw = np.searchsorted(edges, lengths, side="left")  # (S,): sentences equal to an edge go below it
+    return frozen(np.unique(raw, return_inverse=True)[1].astype(np.int64).reshape(lengths.shape))
+
+
+def top_by_length(values: NDArray, bins: NDArray) -> NDArray[np.int64]:
+    """values (S,), bins (S,) from ``length_bins`` -> (B',): each bin's top sentence (its largest finite value, the
+    earlier sentence on a tie), shortest bin first; a bin without a finite value gives none.
+
+    Why ranks within bins of length, not a score relative to the uniform row's 1/n: a per-sentence mean of a share has a
+    floor of about 1/n and a head is often sharper on a short sentence, so the raw top sentences are the shortest
+    lines ("Help!"). Measuring the share above the uniform row's, (s − 1/n) / (1 − 1/n), does not change that on the
+    shipped corpus (the "previous token" tops keep a median of 4 pieces: the floor is small beside a share near 1), and
+    the uniform row has no such simple value for entropy or offset. Comparing a sentence only with sentences of about
+    its length works for every score alike (on the shipped corpus the "previous token" tops go from a median of 4 word
+    pieces to 13, the corpus's median being 14)."""
+    values, bins = np.asarray(values, dtype=np.float64), np.asarray(bins)
+    if values.shape != bins.shape or values.ndim != 1:
+        raise ValueError(f"values and bins must be (S,) each, got {values.shape} and {bins.shape}")
+    found = []
+    for b in np.unique(bins):
+        members = np.flatnonzero(bins == b)
+        best = top_sentences(values[members], 1)
+        found.extend(members[best])
+    return frozen(np.array(found, dtype=np.int64))
+
+
+def decile_samples(values: NDArray, count: int = 10) -> NDArray[np.int64]:
+    """values (S,) -> (min(count, finite),): one sentence from each of ``count`` equal slices of the distribution, lowest
+    first: sorted by value (NaN left out, the earlier sentence first on a tie), the sentence at rank ⌊(k + ½) m / count⌋
+    for k = 0 … count − 1 of the m finite ones (the middle of each decile for count = 10)."""
+    values = np.asarray(values, dtype=np.float64)
+    count = check_int("count", count, 1, 1000)
+    finite = np.flatnonzero(np.isfinite(values))
+    order = finite[np.lexsort((finite, values[finite]))]  # (m,): ascending, ties by index
+    if not order.size:
+        return frozen(np.zeros(0, dtype=np.int64))
+    ranks = np.unique(np.floor((np.arange(count) + 0.5) * order.size / count).astype(np.int64))
+    return frozen(order[ranks])
 
 
 # --- The built-in corpus and a pasted one ---
