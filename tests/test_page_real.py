@@ -221,7 +221,7 @@ def test_the_corpus_section_shows_the_shipped_scores_in_both_languages(model, tr
     assert plotly_array(points[2]["x"])[9] == pytest.approx(shipped.mean("same_word")[2, 9])
     assert plotly_array(points[2]["y"])[9] == pytest.approx(shipped.mean("evenness")[2, 9])
     assert len(shown["scatter"]["layout"]["meta"]["numbers"]) == 73  # a header and 72 heads, for a screen reader
-    table = next(iter(tables(at).values()))
+    table = next(t for caption, t in tables(at).items() if "72" in caption)
     assert len(table) == 72 and float(table.iloc[2 * 12 + 9, 2]) == pytest.approx(shipped.mean("same_word")[2, 9], abs=0.005)
     text = all_text(at)
     assert f"{agreed.rate:.1%}" in text and f"{agreed.agrees.size:,}" in text and f"{agreed.per_head[2, 9]:.0%}" in text
@@ -234,11 +234,47 @@ def test_the_corpus_section_shows_the_shipped_scores_in_both_languages(model, tr
             else "只有含重复词的句子才有这个度量：417 句中的 245 句。") in text  # why not all 417
     assert shown["titles"][0] == ("Mean weight on the same word elsewhere per head, over the 417 built-in sentences" if lang == "en"
                                   else "每个头的平均别处同词权重（内置的 417 句英文句子）")
-    top = corpus.top_sentences(shipped.score("same_word")[:, 2, 9], 3)
+    top = corpus.top_by_length(shipped.score("same_word")[:, 2, 9], corpus.length_bins(shipped.lengths))
+    assert len(top) == 3
     for rank, index in enumerate(top):
         sentence = model.run(shipped.sentences[index])
         np.testing.assert_allclose(z_values(figures(at)[3 + rank]), sentence.attentions[2, 9], atol=1e-9)
     assert ("Layer 3, head 10" if lang == "en" else "第 3 层第 10 个头") in shown["titles"][3]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_corpus_verdicts_stand_beside_always_none_and_kappa_and_the_top_spans_the_lengths(lang):
+    """The agreement beside what always answering "no verdict" scores, Cohen's κ and the agreement where the corpus
+    names a pattern (the core's figures); "previous token" of layer 1 head 1: one top sentence from each third by
+    length, not "Help!" three times over; one sample from each tenth of its distribution, as the core picks them."""
+    from conftest import all_text, open_app, tables
+
+    from attention_core import corpus
+    from attention_plot.figures import plain
+
+    shipped = corpus.load_scores()
+    agreed = corpus.agreement(shipped)
+    at = open_app("real", section="corpus", text=REAL_SENTENCE, lang=lang, measure="previous", layer=1, head=1)
+    assert not at.exception
+    text = all_text(at)
+    printed = (agreed.rate, agreed.both_none, agreed.baseline, agreed.corpus_named_rate)
+    assert [f"{v:.1%}" for v in printed] == ["83.8%", "43.0%", "51.4%", "83.9%"] and f"{agreed.kappa:.2f}" == "0.69"
+    if lang == "en":
+        assert "always answering “no verdict” would agree on **51.4%**" in text and "Cohen's κ is **0.69**" in text
+        assert "Where the corpus names a pattern, one sentence names the same one **83.9%** of the time" in text
+        assert "Its top sentence by weight on the previous token in each third of the corpus by length" in text
+    else:
+        assert "如果总是回答“无判定”，相同的比例就有 **51.4%**" in text and "Cohen κ 系数为 **0.69**" in text
+        assert "no verdict" not in text and "pieces" not in text
+    values = shipped.score("previous")[:, 0, 0]
+    top = corpus.top_by_length(values, corpus.length_bins(shipped.lengths))
+    said = [shipped.sentences[i] for i in top]
+    assert said[0] == "Help!" and all(plain(sentence) in text for sentence in said) and shipped.lengths[top[1:]].min() >= 13
+    samples = corpus.decile_samples(values)
+    deciles = next(t for caption, t in tables(at).items() if "417" in caption and "72" not in caption)
+    assert list(deciles.iloc[:, 3]) == [shipped.sentences[i] for i in samples] and len(deciles) == 10
+    assert list(deciles.iloc[:, 1]) == [f"{values[i]:.2f}" for i in samples]
+    assert deciles.iloc[0, 0] == ("0–10 %" if lang == "en" else "0–10%")
 
 
 def test_the_corpus_sections_controls_travel_in_the_link():
@@ -344,15 +380,18 @@ def test_a_pasted_corpus_is_scored_and_bad_input_is_said(model, lang):
     said = {"en": ("Nothing to score", "left out:", "cut at a word", "each read as [UNK]", "only its first", "Pieces skipped"),
             "zh": ("没有可以打分的内容", "省略了", "截断", "[UNK]", "文本太长", "跳过了")}[lang]
     at = open_app("real", section="corpus", corpus="pasted", text=REAL_SENTENCE, lang=lang)
-    assert at.query_params["corpus"] == "pasted" and len(tables(at)) == 1  # the built-in corpus until something is scored
+    def heads():  # the 72 heads' table's caption (the chosen head's deciles have their own table)
+        return next(caption for caption in tables(at) if "72" in caption)
+
+    assert at.query_params["corpus"] == "pasted" and len(tables(at)) == 2  # the built-in corpus until something is scored
     paste(at, "   \n\n😀 😀\n!!!")
     warnings = " ".join(w.value for w in at.warning)
-    assert said[0] in warnings and str(len(corpus.corpus_sentences())) in next(iter(tables(at)))
+    assert said[0] in warnings and str(len(corpus.corpus_sentences())) in heads()
     script = "<script>alert('x')</script> is **not** run."
     paste(at, f"{script}\nI love tea 😀.\nThe cat sat on the mat, and the cat slept.\n" + "word " * 80 + "\n🙂🙂")
     text = all_text(at) + " ".join(w.value for w in at.warning) + " ".join(i.value for i in at.info)
     assert said[2] in text and said[3] in text and said[5] in text
-    assert "your 4 sentences" in next(iter(tables(at))) or "你的 4 句话" in next(iter(tables(at)))
+    assert "your 4 sentences" in heads() or "你的 4 句话" in heads()
     scores = corpus.corpus_scores(model, corpus.split_corpus(at.text_area[0].value).sentences, most=corpus.MAX_PASTED_PIECES)
     np.testing.assert_allclose(z_values(figures(at)[0]), scores.mean("previous"), atol=1e-9)
     at.selectbox(key="real.measure").set_value("offset").run()  # the script's sentence: its weights drawn, its text as text
@@ -362,7 +401,7 @@ def test_a_pasted_corpus_is_scored_and_bad_input_is_said(model, lang):
     many = "\n".join(f"Sentence number {i} is here." for i in range(230))
     paste(at, many + "\n" + "x" * corpus.MAX_PASTE_CHARS)
     warnings = " ".join(w.value for w in at.warning)
-    assert said[1] in warnings and said[4] in warnings and ("200" in next(iter(tables(at))))
+    assert said[1] in warnings and said[4] in warnings and ("200" in heads())
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -25,7 +25,7 @@ from views.widgets.tables import named_table
 
 PASTED = "real.corpus-pasted"  # this session's pasted corpus: {"text", "split", "scores", "seconds"} (never in the link)
 BOX = "real.corpus-text"  # the box it is pasted into
-TOP = 3  # top sentences drawn for the chosen head
+DECILES = 10  # samples across the chosen head's distribution: one from each tenth (HeadVis)
 BINS = 20
 LAYER_COLOURS = figures.LINE_COLOURS  # six colour-blind-safe colours, one per layer, and a marker shape each as well
 LAYER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
@@ -112,6 +112,13 @@ def number(value: float) -> str:
     if not np.isfinite(value):
         return "–"
     return f"{value:.2f}"
+
+
+def agreement_numbers(agreed: corpus.Agreement) -> dict[str, str]:
+    """The agreement's figures as the sentences print them: rate, pairs, baseline (always "none"), both_none, kappa,
+    corpus_named (where the corpus names a pattern) and named (where one sentence does)."""
+    return dict(rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", baseline=f"{agreed.baseline:.1%}", both_none=f"{agreed.both_none:.1%}",
+                kappa=f"{agreed.kappa:.2f}", corpus_named=f"{agreed.corpus_named_rate:.1%}", named=f"{agreed.named_rate:.1%}")
 
 
 def verdict_name(T, verdict: int) -> str:
@@ -289,8 +296,7 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     scores, name, corpus_name = in_use(view, model)
     about_corpus(view, model, scores)
     agreed = agreement_of(scores, name)
-    numbers = dict(corpus=corpus_name, rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}")
-    st.markdown(T("corpus.agreement" if view.layout.explains else "corpus.agreement_short", **numbers))
+    st.markdown(T("corpus.agreement" if view.layout.explains else "corpus.agreement_short", **agreement_numbers(agreed), corpus=corpus_name))
     if view.layout.explains:
         st.markdown(T("corpus.agreement_heads", named=agreed.named_heads, heads=agreed.corpus.size, corpus_named=agreed.corpus_named_heads))
     if view.layout.explains:
@@ -337,8 +343,8 @@ def about_corpus(view: View, model: MiniLM, scores: corpus.CorpusScores) -> None
 def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str,
                 layer: int, head: int, corpus_name: str) -> None:
     """The chosen head: the typed sentence's score against its corpus distribution (its percentile, or the sentences it
-    ties as printed when they are most of them), its verdicts, and the sentences where the score is largest, their
-    weights drawn."""
+    ties as printed when they are most of them), its verdicts, its top sentence in each third of the corpus by length
+    (weights drawn) and one sentence from each tenth of its distribution."""
     T = view.T
     folder = str(model.folder)
     st.subheader(T("corpus.head_title", layer=layer + 1, head=head + 1, corpus=corpus_name))
@@ -372,23 +378,57 @@ def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.Corp
                              hover=lambda low, high, count: T("corpus.bin_hover", low=low, high=high, count=count)),
          key="corpus-distribution", alt=T("corpus.distribution_alt", count=finite.size, measure=measured, layer=layer + 1,
                                           head=head + 1, value=number(here)))
-    top = corpus.top_sentences(values, TOP)
+    top_sentences(view, model, scores, values, measure, layer, head)
+    decile_table(T, scores, values, measure)
+
+
+def top_sentences(view: View, model: MiniLM, scores: corpus.CorpusScores, values: np.ndarray, measure: str, layer: int, head: int) -> None:
+    """The chosen head's top sentence in each third of the corpus by length (``corpus.top_by_length``), its weights drawn
+    with the cells the score adds up framed."""
+    T, folder = view.T, str(model.folder)
+    measured = measure_name(T, measure)
+    bins = corpus.length_bins(scores.lengths)
+    top = corpus.top_by_length(values, bins)
     st.subheader(counted(T, "corpus.top_title", len(top), measure=measured))
     if not len(top):
         st.info(T("corpus.top_none", measure=measured), icon=":material/info:")
         return
     if view.layout.explains:
         st.caption(T("corpus.top_note", framed=MAX_FRAMED))
-    tabs = st.tabs([f"{rank + 1} · {number(values[index])}" for rank, index in enumerate(top)])
-    for rank, (tab, index) in enumerate(zip(tabs, top)):
+    spans = [span(scores.lengths[bins == bins[index]]) for index in top]
+    tabs = st.tabs([T("corpus.top_tab", pieces=pieces, value=number(values[index])) for pieces, index in zip(spans, top)])
+    for rank, (tab, index, pieces) in enumerate(zip(tabs, top, spans)):
         sentence = scores.sentences[index]
         sentence_trace = loaded.run(model, folder, sentence)
         weights = sentence_trace.attentions[layer, head]
         cells = corpus.score_cells(measure, weights, sentence_trace.tokens, corpus.sentence_units(model, sentence)[3])
         with tab:
-            st.markdown(T("corpus.top_sentence", sentence=figures.plain(sentence), score=score_name(T, measure), value=number(values[index])))
+            st.markdown(T("corpus.top_sentence", sentence=figures.plain(sentence), score=score_name(T, measure), value=number(values[index]),
+                          length=int(scores.lengths[index]), pieces=pieces))
             sentence_heatmap(weights, sentence_trace.tokens, cells, key=f"corpus-top-{rank}",
                              title=T("corpus.top_heatmap", layer=layer + 1, head=head + 1, sentence=label(short(sentence))))
+
+
+def span(lengths: np.ndarray) -> str:
+    """A bin's lengths in word pieces: "4–12", or "13" when they are all as long."""
+    shortest, longest = int(lengths.min()), int(lengths.max())
+    return str(shortest) if shortest == longest else f"{shortest}–{longest}"
+
+
+def decile_table(T, scores: corpus.CorpusScores, values: np.ndarray, measure: str) -> None:
+    """One sentence from each tenth of the chosen head's distribution, lowest first (``corpus.decile_samples``): what the
+    head does on typical sentences, not only on its best."""
+    samples = corpus.decile_samples(values, DECILES)
+    if len(samples) < 2:
+        return
+    st.subheader(T("corpus.deciles_title", measure=measure_name(T, measure)))
+    frame = pd.DataFrame({T("corpus.deciles_slice_column"): [T("corpus.deciles_slice", low=10 * k, high=10 * (k + 1)) for k in range(len(samples))]
+                          if len(samples) == DECILES else [str(k + 1) for k in range(len(samples))],
+                          score_name(T, measure): [number(values[i]) for i in samples],
+                          T("corpus.deciles_length_column"): [str(int(scores.lengths[i])) for i in samples],
+                          T("corpus.deciles_sentence_column"): [scores.sentences[i] for i in samples]})
+    named_table(frame, T("corpus.deciles_caption", count=int(np.isfinite(values).sum())), row_headers=1,
+                numbers=[score_name(T, measure), T("corpus.deciles_length_column")])
 
 
 def heads_table(T, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str, versus: str, corpus_name: str) -> None:
@@ -436,4 +476,4 @@ def beside_findings(view: View, model: MiniLM, trace: RealTrace, layer: int, hea
                     corpus_verdict=verdict_name(T, int(agreed.corpus[lay, hd])), agree=f"{agreed.per_head[lay, hd]:.0%}")
         lines.append("- " + T("corpus.beside_same" if same else "corpus.beside_other", **said))
     st.markdown(T("corpus.beside_intro", corpus=corpus_name, section=T("inside.sections.corpus")) + "\n\n" + "\n".join(lines) + "\n\n"
-                + T("corpus.beside_overall", rate=f"{agreed.rate:.1%}", pairs=f"{agreed.agrees.size:,}", named=f"{agreed.named_rate:.1%}"))
+                + T("corpus.beside_overall", **agreement_numbers(agreed)))
