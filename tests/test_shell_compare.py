@@ -91,8 +91,9 @@ def test_one_head_beside_four_the_head_step_and_each_sides_heads():
     assert step_matrices(header, "heads") == ["b-concat", "b-w_o", "b-mh-output"]
     largest = contrast(header, "softmax")["rows"][0]
     assert largest["a"]["shape"] == [1, 6] and largest["b"]["shape"] == [4, 6]
-    not_subtracted = [b for b in next(s for s in header["steps"] if s["id"] == "softmax")["blocks"] if b["type"] == "note"]
-    assert "1 × 6 × 6 against 4 × 6 × 6" in not_subtracted[0]["html"]
+    notes = [b for b in next(s for s in header["steps"] if s["id"] == "softmax")["blocks"] if b["type"] == "note"]
+    assert notes[0]["html"].startswith("Soft attention")  # said once for both sides, above them
+    assert "1 × 6 × 6 against 4 × 6 × 6" in notes[-1]["html"]
 
 
 def test_b_s_own_settings_change_b_only_and_a_setting_equal_to_a_s_is_left_out():
@@ -136,8 +137,9 @@ def test_random_weights_beside_a_real_model_say_why_their_matrices_are_not_subtr
     header, _ = payload(at)
     assert (header["compare"]["a"], header["compare"]["b"]) == ("A · 随机权重", "B · MiniLM，第 1 层")
     assert header["heads"] == 12 and "[CLS]" in header["matrices"]["b-raw.1"]["rows"]
-    notes = [b["html"] for s in header["steps"] for b in s["blocks"] if b["type"] == "note"]
-    assert notes and all("不能逐格相减" in html for html in notes)
+    notes = [b["html"] for s in header["steps"] for b in s["blocks"] if b["type"] == "note" and "軟" not in b["html"]]
+    said = [html for html in notes if "不能逐格相减" in html]
+    assert len(said) == 4 and all("软注意力" in html for html in set(notes) - set(said))  # the raw, scaled, softmax and output steps
 
 
 def test_a_temperature_divides_b_s_scaled_scores_once_more_and_sharpens_its_weights():

@@ -101,8 +101,9 @@ def shared_ranges(pack: steps.Pack) -> None:
 
 def zipped(pack: steps.Pack, name: str, a: dict | None, b: dict | None, walk_a: Walk, walk_b: Walk, T: Texts,
            layout: Layout, labels: tuple[str, str]) -> dict[str, Any]:
-    """One step of both walks: its title and explanation once, the formula once where both sides share it, then the
-    contrast, A's and B's columns, and B − A (or why it cannot be taken)."""
+    """One step of both walks: its title and explanation once, the formula and the notes once where both sides share
+    them, then the contrast, A's and B's columns (on a projector the columns first), and B − A (or why it cannot be
+    taken)."""
     first = a or b
     assert first is not None
     same = a is not None and b is not None and a.get("formula") == b.get("formula")
@@ -110,14 +111,26 @@ def zipped(pack: steps.Pack, name: str, a: dict | None, b: dict | None, walk_a: 
     if same and first.get("formula"):
         entry["formula"] = first["formula"]
     columns = [column(T, labels[0], a, not same), column(T, labels[1], b, not same)]
-    blocks: list[dict[str, Any]] = []
+    shared = shared_notes(columns)
     contrast = contrast_block(pack, name, walk_a, walk_b, T, labels)
-    if contrast is not None:
+    # on a projector the two matrices come first, on the screen; the numbers that changed follow them
+    blocks = [*shared, *([contrast] if contrast is not None and layout.explains else []), {"type": "row", "children": columns}]
+    if contrast is not None and not layout.explains:
         blocks.append(contrast)
-    blocks.append({"type": "row", "children": columns})
     if layout.explains and name in DIFFERENCES:
         blocks.append(difference(pack, *DIFFERENCES[name], walk_a, walk_b, T))
     return entry | {"blocks": blocks}
+
+
+def shared_notes(columns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The notes both sides begin with, word for word ("Soft attention: every key gets some weight."), taken out of
+    both columns to be said once above them."""
+    first, second = columns[0]["blocks"], columns[1]["blocks"]
+    count = 0
+    while count < min(len(first), len(second)) and first[count]["type"] == "note" and first[count] == second[count]:
+        count += 1
+    columns[0]["blocks"], columns[1]["blocks"] = first[count:], second[count:]
+    return first[:count]
 
 
 def column(T: Texts, label: str, step: dict | None, own_formula: bool) -> dict[str, Any]:
