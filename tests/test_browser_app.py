@@ -72,7 +72,7 @@ def test_type_a_sentence_move_d_k_and_the_matrix_redraws(app_url, page):
     box.fill("the cat sat on the mat")
     box.press("Enter")
     q = wait_for_matrix(page, "q.1", "m.rows === 6")
-    assert q["y"] == ["the", "cat", "sat", "on", "the", "mat"] and q["cols"] == 4 and "Q: queries" in q["title"]
+    assert q["y"] == ["1 · the", "cat", "sat", "on", "5 · the", "mat"] and q["cols"] == 4 and "Q: queries" in q["title"]  # "the" twice
     slider = page.get_by_role("slider", name="d_k (size of each query and key)")
     slider.focus()
     slider.press("ArrowRight")
@@ -82,7 +82,7 @@ def test_type_a_sentence_move_d_k_and_the_matrix_redraws(app_url, page):
     page.get_by_role("button", name="Next ▶").click()
     scores = wait_for_matrix(page, 0, "m.title.includes('raw scores')")
     assert (scores["rows"], scores["cols"], scores["id"]) == (6, 6, "raw.1")
-    assert scores["x"] == scores["y"] == ["the", "cat", "sat", "on", "the", "mat"]
+    assert scores["x"] == scores["y"] == ["1 · the", "cat", "sat", "on", "5 · the", "mat"]
     page.screenshot(path=str(SHOTS / "browser-raw-scores.png"))
 
 

@@ -1,12 +1,17 @@
 // The step component's pure parts (assets/components/steps/), run by Node's own test runner: make test.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-
 import { shareOf } from "../../assets/components/steps/blocks.js";
 import { cellAfter } from "../../assets/components/steps/cells.js";
 import { csvNumber, csvText, matrixIds } from "../../assets/components/steps/export.js";
 import { rowCapFor, stepForms } from "../../assets/components/steps/fit.js";
-import { labelStride, legendTicks, matrixSizes, tableHtml } from "../../assets/components/steps/matrix.js";
+import {
+  headerLabels,
+  labelStride,
+  legendTicks,
+  matrixSizes,
+  tableHtml,
+} from "../../assets/components/steps/matrix.js";
 import { decode, rowAt, valuesAt } from "../../assets/components/steps/payload.js";
 import { largest, verdict } from "../../assets/components/steps/predict.js";
 import { clampView, linkValues, linkWith, openingView, within } from "../../assets/components/steps/view.js";
@@ -131,6 +136,27 @@ test("column labels: across where they fit, upright or every k-th where they do 
   const numbered = Array.from({ length: 40 }, (_, i) => String(i + 1));
   assert.deepEqual(labelStride(numbered, 5, 12, measure), { stride: 5, vertical: false });
   assert.deepEqual(labelStride(["word", "word"], 6, 12, measure), { stride: 3, vertical: true });
+});
+
+test("a word that comes twice is headed with its position, each time; the others as they are", () => {
+  assert.deepEqual(headerLabels(["the", "cat", "sat", "on", "the", "mat"]), [
+    "1 \u00b7 the",
+    "cat",
+    "sat",
+    "on",
+    "5 \u00b7 the",
+    "mat",
+  ]);
+  assert.deepEqual(headerLabels(["a", "b", "a", "b", "a"]), [
+    "1 \u00b7 a",
+    "2 \u00b7 b",
+    "3 \u00b7 a",
+    "4 \u00b7 b",
+    "5 \u00b7 a",
+  ]);
+  assert.deepEqual(headerLabels(["1", "2", "3"]), ["1", "2", "3"]); // dimensions never repeat
+  assert.deepEqual(headerLabels(["The", "the"]), ["The", "the"]); // another spelling is another word
+  assert.deepEqual(headerLabels([]), []);
 });
 
 test("the legend's ticks: 0 in the middle of a signed scale, never for weights or two rows", () => {
