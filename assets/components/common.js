@@ -140,3 +140,19 @@ export const LABEL_FONTS = '"Source Sans", "Source Sans Pro", "Noto Sans CJK SC"
 export function labelWidth(text, size) {
   return measureText(text, `${size}px ${LABEL_FONTS}`);
 }
+
+/**
+ * The name of a table's region that scrolls sideways: its caption and that it scrolls ("Query “the” against every key:
+ * table, scrolls sideways"), so that two such tables on a page are told apart in a screen reader's list of regions (the step component's
+ * tables and Streamlit's: steps/fit.js, shell/tables.js).
+ * @param {string} caption the table's caption ("" for none)
+ * @param {{sideways_name?: string, sideways_named?: string}} texts
+ * @returns {string}
+ */
+export function sidewaysName(caption, texts) {
+  const words = caption
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.。]$/u, ""); // a sentence's full stop, and then what follows
+  return words && texts.sideways_named ? fill(texts.sideways_named, { caption: words }) : texts.sideways_name || "";
+}

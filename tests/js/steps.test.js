@@ -1,6 +1,7 @@
 // The step component's pure parts (assets/components/steps/), run by Node's own test runner: make test.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { sidewaysName } from "../../assets/components/common.js";
 import { shareOf } from "../../assets/components/steps/blocks.js";
 import { cellAfter } from "../../assets/components/steps/cells.js";
 import { csvNumber, csvText, matrixIds } from "../../assets/components/steps/export.js";
@@ -259,6 +260,18 @@ test("the step list says the step in brief where it is narrow", () => {
     "5 / 6",
   ]);
   assert.deepEqual(stepForms("{title} ({number}/{total})", "x", 1, 2), ["x", "1 / 2"]);
+});
+
+test("a table that scrolls sideways is a region named by its caption: two are told apart", () => {
+  const texts = { sideways_name: "Table, scrolls sideways", sideways_named: "{caption}: table, scrolls sideways" };
+  assert.equal(
+    sidewaysName("Query \u201cthe\u201d against  every key\n", texts),
+    "Query \u201cthe\u201d against every key: table, scrolls sideways",
+  );
+  assert.notEqual(sidewaysName("Raw scores", texts), sidewaysName("Weighted values", texts));
+  assert.equal(sidewaysName("", texts), "Table, scrolls sideways"); // no caption: the plain name
+  assert.equal(sidewaysName("Their sum is the output.", texts), "Their sum is the output: table, scrolls sideways");
+  assert.equal(sidewaysName("{word}", texts), "{word}: table, scrolls sideways"); // a caption is text, never a template
 });
 
 test("a projector's rows get shorter by a share of what is over, never under 12 px", () => {

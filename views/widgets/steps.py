@@ -165,7 +165,8 @@ def component_texts(T: Texts, lang: str) -> dict[str, str]:
             "layer": "walkthrough.layer", "choices": "walkthrough.choices", "leave": "walkthrough.leave_presenter",
             "ask_live": "live.teacher.ask_live", "asked": "live.teacher.asked", "query": "common.labels.query",
             "row_sum": "common.labels.sum", "sums": "walkthrough.steps.softmax.sums", "rounded": "walkthrough.steps.softmax.rounded",
-            "sideways": "browser.tables.sideways", "sideways_name": "browser.tables.sideways_name"}
+            "sideways": "browser.tables.sideways", "sideways_name": "browser.tables.sideways_name",
+            "sideways_named": "browser.tables.sideways_named"}
     keys |= {"compare_measure": "walkthrough.compare.measure", "compare_word": "walkthrough.compare.word",
              "compare_said": "walkthrough.compare.said", "compare_between": "walkthrough.compare.said_between"}
     own = {name: T(key) for name, key in keys.items()}

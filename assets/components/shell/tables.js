@@ -4,6 +4,7 @@
 // a Tab stop. Streamlit's st.table scrolls in the div inside [data-testid=stTable]; a named table (views/widgets/tables.py)
 // is already a named region. A box that stops scrolling (the phone turned) loses all of it.
 
+import { sidewaysName } from "../common.js";
 import { said } from "./texts.js";
 
 const BOXES = "[data-testid=stMain] [data-testid=stTable] > div:has(> table), [data-testid=stMain] .named-table";
@@ -25,6 +26,20 @@ function edges(box) {
   if (box.dataset.sideways !== sides) box.dataset.sideways = sides;
 }
 
+/**
+ * What names a table that Streamlit draws (st.table has no caption): its caption if it has one, else its columns'
+ * headers ("Key, Score, Weight"), so that two tables on a page are two regions a screen reader tells apart.
+ * @param {HTMLElement} box
+ * @returns {string}
+ */
+function tableWords(box) {
+  const caption = box.querySelector("caption")?.textContent?.trim();
+  if (caption) return caption;
+  const heads = [...box.querySelectorAll("thead th")].map((th) => th.textContent?.trim() || "").filter(Boolean);
+  const words = heads.join(", ");
+  return words.length > 60 ? `${words.slice(0, 59)}\u2026` : words;
+}
+
 /** @param {HTMLElement} box a table's scroll box, as it is now */
 function checkBox(box) {
   const wide = box.scrollWidth > box.clientWidth + 1;
@@ -44,7 +59,8 @@ function checkBox(box) {
   }
   if (box.dataset.sideways === undefined) box.addEventListener("scroll", () => edges(box), { passive: true });
   if (!named) {
-    const name = said("tables.sideways_name");
+    const texts = { sideways_name: said("tables.sideways_name"), sideways_named: said("tables.sideways_named") };
+    const name = sidewaysName(tableWords(box), texts);
     if (box.tabIndex !== 0) box.tabIndex = 0;
     if (box.getAttribute("role") !== "region") box.setAttribute("role", "region");
     if (box.getAttribute("aria-label") !== name) box.setAttribute("aria-label", name);

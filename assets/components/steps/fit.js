@@ -2,7 +2,7 @@
 // than its box scrolls sideways and says so, and on a projector the step's rows get shorter until the step fits the
 // screen's height.
 
-import { element, fill, measureText } from "../common.js";
+import { element, fill, measureText, sidewaysName } from "../common.js";
 
 /** @typedef {import("./steps.js").Steps} Steps */
 
@@ -59,9 +59,10 @@ export function fitStepList(steps) {
 
 /**
  * A table wider than its box (a phone) scrolls sideways and says so: a note above it, a shadow at each edge where more
- * of it lies, and for the keyboard and a screen reader a named region the Tab key reaches (WCAG 2.1.1, 1.3.1).
+ * of it lies, and for the keyboard and a screen reader a region the Tab key reaches, named by its caption (WCAG 2.1.1,
+ * 1.3.1).
  * @param {HTMLElement} box
- * @param {{sideways?: string, sideways_name?: string}} texts
+ * @param {{sideways?: string, sideways_name?: string, sideways_named?: string}} texts
  */
 export function scrollsSideways(box, texts) {
   const wide = box.scrollWidth > box.clientWidth + 1;
@@ -78,7 +79,7 @@ export function scrollsSideways(box, texts) {
   }
   box.tabIndex = 0;
   box.setAttribute("role", "region");
-  box.setAttribute("aria-label", texts.sideways_name || "");
+  box.setAttribute("aria-label", sidewaysName(box.querySelector("caption")?.textContent || "", texts));
   box.style.setProperty("--room", `${box.clientWidth - 8}px`); // the caption stays in sight, wrapped to the box
   if (!box.dataset.edges) {
     box.dataset.edges = "";
