@@ -1,6 +1,6 @@
 // Streamlit's widgets where a class or a keyboard trips on them, and the skip link. None has a public option.
 
-import { afterChanges } from "./repair.js";
+import { afterChanges, repair } from "./repair.js";
 import { said } from "./texts.js";
 
 /**
@@ -126,10 +126,29 @@ function ownIcon() {
   });
 }
 
+/**
+ * A slider's name said once: Streamlit's slider (React Aria) names its input by its own aria-label and then by its group's
+ * (aria-labelledby="input group"), both the label's words, so a screen reader heard "d_k (size of each query and key)
+ * d_k (size of each query and key)". Without the aria-labelledby its aria-label names it, once; its label's help stays.
+ */
+function slidersNamedOnce() {
+  repair(
+    "[data-testid=stSlider] input[type=range][aria-labelledby][aria-label]",
+    (input) => {
+      const ids = (input.getAttribute("aria-labelledby") || "").split(/\s+/).filter(Boolean);
+      const words = ids.map((id) => document.getElementById(id)?.getAttribute("aria-label") || "");
+      const label = input.getAttribute("aria-label");
+      if (ids.length > 1 && words.every((said) => said === label)) input.removeAttribute("aria-labelledby");
+    },
+    ["aria-labelledby"],
+  );
+}
+
 /** The widgets' repairs and the skip link, installed once. */
 export function installWidgets() {
   ownIcon();
   helpInLabels();
   answersChosenOnPurpose();
   skipToSteps();
+  slidersNamedOnce();
 }
