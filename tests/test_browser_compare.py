@@ -92,10 +92,12 @@ def test_a_preset_steps_both_sides_together_and_the_link_reopens_both(open_page,
 
 @pytest.mark.parametrize(("lang", "layout", "spec"), [("zh", "phone", "causal:1,temperature:0.5"), ("en", "projector", "score:dot")])
 def test_both_sides_read_by_everyone_on_a_phone_and_in_presenter_mode(open_page, app_url, lang, layout, spec):
-    """One above the other on a phone, side by side on a projector in presenter mode (16 px numbers or more): each
+    """One above the other on a phone, side by side on a projector in presenter mode (16 px numbers or more, two 8-token
+    matrices whole on the 1280 x 720 screen): each
     side a heading and real tables, the contrast a table with its caption; axe finds nothing, no English on a Chinese
     page. On the phone, B masked and at another temperature: its masked scores' −∞ too."""
-    params = {"text": SENTENCE, "d_model": 64, "d_k": 64, "compare": spec, "step": 5, "lang": lang}
+    text = SENTENCE if layout == "phone" else "the cat sat on the mat all day"  # a projector: two 8-token matrices
+    params = {"text": text, "d_model": 64, "d_k": 64, "compare": spec, "step": 5, "lang": lang}
     page = open_page(f"/?{urlencode(params | ({'present': 1} if layout == 'projector' else {}))}", layout)
     shown = wait_for_steps(page, "v.matrices.includes('b-weights.1')", 60000)
     assert ("b-masked.1" in shown["matrices"]) == ("causal" in spec), shown
@@ -111,6 +113,9 @@ def test_both_sides_read_by_everyone_on_a_phone_and_in_presenter_mode(open_page,
         smallest = page.evaluate(f"""() => Math.min(...[...({STEPS_ROOT_JS}()).querySelectorAll('.main table.mx td')]
             .map(td => parseFloat(getComputedStyle(td).fontSize)))""")
         assert smallest >= 16, smallest
+        bottoms = page.evaluate(f"""() => [...({STEPS_ROOT_JS}()).querySelectorAll('.main .side table.mx')]
+            .map(t => t.getBoundingClientRect().bottom)""")
+        assert len(bottoms) == 2 and max(bottoms) <= 720, bottoms  # both whole on the screen, unscrolled
     for found in violations(page):
         pytest.fail(f"axe-core: {found['id']} ({found['impact']}): {found['help']}: {found['nodes'][0]}\n{found['why'][0]}")
     if lang == "zh":
