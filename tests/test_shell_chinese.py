@@ -127,6 +127,20 @@ def test_the_chinese_defaults_and_units_are_chinese():
     assert timing["layout"]["yaxis"]["title"]["text"] == "毫秒"
 
 
+def test_the_loss_is_in_nats_and_the_chinese_title_says_so_in_chinese():
+    """Watch it learn's loss is a natural-log cross-entropy (uniform logits over V symbols give ln V), so its title's
+    unit is nats: 奈特 in Chinese, no Latin word."""
+    import numpy as np
+
+    from attention_core.tiny import cross_entropy
+    from attention_plot.text import Texts
+
+    value, _ = cross_entropy(np.zeros((3, 7)), np.array([0, 3, 6]))
+    assert value == pytest.approx(np.log(7))
+    assert "nats" in Texts("en")("learn.loss_title") and "奈特" in Texts("zh")("learn.loss_title")
+    assert not LATIN.search(Texts("zh")("learn.loss_title"))
+
+
 def test_a_links_notice_names_the_setting_as_the_page_does_with_its_range():
     """The testers' link heads=77 on a Chinese page: the notice says 头数 (the sidebar's name), the value and the range."""
     at = open_app("walkthrough", lang="zh", heads="77")
