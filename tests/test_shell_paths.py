@@ -60,6 +60,31 @@ def test_an_unknown_page_says_so_in_the_students_language(app):
     assert not any("没有" in w.value for w in at.warning)
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "nearest page"), ("zh", "最接近的页面")])
+def test_an_address_that_is_not_a_page_names_the_nearest_page_with_the_links_values(app, lang, words):
+    """/real?section=corpus (redirected to /?section=corpus&not_found=/real): the notice names real-model and links to its
+    corpus section, in the student's language; said once."""
+    at = app("walkthrough", not_found="/real", section="corpus", lang=lang)
+    said = [w.value.replace("\\", "") for w in at.warning if words in w.value]
+    assert len(said) == 1 and "/real-model?section=corpus" in said[0], [w.value for w in at.warning]
+    link = at.get("page_link")[0].proto
+    assert (link.page, link.query_string) == ("real-model", f"section=corpus&lang={lang}")
+    at.run()
+    assert not any(words in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize(("path", "meant", "section"), [
+    ("/real", "real-model", None), ("/Scaling_Lab", "scaling-lab", None), ("/mulit-head", "multi-head", None),
+    ("/walkthru", "walkthrough", None), ("/positions", "positions-and-scale", None), ("/corpus", "real-model", "corpus"),
+    ("/why_qkv", "why-qkv", None), ("/no-such-page", None, None), ("/x", None, None), ("/" + "q" * 500, None, None),
+])
+def test_the_nearest_page_of_an_address(path, meant, section):
+    from views.shell.registry import nearest_page
+
+    found = nearest_page(path)
+    assert (found and (found[0].path, found[1])) == (meant and (meant, section))
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
 def test_every_page_mounts_the_page_script_first_through_the_public_component_api(page):
     """The page's script is a components-v2 component (views/shell/script.py), the first element of every run, with the

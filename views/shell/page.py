@@ -6,12 +6,13 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, NoReturn
+from urllib.parse import urlencode
 
 import streamlit as st
 
 from attention_core import tokenize
 from attention_plot.text import DEFAULT_LANGUAGE, Texts
-from views.shell import messages, process, state
+from views.shell import messages, process, registry, state
 from views.shell.params import Int
 from views.shell.registry import LONG_EXAMPLES, SHARED, SHARED_BY_NAME, Page, page
 
@@ -126,9 +127,25 @@ def start(page_id: str, intro: Callable[[View], str] | None = None, own_intro: b
         messages.show_notices(state.notices(current.page), T)
     missing = st.session_state.pop(state.MISSING_PAGE, None)
     if missing is not None:
-        st.warning(T("common.notices.not_found", path=messages.plain(missing)), icon=":material/link_off:")
+        show_missing_page(*missing, T)
     offer_longer_sentence(current)
     return current
+
+
+def show_missing_page(path: str, values: dict[str, str], T: Texts) -> None:
+    """An address that is not a page: say so, and name the page it most likely meant (registry.nearest_page) with a link
+    that keeps the address's values (``/real?section=corpus`` → real-model's corpus section)."""
+    nearest = registry.nearest_page(path)
+    if nearest is None:
+        st.warning(T("common.notices.not_found", path=messages.plain(path)), icon=":material/link_off:")
+        return
+    meant, section = nearest
+    values = {**values, "section": section} if section and "section" not in values else values
+    address = f"/{meant.path}" + (f"?{urlencode(values)}" if values else "")
+    st.warning(T("common.notices.not_found_nearest", path=messages.plain(path), page=messages.plain(T(f"{meant.id}.nav")),
+                 address=messages.plain(address[:120])), icon=":material/link_off:")
+    st.page_link(meant.file_path, label=T("common.notices.open_nearest", page=T(f"{meant.id}.nav")),
+                 icon=":material/arrow_forward:", query_params=values)
 
 
 def stop() -> NoReturn:

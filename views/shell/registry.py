@@ -383,3 +383,49 @@ SHARED_BY_NAME = {p.name: p for p in SHARED + ALWAYS}
 
 def page(page_id: str) -> Page:
     return BY_ID[page_id]
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance: the fewest insertions, deletions and substitutions that turn ``a`` into ``b``."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row, last = [i], row
+        for j, y in enumerate(b, 1):
+            row.append(min(last[j] + 1, row[j - 1] + 1, last[j - 1] + (x != y)))
+    return row[-1]
+
+
+def views_of(page_: Page) -> tuple[str, ...]:
+    """The page's sections (its ``section`` parameter's options), or () for a page of one view."""
+    return next((tuple(p.options) for p in page_.params if p.name == "section"), ())
+
+
+def _common_prefix(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def nearest_page(path: str) -> tuple[Page, str | None] | None:
+    """The page an address that is not a page most likely meant, and the section it names, or None. The address is
+    compared with every page's path, id and sections: first equal (``/real`` → real-model, ``/corpus`` → real-model's
+    corpus), then one inside the other (``/positions`` inside positions-and-scale: the closest in length), then the
+    longest shared start of 4 letters or more (``/walkthru``), then within a third of its letters' edits (``/mulit-head``)."""
+    name = "-".join(part for part in str(path).lower().replace("_", "-").split("/") if part)[:100]
+    if len(name) < 3:
+        return None
+    names = [(candidate, page_) for page_ in PAGES for candidate in (page_.path, page_.id.replace("_", "-"))]
+    same = [page_ for candidate, page_ in names if candidate == name]
+    if same:
+        return same[0], None
+    section = next(((page_, s) for page_ in PAGES for s in views_of(page_) if s.replace("_", "-") == name), None)
+    if section:
+        return section
+    inside = [(abs(len(candidate) - len(name)), page_) for candidate, page_ in names if name in candidate or candidate in name]
+    if inside:
+        return min(inside, key=lambda pair: pair[0])[1], None
+    start = [(_common_prefix(name, candidate), page_) for candidate, page_ in names]
+    best = max(start, key=lambda pair: pair[0])
+    if best[0] >= 4:
+        return best[1], None
+    edits = [(_edits(name, candidate), page_) for candidate, page_ in names]
+    best = min(edits, key=lambda pair: pair[0])
+    return (best[1], None) if best[0] <= max(1, len(name) // 3) else None

@@ -32,7 +32,7 @@ FINISHED = "url.finished"  # the page of this session's last run that finished (
 NAVIGATING = "url.navigating"  # a page the student chose whose run has not finished yet
 KEPT_LINKS = 64
 NOT_FOUND = "not_found"  # scripts/paths.py sends an unknown page's address to /?not_found=<path>
-MISSING_PAGE = "url.missing_page"  # that path, until the page has said so once
+MISSING_PAGE = "url.missing_page"  # that path and the link's other values, until the page has said so once
 LINKED = "url.linked"  # the names of the values a link chose (page.fit_defaults never replaces those)
 FITTED = "url.fitted"  # the pages that opened with a fitted default once (never again: a choice the student made stays)
 NOTICES = "url.notices"  # (state key, value used, Notice) for values changed on arrival
@@ -143,7 +143,7 @@ def arrive(page: Page) -> bool:
     if set(incoming) & set(page.browser):
         link_set_view(page.id)
     if NOT_FOUND in incoming:
-        st.session_state[MISSING_PAGE] = incoming[NOT_FOUND][:200]
+        st.session_state[MISSING_PAGE] = (incoming[NOT_FOUND][:200], {k: v for k, v in params.items() if k != NOT_FOUND})
     if incoming and is_old_link(params):
         incoming = translate_old_link(page, incoming)
     notices = [n for n in st.session_state.get(NOTICES, []) if st.session_state.get(n[0]) == n[1]]
