@@ -277,6 +277,26 @@ def test_the_corpus_verdicts_stand_beside_always_none_and_kappa_and_the_top_span
     assert deciles.iloc[0, 0] == ("0–10 %" if lang == "en" else "0–10%")
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ("divide by all n queries", "count only “.” and “,”", "natural logarithm", "HeadVis", "a narrow task")),
+    ("zh", ("除以全部 n 个查询", "只计入“.”和“,”", "自然对数", "HeadVis", "狭窄任务")),
+])
+def test_each_score_says_where_it_differs_from_clark_et_al_and_headvis_is_quoted_right(lang, said):
+    """Beside the two scores in use, how each differs from Clark et al. 2019 (their n queries, their "." and ",", their
+    nats); HeadVis's "a narrow task"."""
+    from attention_plot.text import Texts
+
+    T = Texts(lang)
+    texts = []
+    for measure, versus in (("previous", "punctuation"), ("entropy", "cls")):
+        at = open_app("real", section="corpus", text=REAL_SENTENCE, lang=lang, measure=measure, versus=versus)
+        assert not at.exception
+        texts.append(all_text(at))
+        assert all(T(f"corpus.clark.{name}").split("（")[0][:20] in texts[-1] for name in (measure, versus))
+    assert all(any(words in text for text in texts) for words in said)
+    assert "narrow example" not in texts[0] and "狭窄例子" not in texts[0]
+
+
 def test_the_corpus_sections_controls_travel_in_the_link():
     from conftest import open_app
 

@@ -300,7 +300,8 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     if view.layout.explains:
         st.markdown(T("corpus.agreement_heads", named=agreed.named_heads, heads=agreed.corpus.size, corpus_named=agreed.corpus_named_heads))
     if view.layout.explains:
-        st.caption(" ".join(T("corpus.about_line", name=score_name(T, name), about=T(f"corpus.about.{name}")) for name in (measure, versus)))
+        st.caption(" ".join(T("corpus.about_line", name=score_name(T, name), about=T(f"corpus.about.{name}"), clark=T(f"corpus.clark.{name}"))
+                              for name in (measure, versus)))
     charts = st.container()
     if view.layout.explains:
         st.caption(T("corpus.heads_note"))
