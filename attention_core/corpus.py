@@ -128,6 +128,36 @@ def sentence_scores(weights: NDArray, tokens: Sequence[str], same_word: NDArray)
     })
 
 
+CLARK_SCORES = ("previous", "next", "self", "cls", "sep", "punctuation", "entropy")
+CLARK_PUNCTUATION = (".", ",")
+CLARK_SMOOTHING = 1e-4
+
+
+def clark_scores(weights: NDArray, tokens: Sequence[str]) -> dict[str, NDArray]:
+    """Clark et al. 2019's scores ("What does BERT look at?", their General_Analysis notebook) for each head: weights
+    (..., n, n) and the n ``tokens`` -> {score: (...)}, every sum divided by all n queries:
+
+    previous Σ_{i≥1} α[i, i−1] / n; next Σ_{i≤n−2} α[i, i+1] / n; self Σ α[i, i] / n; cls, sep, punctuation: the weight
+    on [CLS], [SEP], or on "." and "," only, summed over keys, / n ([CLS] → [CLS] in self and cls, as in theirs);
+    entropy in nats of each row smoothed to (1 − ε) α + ε / n (ε = 10⁻⁴), averaged over the queries."""
+    weights = np.asarray(weights, dtype=np.float64)  # (..., n, n)
+    n = weights.shape[-1]
+    if weights.ndim < 2 or weights.shape[-2] != n or len(tokens) != n or n < 1:
+        raise ValueError(f"weights must be (..., n, n) with n = {len(tokens)} tokens; got {weights.shape}")
+    rows = np.arange(n)
+    on = lambda keep: weights[..., np.array(keep, dtype=bool)].sum(axis=-1).sum(axis=-1) / n  # (..., n, n) -> (...)
+    smooth = (1 - CLARK_SMOOTHING) * weights + CLARK_SMOOTHING / n
+    return frozen({
+        "previous": weights[..., rows[1:], rows[1:] - 1].sum(axis=-1) / n,
+        "next": weights[..., rows[:-1], rows[:-1] + 1].sum(axis=-1) / n,
+        "self": weights[..., rows, rows].sum(axis=-1) / n,
+        "cls": on([t == "[CLS]" for t in tokens]),
+        "sep": on([t == "[SEP]" for t in tokens]),
+        "punctuation": on([t in CLARK_PUNCTUATION for t in tokens]),
+        "entropy": -(smooth * np.log(smooth)).sum(axis=-1).mean(axis=-1),
+    })
+
+
 def score_cells(name: str, weights: NDArray, tokens: Sequence[str], same_word: NDArray) -> NDArray[np.bool_]:  # -> (n, n)
     """The cells (query i, key j) of one head's weights (n, n) whose weight the score ``name`` adds up: (i, i−1) for
     ``previous``, (i, i+1) for ``next``, the diagonal for ``self``, the [CLS], [SEP] or punctuation columns, the

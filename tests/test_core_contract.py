@@ -188,6 +188,7 @@ EXAMPLES: dict[str, Callable[[Inputs], object]] = {
     # corpus
     "corpus.same_word_mask": lambda i: corpus.same_word_mask(4, ("a", "b", "a"), ([0], [1], [2, 3])),
     "corpus.sentence_scores": lambda i: corpus.sentence_scores(i.real.attentions, i.real.tokens, corpus.sentence_units(i.model, SENTENCE)[3]),
+    "corpus.clark_scores": lambda i: corpus.clark_scores(i.real.attentions, i.real.tokens),
     "corpus.score_cells": lambda i: [corpus.score_cells(name, i.real.attentions[0, 0], i.real.tokens, np.eye(8, dtype=bool))
                                      for name in corpus.SCORES],
     "corpus.CorpusScores": lambda i: (c := i.corpus, c.score("previous"), c.means(), c.mean("offset"), c.counted("same_word")),

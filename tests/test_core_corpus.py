@@ -430,3 +430,23 @@ def test_scores_saved_and_loaded_again(model, tmp_path):
     again = corpus.load_scores(tmp_path / "scores.npz", source)
     np.testing.assert_allclose(again.values, scores.values, rtol=1e-6, atol=1e-7, equal_nan=True)
     assert again.sentences == scores.sentences and again.lengths.tolist() == scores.lengths.tolist()
+
+
+def test_clark_et_als_scores_by_hand():
+    """[CLS] . [SEP] with rows (1, 0, 0), (½, ½, 0), (¼, ¼, ½): every sum over all n = 3 queries (previous ¾ / 3 = ¼,
+    where ours divides by n − 1 = 2: ⅜); "." and "," only; [CLS] → [CLS] in self and in cls; entropy in nats,
+    (0 + ln 2 + 1.5 ln 2) / 3 before smoothing, and a uniform row's ln n exactly (smoothing leaves it)."""
+    from attention_core.corpus import clark_scores, same_word_mask, sentence_scores
+
+    tokens = ("[CLS]", ".", "[SEP]")
+    weights = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.25, 0.25, 0.5]])
+    clark = clark_scores(weights, tokens)
+    expected = {"previous": 0.25, "next": 0.0, "self": 2 / 3, "cls": 7 / 12, "sep": 1 / 6, "punctuation": 0.25}
+    assert {k: float(clark[k]) for k in expected} == pytest.approx(expected, abs=1e-15)
+    assert float(clark["entropy"]) == pytest.approx(2.5 * math.log(2) / 3, abs=2e-3)
+    ours = sentence_scores(weights, tokens, same_word_mask(3, (), ()))
+    assert float(ours["previous"]) == pytest.approx(0.375) and float(ours["entropy"]) == pytest.approx(2.5 / 3)
+    assert float(clark_scores(np.full((4, 4), 0.25), ("[CLS]", "a", "b", "[SEP]"))["entropy"]) == pytest.approx(math.log(4), abs=1e-12)
+    assert float(clark_scores(weights, ("[CLS]", "!", "[SEP]"))["punctuation"]) == 0.0  # ours counts "!", theirs does not
+    with pytest.raises(ValueError, match="n = 2 tokens"):
+        clark_scores(weights, ("[CLS]", "[SEP]"))
