@@ -13,7 +13,7 @@ export MALLOC_TRIM_THRESHOLD_ ?= 134217728
 # One BLAS thread (views/shell/process.py sets the same with threadpoolctl): spinning BLAS threads slow small matrix work.
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: system-packages run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz dist clean
+.PHONY: system-packages run serve test test-fast lint bench load profile snapshots hostile screenshots fuzz settle dist clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	@PYTHON=$(PYTHON) bash scripts/debian-packages.sh run
@@ -98,6 +98,11 @@ corpus: $(VENV)/.run
 FUZZ_MINUTES ?= 30
 fuzz: system-packages $(VENV)/.dev
 	FUZZ_MINUTES=$(FUZZ_MINUTES) $(PY) -m pytest -s -p no:cacheprovider tests/fuzz/test_fuzz.py
+
+# Every section of every page opened SETTLE_OPENS times in both languages at 1280 x 720: each settles, no chart grows by itself.
+SETTLE_OPENS ?= 10
+settle: system-packages $(VENV)/.dev
+	$(PY) scripts/settle_check.py --opens $(SETTLE_OPENS)
 
 hostile: $(VENV)/.dev
 	HOSTILE=full $(PY) -m pytest -n 2 tests/test_shell_hostile.py
