@@ -12,11 +12,12 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
 from attention_core import Explanation, tokenize
-from attention_plot import figures
+from attention_plot import figures, standalone
 from attention_plot.text import Texts
 from views.shell import messages, state
 from views.shell.page import Layout, Settings, View
@@ -176,6 +177,9 @@ def steps_part(view: View, walk: Walk | Message) -> None:
         edit_numbers(trace, walk.key_tokens, focus, T, key=f"edit-{abs(hash((walk.tokens, head, focus)))}")
     if askable:
         st.page_link(BY_ID["live"].file_path, label=T("live.teacher.see_answers"), icon=":material/groups:")
+    saved = functools.partial(saved_page, payload, view, walk, other, saved_link(view, server))
+    st.download_button(T("walkthrough.saved.download"), saved, file_name="attention-walk.html", mime="text/html",
+                       key="download-html", on_click="ignore", icon=":material/download:", help=T("walkthrough.saved.download_help"))
     if view.layout.extras and walk.explanation is not None:
         sides = other is not None and other.explanation is not None
         names = compare.labels(view, compare.changes_of(view)) if sides else ("", "")
@@ -184,6 +188,33 @@ def steps_part(view: View, walk: Walk | Message) -> None:
         st.download_button(T("walkthrough.download_json"), made, file_name="attention-compare.json" if sides else "attention-view.json",
                            mime="application/json", key="download-json", on_click="ignore", icon=":material/data_object:",
                            help=T("walkthrough.compare.json_help" if sides else "walkthrough.download_json_help"))
+
+
+def saved_link(view: View, server: tuple) -> str | None:
+    """The app's address of this walk, to reopen a saved file live: the page's link and the view the server knows."""
+    base = st.context.url
+    if not base:
+        return None
+    names = ("step", "head", "focus", "values", "all", "predict")
+    params = state.link(view.page) | {name: str(int(value)) for name, value in zip(names, server, strict=False)}
+    return f"{base}?{urlencode(params)}"
+
+
+def saved_page(payload: bytes, view: View, walk: Walk, other: Walk | None, link: str | None) -> str:
+    """This walk (and walk B beside it) as one HTML file that needs no server (attention_plot/standalone.py), in the
+    reader's language, saying which sentence, settings and numbers made it."""
+    T, s = view.T, view.settings
+    settings: list[tuple[str, str]] = []
+    if walk.kind == "random":
+        settings = [("d_model", str(s.d_model)), ("d_k", str(s.d_k)), ("heads", str(s.heads)), ("score", s.score),
+                    ("mode", s.mode), ("PE", "1" if s.pe else "0"), ("seed", str(s.seed))]
+    elif walk.layer:
+        settings = [(T("walkthrough.layer"), str(walk.layer))]
+    if other is not None:
+        settings.append((T("walkthrough.compare.label"), " / ".join(compare.labels(view, compare.changes_of(view)))))
+    sentence = " ".join(walk.tokens) if walk.textbook else s.text
+    return standalone.page(payload, lang=T.lang, link=link, sentence=sentence, settings=settings,
+                           numbers=T(f"walkthrough.walks.{walk.kind}"))
 
 
 def _json(explanation: Explanation) -> str:

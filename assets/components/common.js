@@ -48,6 +48,19 @@ export function writeStore(key, value) {
 }
 
 /**
+ * The address bar shows ``to`` (the view's link), where the browser lets it: a saved file opened from disk may not
+ * (a file: address kept as it is, Safari), and then the view is kept for the page's life only.
+ * @param {string} to
+ */
+export function replaceLink(to) {
+  try {
+    window.history.replaceState(window.history.state, "", to);
+  } catch {
+    // the file's own address stays
+  }
+}
+
+/**
  * "{name}" in ``text`` replaced by ``values[name]`` (a name without a value stays as it is).
  * @param {string} text
  * @param {Record<string, string | number>} values

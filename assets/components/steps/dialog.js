@@ -84,8 +84,11 @@ export class Choices {
     const word = header.tokens.length ? wordChoice(steps) : null;
     const predict = header.focus ? switchControl(steps, "predict", texts.predict, texts.predict_help) : null;
     const ask = header.focus && header.ask ? askButton(steps) : null; // the focused word's question, for the room
-    const leave = element("button", { type: "button", class: "plain", "data-part": "leave" }, texts.leave);
-    leave.addEventListener("click", () => steps.trigger("present", false));
+    // a saved file has no server to leave presenter mode with
+    const leave = header.saved
+      ? null
+      : element("button", { type: "button", class: "plain", "data-part": "leave" }, texts.leave);
+    leave?.addEventListener("click", () => steps.trigger("present", false));
     const close = element(
       "button",
       { type: "button", class: "close", "data-part": "close", "aria-label": texts.close },

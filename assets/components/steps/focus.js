@@ -58,7 +58,7 @@ export class FocusArea {
     /** @type {HTMLElement[]} */
     const parts = [element("h2", { text: texts.focus_title }), controls, this.body];
     if (header.ask) parts.push(askButton(steps));
-    parts.push(switchControl(steps, "hands", texts.hands_on, texts.hands_on_help));
+    if (!header.saved) parts.push(switchControl(steps, "hands", texts.hands_on, texts.hands_on_help));
     this.node.replaceChildren(...parts);
     for (const select of steps.controls.words) select.value = String(view.focus);
     const predict = steps.controls.switches.predict;

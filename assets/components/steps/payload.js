@@ -119,6 +119,8 @@
  * @property {string} [message] nothing to walk through yet: why (server-made HTML)
  * @property {boolean} [ask] a live class can be asked
  * @property {boolean} [teaching] a live class is open
+ * @property {boolean} [saved] a walk saved as one HTML file (attention_plot/standalone.py): no server to ask, so nothing
+ *   that asks one is offered (the hands-on editor, leaving presenter mode)
  * @property {{a: string, b: string, look?: string}} [compare] compare mode: the two sides' names, a preset's hint (HTML)
  */
 

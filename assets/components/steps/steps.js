@@ -9,7 +9,7 @@
 // it draw (draw.js, controls.js, dialog.js, blocks.js, contrast.js, matrix.js, cells.js, focus.js, predict.js, fit.js,
 // export.js with latex.js); component.js is Streamlit's entry, joined by attention_plot/javascript.py (no bundler).
 
-import { COMMITTED, element, fill, readStore, STEPS_DRAWN, VIEW_STORE, writeStore } from "../common.js";
+import { COMMITTED, element, fill, readStore, replaceLink, STEPS_DRAWN, VIEW_STORE, writeStore } from "../common.js";
 import { Tooltip } from "./cells.js";
 import { contrastWords } from "./contrast.js";
 import { Choices } from "./dialog.js";
@@ -206,7 +206,7 @@ export class Steps {
       url,
     });
     const to = linkWith(window.location.href, url, this.header.heads);
-    if (to) window.history.replaceState(window.history.state, "", to);
+    if (to) replaceLink(to);
   }
 
   /** The server hears of the word and the head only while a part that needs them is open (hands-on, a live class). */
