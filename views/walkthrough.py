@@ -178,7 +178,8 @@ def steps_part(view: View, walk: Walk | Message) -> None:
     if askable:
         st.page_link(BY_ID["live"].file_path, label=T("live.teacher.see_answers"), icon=":material/groups:")
     saved = functools.partial(saved_page, payload, view, walk, other, saved_link(view, server))
-    st.download_button(T("walkthrough.saved.download"), saved, file_name="attention-walk.html", mime="text/html",
+    into = st if view.layout.extras else st.sidebar  # presenter mode: the steps fill the screen, the file waits aside
+    into.download_button(T("walkthrough.saved.download"), saved, file_name="attention-walk.html", mime="text/html",
                        key="download-html", on_click="ignore", icon=":material/download:", help=T("walkthrough.saved.download_help"))
     if view.layout.extras and walk.explanation is not None:
         sides = other is not None and other.explanation is not None
