@@ -129,6 +129,7 @@ def sentence_scores(weights: NDArray, tokens: Sequence[str], same_word: NDArray)
 
 
 CLARK_SCORES = ("previous", "next", "self", "cls", "sep", "punctuation", "entropy")
+DEFINITIONS = ("ours", "clark")  # the scores as this page defines them, or as Clark et al. 2019 did
 CLARK_PUNCTUATION = (".", ",")
 CLARK_SMOOTHING = 1e-4
 
@@ -158,17 +159,18 @@ def clark_scores(weights: NDArray, tokens: Sequence[str]) -> dict[str, NDArray]:
     })
 
 
-def score_cells(name: str, weights: NDArray, tokens: Sequence[str], same_word: NDArray) -> NDArray[np.bool_]:  # -> (n, n)
+def score_cells(name: str, weights: NDArray, tokens: Sequence[str], same_word: NDArray, clark: bool = False) -> NDArray[np.bool_]:  # -> (n, n)
     """The cells (query i, key j) of one head's weights (n, n) whose weight the score ``name`` adds up: (i, i−1) for
     ``previous``, (i, i+1) for ``next``, the diagonal for ``self``, the [CLS], [SEP] or punctuation columns, the
     ``same_word`` mask, each row's largest weight for ``offset``; none for ``entropy`` and ``evenness`` (every weight
-    counts)."""
+    counts); ``clark``: Clark et al.'s cells (their punctuation is "." and "," only; the other cells are the same)."""
     name = check_choice("score", name, SCORES)
     weights = np.asarray(weights, dtype=np.float64)
     n = weights.shape[0]
     cells = np.zeros((n, n), dtype=bool)
     rows = np.arange(n)
-    columns = {"cls": [t == "[CLS]" for t in tokens], "sep": [t == "[SEP]" for t in tokens], "punctuation": [is_punctuation(t) for t in tokens]}
+    punctuation = [(t in CLARK_PUNCTUATION) if clark else is_punctuation(t) for t in tokens]
+    columns = {"cls": [t == "[CLS]" for t in tokens], "sep": [t == "[SEP]" for t in tokens], "punctuation": punctuation}
     if name == "previous":
         cells[rows[1:], rows[1:] - 1] = True
     elif name == "next":
@@ -193,7 +195,8 @@ class CorpusScores:
 
     values (S, K, L, H): score ``names[k]`` of layer l, head h on sentence s (NaN where the sentence has no such key);
     lengths (S,): word pieces n of each sentence, [CLS] and [SEP] included; unknown (S,): its [UNK] pieces (emoji and
-    characters outside the vocabulary); dropped (S,): pieces cut by the model's 128 limit.
+    characters outside the vocabulary); dropped (S,): pieces cut by the model's 128 limit; clark (S, C, L, H): Clark et
+    al.'s definition of each score of ``CLARK_SCORES`` (``clark_scores``), or None where it was not computed.
     """
 
     sentences: tuple[str, ...]
@@ -202,24 +205,35 @@ class CorpusScores:
     unknown: NDArray[np.int64]
     dropped: NDArray[np.int64]
     names: tuple[str, ...] = SCORES
+    clark: NDArray[np.float64] | None = None
 
     def __post_init__(self) -> None:
         frozen(self)
 
-    def score(self, name: str) -> NDArray[np.float64]:
-        """(S, L, H): one score on every sentence."""
-        return self.values[:, self.names.index(check_choice("score", name, self.names))]
+    def defined(self, name: str, definitions: str = "ours") -> bool:
+        """Whether ``name`` is read by Clark et al.'s definition under ``definitions`` ("ours" or "clark"): only the
+        scores of ``CLARK_SCORES``, where they were computed; any other is ours under either."""
+        return check_choice("definitions", definitions, DEFINITIONS) == "clark" and self.clark is not None and name in CLARK_SCORES
 
-    def means(self) -> NDArray[np.float64]:
-        """(K, L, H): each score's mean over the sentences that have it (NaN where none has)."""
-        finite = np.isfinite(self.values)
+    def score(self, name: str, definitions: str = "ours") -> NDArray[np.float64]:
+        """(S, L, H): one score on every sentence, by our definition or Clark et al.'s (``defined``)."""
+        check_choice("score", name, self.names)
+        if self.defined(name, definitions):
+            assert self.clark is not None
+            return self.clark[:, CLARK_SCORES.index(name)]
+        return self.values[:, self.names.index(name)]
+
+    def means(self, definitions: str = "ours") -> NDArray[np.float64]:
+        """(K, L, H): each score's mean over the sentences that have it (NaN where none has), by ``definitions``."""
+        values = np.stack([self.score(name, definitions) for name in self.names], axis=1)  # (S, K, L, H)
+        finite = np.isfinite(values)
         counts = finite.sum(axis=0)
-        totals = np.where(finite, self.values, 0.0).sum(axis=0)
+        totals = np.where(finite, values, 0.0).sum(axis=0)
         return frozen(np.where(counts > 0, totals / np.maximum(counts, 1), np.nan))
 
-    def mean(self, name: str) -> NDArray[np.float64]:
+    def mean(self, name: str, definitions: str = "ours") -> NDArray[np.float64]:
         """(L, H): one score's corpus mean."""
-        return self.means()[self.names.index(check_choice("score", name, self.names))]
+        return self.means(definitions)[self.names.index(check_choice("score", name, self.names))]
 
     def counted(self, name: str) -> int:
         """How many sentences have the score ``name`` (all but those without such a key: a repeated word, punctuation)."""
@@ -252,6 +266,7 @@ def corpus_scores(model: MiniLM, sentences: Sequence[str], progress: Callable[[i
         raise ValueError("sentences must be one or more strings")
     units = [sentence_units(model, s, most) for s in sentences]
     values = np.full((len(sentences), len(SCORES), model.layers_count, model.heads), np.nan)  # (S, K, L, H)
+    clark = np.full((len(sentences), len(CLARK_SCORES), model.layers_count, model.heads), np.nan)  # (S, C, L, H)
     by_length: dict[int, list[int]] = {}
     for index, (ids, *_) in enumerate(units):
         by_length.setdefault(len(ids), []).append(index)
@@ -264,11 +279,13 @@ def corpus_scores(model: MiniLM, sentences: Sequence[str], progress: Callable[[i
             for column, index in enumerate(batch):
                 found = sentence_scores(attentions[:, column], units[index][1], units[index][3])  # {score: (L, H)}
                 values[index] = np.stack([found[name] for name in SCORES])
+                theirs = clark_scores(attentions[:, column], units[index][1])
+                clark[index] = np.stack([theirs[name] for name in CLARK_SCORES])
             done += len(batch)
             if progress is not None:
                 progress(done, len(sentences))
     return CorpusScores(sentences=sentences, values=values, lengths=np.array([len(u[0]) for u in units]),
-                        unknown=np.array([u[1].count("[UNK]") for u in units]), dropped=np.array([u[2] for u in units]))
+                        unknown=np.array([u[1].count("[UNK]") for u in units]), dropped=np.array([u[2] for u in units]), clark=clark)
 
 
 # --- Verdicts: one sentence against the corpus ---
@@ -477,9 +494,10 @@ def corpus_hash(path: Path = CORPUS_FILE) -> str:
 
 def save_scores(scores: CorpusScores, path: Path = SCORES_FILE, source: Path = CORPUS_FILE) -> None:
     """Write ``scores`` compactly (float32 values, the score names and the corpus file's hash) to ``path`` (.npz)."""
+    clark = {} if scores.clark is None else {"clark": scores.clark.astype(np.float32), "clark_names": np.array(CLARK_SCORES)}
     np.savez_compressed(path, values=scores.values.astype(np.float32), names=np.array(scores.names), lengths=scores.lengths.astype(np.int16),
                         unknown=scores.unknown.astype(np.int16), dropped=scores.dropped.astype(np.int16),
-                        source_sha256=np.array(corpus_hash(source)))
+                        source_sha256=np.array(corpus_hash(source)), **clark)
 
 
 class StaleScores(ValueError):
@@ -492,10 +510,12 @@ def load_scores(path: Path = SCORES_FILE, source: Path = CORPUS_FILE) -> CorpusS
     sentences = corpus_sentences(source)
     with np.load(path) as data:
         stored = {name: data[name] for name in data.files}
-    if str(stored["source_sha256"]) != corpus_hash(source) or tuple(stored["names"].tolist()) != SCORES or len(stored["values"]) != len(sentences):
+    if str(stored["source_sha256"]) != corpus_hash(source) or tuple(stored["names"].tolist()) != SCORES or len(stored["values"]) != len(sentences) \
+            or tuple(stored.get("clark_names", np.array([])).tolist()) != CLARK_SCORES:
         raise StaleScores(f"{path.name} was made from another {source.name}: run 'make corpus' to compute it again")
     return CorpusScores(sentences=sentences, values=stored["values"].astype(np.float64), lengths=stored["lengths"].astype(np.int64),
-                        unknown=stored["unknown"].astype(np.int64), dropped=stored["dropped"].astype(np.int64))
+                        unknown=stored["unknown"].astype(np.int64), dropped=stored["dropped"].astype(np.int64),
+                        clark=stored["clark"].astype(np.float64))
 
 
 @dataclass(frozen=True)

@@ -410,6 +410,7 @@ def test_the_shipped_scores_match_a_fresh_computation(model):
     sample = list(range(0, len(shipped.sentences), 37))  # a dozen sentences spread over the file
     fresh = corpus.corpus_scores(model, [shipped.sentences[i] for i in sample])
     np.testing.assert_allclose(fresh.values, shipped.values[sample], rtol=1e-6, atol=1e-6, equal_nan=True)  # float32 in the file
+    np.testing.assert_allclose(fresh.clark, shipped.clark[sample], rtol=1e-6, atol=1e-6, equal_nan=True)
     assert fresh.lengths.tolist() == shipped.lengths[sample].tolist()
 
 
@@ -429,6 +430,7 @@ def test_scores_saved_and_loaded_again(model, tmp_path):
     corpus.save_scores(scores, tmp_path / "scores.npz", source)
     again = corpus.load_scores(tmp_path / "scores.npz", source)
     np.testing.assert_allclose(again.values, scores.values, rtol=1e-6, atol=1e-7, equal_nan=True)
+    np.testing.assert_allclose(again.clark, scores.clark, rtol=1e-6, atol=1e-7, equal_nan=True)
     assert again.sentences == scores.sentences and again.lengths.tolist() == scores.lengths.tolist()
 
 
@@ -450,3 +452,29 @@ def test_clark_et_als_scores_by_hand():
     assert float(clark_scores(weights, ("[CLS]", "!", "[SEP]"))["punctuation"]) == 0.0  # ours counts "!", theirs does not
     with pytest.raises(ValueError, match="n = 2 tokens"):
         clark_scores(weights, ("[CLS]", "[SEP]"))
+
+
+def test_a_corpus_read_by_clark_et_als_definitions_where_they_have_one(model):
+    """``definitions="clark"``: the seven scores Clark et al. define are theirs (``clark_scores`` of each sentence's
+    weights, a loop here), the three they do not are ours; their previous-token share is ours × (n − 1)/n, sentence by
+    sentence; the cells framed for punctuation are "." and "," only."""
+    from attention_core.corpus import CLARK_SCORES, SCORES, clark_scores
+
+    sentences = ["The cat sat, and the dog ran!", "Help!", "A dog, a cat."]
+    scores = corpus.corpus_scores(model, sentences)
+    for s, sentence in enumerate(sentences):
+        ids, tokens, _, _ = corpus.sentence_units(model, sentence)
+        _, _, attentions = model.forward(np.array([ids]))  # (L, 1, H, n, n)
+        theirs = clark_scores(attentions[:, 0], tokens)
+        for name in SCORES:
+            got = scores.score(name, "clark")[s]
+            np.testing.assert_allclose(got, theirs[name] if name in CLARK_SCORES else scores.score(name)[s], atol=1e-12, equal_nan=True)
+        n = len(tokens)
+        np.testing.assert_allclose(scores.score("previous", "clark")[s], scores.score("previous")[s] * (n - 1) / n, atol=1e-12)
+    assert scores.defined("entropy", "clark") and not scores.defined("offset", "clark") and not scores.defined("entropy")
+    np.testing.assert_allclose(scores.mean("self", "clark"), scores.mean("self"), atol=1e-12)  # the same definition
+    with pytest.raises(ValueError):
+        scores.score("previous", "theirs")
+    tokens = ("[CLS]", "a", ",", "!", ".", "[SEP]")
+    framed = corpus.score_cells("punctuation", np.eye(6), tokens, np.zeros((6, 6), bool), clark=True)
+    assert framed.any(axis=0).tolist() == [False, False, True, False, True, False]

@@ -493,3 +493,28 @@ def test_the_grids_colour_scale_reaches_just_past_its_largest_mean():
     from views.real.corpus import colour_top
 
     assert [colour_top(np.array([v, 0.0])) for v in (0.29, 0.3, 0.051, 6.7, 1.0, 0.0)] == [pytest.approx(v) for v in (0.3, 0.3, 0.06, 7, 1, 1)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_clark_et_als_definitions_chosen_redraw_every_number_of_theirs(model, trace, lang):
+    """"Definitions: Clark et al. (2019)": the grid, the scatter and the heads table are the corpus's means by their
+    definitions (previous token ≈ ours × (n − 1)/n; entropy in nats), the typed sentence's value is ``clark_scores`` of
+    its weights, the scores they do not define are said to stay ours, and the choice travels in the link."""
+    from conftest import all_text, open_app, plotly_array
+
+    from attention_core import corpus
+
+    shipped = corpus.load_scores()
+    at = open_app("real", section="corpus", text=REAL_SENTENCE, lang=lang, measure="previous", versus="offset", layer=1, head=3)
+    at.segmented_control(key="real.definitions").set_value("clark").run()
+    assert at.query_params["definitions"] == "clark" and not at.exception
+    shown = corpus_view(at)
+    np.testing.assert_allclose(shown["grid"], shipped.mean("previous", "clark"), atol=1e-9)
+    assert plotly_array(shown["scatter"]["data"][0]["y"])[0] == pytest.approx(shipped.mean("offset")[0, 0])  # theirs: none
+    here = corpus.clark_scores(trace.attentions, trace.tokens)["previous"][0, 2]
+    text = all_text(at)
+    assert f"{here:.2f}" in text and f"{shipped.mean('previous', 'clark')[0, 2]:.2f}" in text
+    assert ("previous token (Clark)" if lang == "en" else "前一个词元（Clark）") in text
+    assert ("offset of the largest weight: Clark et al. define no such score" if lang == "en" else "最大权重的偏移：Clark 等人没有定义") in text
+    again = open_app("real", **dict(at.query_params))
+    np.testing.assert_allclose(corpus_view(again)["grid"], shown["grid"])

@@ -57,10 +57,12 @@ def agreement_of(_scores: corpus.CorpusScores, name: str) -> corpus.Agreement:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def typed_scores(_model: MiniLM, folder: str, text: str) -> dict[str, np.ndarray]:
-    """The typed sentence's scores {score: (L, H)}, from the page's own run of it."""
+def typed_scores(_model: MiniLM, folder: str, text: str, definitions: str = "ours") -> dict[str, np.ndarray]:
+    """The typed sentence's scores {score: (L, H)}, from the page's own run of it; with ``definitions`` "clark", those
+    Clark et al. define by theirs (``corpus.clark_scores``)."""
     trace = loaded.run(_model, folder, text)
-    return corpus.sentence_scores(trace.attentions, trace.tokens, corpus.sentence_units(_model, text)[3])
+    ours = corpus.sentence_scores(trace.attentions, trace.tokens, corpus.sentence_units(_model, text)[3])
+    return ours | (corpus.clark_scores(trace.attentions, trace.tokens) if definitions == "clark" else {})
 
 
 def pasted() -> dict | None:
@@ -81,14 +83,19 @@ def in_use(view: View, model: MiniLM) -> tuple[corpus.CorpusScores, str, str]:
     return scores, "built-in", T("corpus.names.built_in", count=len(scores.sentences))
 
 
-def score_name(T, name: str) -> str:
-    """A score's short name, on an axis, in a menu, a table's column ("previous token")."""
-    return T(f"corpus.scores.{name}")
+def theirs(name: str, definitions: str) -> bool:
+    """Whether ``name`` is read by Clark et al.'s definition: chosen, and one they define."""
+    return definitions == "clark" and name in corpus.CLARK_SCORES
 
 
-def measure_name(T, name: str) -> str:
+def score_name(T, name: str, definitions: str = "ours") -> str:
+    """A score's short name, on an axis, in a menu, a table's column ("previous token"; "previous token (Clark)")."""
+    return T(f"corpus.clark_names.{name}") if theirs(name, definitions) else T(f"corpus.scores.{name}")
+
+
+def measure_name(T, name: str, definitions: str = "ours") -> str:
     """A score as a measure, in a title or a sentence ("weight on the previous token")."""
-    return T(f"corpus.measures.{name}")
+    return T(f"corpus.clark_measures.{name}") if theirs(name, definitions) else T(f"corpus.measures.{name}")
 
 
 def counted(T, key: str, count: int, **values: object) -> str:
@@ -287,10 +294,11 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     T = view.T
     if view.layout.explains:
         st.markdown(T("corpus.intro"))
-    controls = st.columns([2, 2, 2], vertical_alignment="bottom")
+    controls = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
     source = view.widget("corpus", T("corpus.source"), into=controls[0], style="segmented_control")
     measure = view.widget("measure", T("corpus.measure"), into=controls[1], style="selectbox")
     versus = view.widget("versus", T("corpus.versus"), into=controls[2], style="selectbox")
+    definitions = view.widget("definitions", T("corpus.definitions"), into=controls[3], style="segmented_control")
     if source == "pasted":
         paste_box(view, model)
     scores, name, corpus_name = in_use(view, model)
@@ -302,12 +310,16 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     if view.layout.explains:
         st.caption(" ".join(T("corpus.about_line", name=score_name(T, name), about=T(f"corpus.about.{name}"), clark=T(f"corpus.clark.{name}"))
                               for name in (measure, versus)))
+    if definitions == "clark":
+        others = [score_name(T, name) for name in (measure, versus) if not theirs(name, definitions)]
+        st.info(T("corpus.clark_chosen") + (" " + T("corpus.clark_undefined", names=", ".join(dict.fromkeys(others))) if others else ""),
+                icon=":material/menu_book:")
     charts = st.container()
     if view.layout.explains:
         st.caption(T("corpus.heads_note"))
     layer_box, head_box = st.columns([3, 3])
     layer, head = pick_layer(view, layer_box), pick_head(view, head_box)
-    means = scores.means()
+    means = scores.means(definitions)
     by, against = means[corpus.SCORES.index(measure)], means[corpus.SCORES.index(versus)]
     with charts:
         heads_layout = st.columns([3, 2]) if view.layout.side_by_side else (st.container(), st.container())
@@ -315,16 +327,17 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
             frame = np.zeros(by.shape, dtype=bool)
             frame[layer, head] = True
             chart(by, tuple(str(i + 1) for i in range(by.shape[0])), tuple(str(i + 1) for i in range(by.shape[1])), kind="weights",
-                  title=T("corpus.grid_title", measure=measure_name(T, measure), corpus=corpus_name), key="corpus-grid", values=True,
+                  title=T("corpus.grid_title", measure=measure_name(T, measure, definitions), corpus=corpus_name), key="corpus-grid", values=True,
                   rows_are="layer", cols_are="head", outline=frame, zmax=colour_top(by))
         with heads_layout[1]:
-            figure = scatter_figure(by, against, layer, head, T=T, x_name=score_name(T, measure), y_name=score_name(T, versus),
-                                    title=T("corpus.scatter_title", x=score_name(T, measure), y=score_name(T, versus)))
+            x_name, y_name = score_name(T, measure, definitions), score_name(T, versus, definitions)
+            figure = scatter_figure(by, against, layer, head, T=T, x_name=x_name, y_name=y_name,
+                                    title=T("corpus.scatter_title", x=x_name, y=y_name))
             show_selectable(figure, key="corpus-scatter-pick", on_select=lambda: open_point(view),
-                            alt=T("corpus.scatter_alt", x=score_name(T, measure), y=score_name(T, versus), layer=layer + 1, head=head + 1,
+                            alt=T("corpus.scatter_alt", x=x_name, y=y_name, layer=layer + 1, head=head + 1,
                                   at_x=number(by[layer, head]), at_y=number(against[layer, head])))
-    chosen_head(view, model, trace, scores, agreed, measure, layer, head, corpus_name)
-    heads_table(T, scores, agreed, measure, versus, corpus_name)
+    chosen_head(view, model, trace, scores, agreed, measure, layer, head, corpus_name, definitions)
+    heads_table(T, scores, agreed, measure, versus, corpus_name, definitions)
 
 
 def about_corpus(view: View, model: MiniLM, scores: corpus.CorpusScores) -> None:
@@ -342,18 +355,18 @@ def about_corpus(view: View, model: MiniLM, scores: corpus.CorpusScores) -> None
 
 
 def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str,
-                layer: int, head: int, corpus_name: str) -> None:
+                layer: int, head: int, corpus_name: str, definitions: str = "ours") -> None:
     """The chosen head: the typed sentence's score against its corpus distribution (its percentile, or the sentences it
     ties as printed when they are most of them), its verdicts, its top sentence in each third of the corpus by length
     (weights drawn) and one sentence from each tenth of its distribution."""
     T = view.T
     folder = str(model.folder)
     st.subheader(T("corpus.head_title", layer=layer + 1, head=head + 1, corpus=corpus_name))
-    values = scores.score(measure)[:, layer, head]  # (S,)
-    mine = typed_scores(model, folder, view.settings.text)
+    values = scores.score(measure, definitions)[:, layer, head]  # (S,)
+    mine = typed_scores(model, folder, view.settings.text, definitions if scores.defined(measure, definitions) else "ours")
     here = float(mine[measure][layer, head])
     finite = values[np.isfinite(values)]
-    measured = measure_name(T, measure)
+    measured = measure_name(T, measure, definitions)
     stands = corpus.standing(values, here)
     if stands is not None:
         said = dict(layer=layer + 1, head=head + 1, measure=measured, value=number(here), mean=number(float(finite.mean())))
@@ -368,26 +381,27 @@ def chosen_head(view: View, model: MiniLM, trace: RealTrace, scores: corpus.Corp
     if 0 < finite.size < len(scores.sentences):  # only sentences with a repeated word (or punctuation) have this score
         why = measure if measure in ("same_word", "punctuation") else "other"
         st.caption(T(f"corpus.counted.{why}", count=finite.size, total=len(scores.sentences)))
-    shares_here = np.array([mine[name][layer, head] for name in corpus.VERDICT_SHARES])
+    shares_here = np.array([typed_scores(model, folder, view.settings.text)[name][layer, head] for name in corpus.VERDICT_SHARES])  # ours
     verdict_here = int(corpus.verdicts(shares_here))
     corpus_verdict = int(agreed.corpus[layer, head])
     verdicts = dict(here=verdict_name(T, verdict_here), share_here=f"{shares_here.max():.0%}", corpus_verdict=verdict_name(T, corpus_verdict))
     st.markdown(T("corpus.verdicts_one", **verdicts) if len(scores.sentences) == 1 else
                 T("corpus.verdicts", agree=f"{agreed.per_head[layer, head]:.0%}", count=len(scores.sentences), **verdicts))
     show(distribution_figure(values, here, name=measure, title=T("corpus.distribution_title", layer=layer + 1, head=head + 1, measure=measured),
-                             x_title=score_name(T, measure), y_title=T("corpus.sentences_axis"), typed_label=T("corpus.typed_label"),
+                             x_title=score_name(T, measure, definitions), y_title=T("corpus.sentences_axis"), typed_label=T("corpus.typed_label"),
                              hover=lambda low, high, count: T("corpus.bin_hover", low=low, high=high, count=count)),
          key="corpus-distribution", alt=T("corpus.distribution_alt", count=finite.size, measure=measured, layer=layer + 1,
                                           head=head + 1, value=number(here)))
-    top_sentences(view, model, scores, values, measure, layer, head)
-    decile_table(T, scores, values, measure)
+    top_sentences(view, model, scores, values, measure, layer, head, definitions)
+    decile_table(T, scores, values, measure, definitions)
 
 
-def top_sentences(view: View, model: MiniLM, scores: corpus.CorpusScores, values: np.ndarray, measure: str, layer: int, head: int) -> None:
+def top_sentences(view: View, model: MiniLM, scores: corpus.CorpusScores, values: np.ndarray, measure: str, layer: int, head: int,
+                  definitions: str = "ours") -> None:
     """The chosen head's top sentence in each third of the corpus by length (``corpus.top_by_length``), its weights drawn
     with the cells the score adds up framed."""
     T, folder = view.T, str(model.folder)
-    measured = measure_name(T, measure)
+    measured = measure_name(T, measure, definitions)
     bins = corpus.length_bins(scores.lengths)
     top = corpus.top_by_length(values, bins)
     st.subheader(counted(T, "corpus.top_title", len(top), measure=measured))
@@ -402,9 +416,10 @@ def top_sentences(view: View, model: MiniLM, scores: corpus.CorpusScores, values
         sentence = scores.sentences[index]
         sentence_trace = loaded.run(model, folder, sentence)
         weights = sentence_trace.attentions[layer, head]
-        cells = corpus.score_cells(measure, weights, sentence_trace.tokens, corpus.sentence_units(model, sentence)[3])
+        cells = corpus.score_cells(measure, weights, sentence_trace.tokens, corpus.sentence_units(model, sentence)[3], theirs(measure, definitions))
         with tab:
-            st.markdown(T("corpus.top_sentence", sentence=figures.plain(sentence), score=score_name(T, measure), value=number(values[index]),
+            st.markdown(T("corpus.top_sentence", sentence=figures.plain(sentence), score=score_name(T, measure, definitions),
+                          value=number(values[index]),
                           length=int(scores.lengths[index]), pieces=pieces))
             sentence_heatmap(weights, sentence_trace.tokens, cells, key=f"corpus-top-{rank}",
                              title=T("corpus.top_heatmap", layer=layer + 1, head=head + 1, sentence=label(short(sentence))))
@@ -416,36 +431,39 @@ def span(lengths: np.ndarray) -> str:
     return str(shortest) if shortest == longest else f"{shortest}–{longest}"
 
 
-def decile_table(T, scores: corpus.CorpusScores, values: np.ndarray, measure: str) -> None:
+def decile_table(T, scores: corpus.CorpusScores, values: np.ndarray, measure: str, definitions: str = "ours") -> None:
     """One sentence from each tenth of the chosen head's distribution, lowest first (``corpus.decile_samples``): what the
     head does on typical sentences, not only on its best."""
     samples = corpus.decile_samples(values, DECILES)
     if len(samples) < 2:
         return
-    st.subheader(T("corpus.deciles_title", measure=measure_name(T, measure)))
+    st.subheader(T("corpus.deciles_title", measure=measure_name(T, measure, definitions)))
+    named = score_name(T, measure, definitions)
     frame = pd.DataFrame({T("corpus.deciles_slice_column"): [T("corpus.deciles_slice", low=10 * k, high=10 * (k + 1)) for k in range(len(samples))]
                           if len(samples) == DECILES else [str(k + 1) for k in range(len(samples))],
-                          score_name(T, measure): [number(values[i]) for i in samples],
+                          named: [number(values[i]) for i in samples],
                           T("corpus.deciles_length_column"): [str(int(scores.lengths[i])) for i in samples],
                           T("corpus.deciles_sentence_column"): [scores.sentences[i] for i in samples]})
     named_table(frame, T("corpus.deciles_caption", count=int(np.isfinite(values).sum())), row_headers=1,
-                numbers=[score_name(T, measure), T("corpus.deciles_length_column")])
+                numbers=[named, T("corpus.deciles_length_column")])
 
 
-def heads_table(T, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str, versus: str, corpus_name: str) -> None:
+def heads_table(T, scores: corpus.CorpusScores, agreed: corpus.Agreement, measure: str, versus: str, corpus_name: str,
+                definitions: str = "ours") -> None:
     """All 72 heads in the page: the chosen scores' corpus means, the corpus verdict and how often one sentence's verdict
     is it."""
     layers, heads = agreed.corpus.shape
-    means = scores.means()
+    means = scores.means(definitions)
     chosen = list(dict.fromkeys((measure, versus)))  # a score chosen twice is one column
+    named = {name: score_name(T, name, definitions) for name in chosen}
     frame = pd.DataFrame({T("real.columns_layer"): np.repeat(np.arange(1, layers + 1), heads).astype(str),
                           T("real.columns_head"): np.tile(np.arange(1, heads + 1), layers).astype(str),
-                          **{score_name(T, name): [number(v) for v in means[corpus.SCORES.index(name)].ravel()] for name in chosen},
+                          **{named[name]: [number(v) for v in means[corpus.SCORES.index(name)].ravel()] for name in chosen},
                           T("corpus.verdict_column"): [verdict_name(T, int(v)) for v in agreed.corpus.ravel()],
                           T("corpus.agree_column"): [f"{v:.2f}" for v in agreed.per_head.ravel()]})
-    shares = [score_name(T, name) for name in chosen if name in corpus.SHARE_SCORES] + [T("corpus.agree_column")]
+    shares = [named[name] for name in chosen if name in corpus.SHARE_SCORES] + [T("corpus.agree_column")]
     named_table(frame, T("corpus.table_title", corpus=corpus_name), row_headers=2, shares=shares, height=320,
-                numbers=[score_name(T, name) for name in chosen if name not in corpus.SHARE_SCORES])
+                numbers=[named[name] for name in chosen if name not in corpus.SHARE_SCORES])
 
 
 # --- Beside the heads section's summary ---

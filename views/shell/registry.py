@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import MODES, SCORES, SWEEP_D_K
+from attention_core.corpus import DEFINITIONS as CORPUS_DEFINITIONS
 from attention_core.corpus import SCORES as CORPUS_SCORES
 from attention_core.fast import MODEL_SHAPES
 from attention_core.positions import SHUFFLES
@@ -362,6 +363,7 @@ PAGES: tuple[Page, ...] = (
         Choice("corpus", "built_in", options=CORPORA, labels="corpus.sources.{}", when=section("corpus")),  # a pasted corpus stays in its session
         Choice("measure", "previous", options=CORPUS_SCORES, labels="corpus.scores.{}", when=section("corpus")),  # the heads coloured by it
         Choice("versus", "cls", options=CORPUS_SCORES, labels="corpus.scores.{}", when=section("corpus")),  # the scatter's second score
+        Choice("definitions", "ours", options=CORPUS_DEFINITIONS, labels="corpus.definitions_names.{}", when=section("corpus")),  # or Clark's
     )),
     Page("vision", "vision", ":material/image:", browser=("step", "head"), params=(
         Choice("section", "sentence", options=VISION_SECTIONS),
