@@ -153,6 +153,24 @@ ON_ITS_SIDE = ("", "positions-and-scale", "real-model", "vision", "watch-it-lear
 PHONES = [(*case, "phone") for case in EVERY_PAGE] + [(*case, "landscape") for case in PRESENTED if case[1] in ON_ITS_SIDE]
 
 
+# Each chart drawn (near the screen) holds its numbers as hidden tables: a chart's box whose tables are missing, empty or
+# have a header with no text (charts off the screen are drawn when scrolled to, by the same code).
+UNREAD_CHARTS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
+  .filter(box => box.querySelector('.main-svg')).map(box => {
+    const tables = [...box.querySelectorAll(':scope > div.attention-numbers table')];
+    const rows = tables.reduce((n, t) => n + (t.tBodies[0] ? t.tBodies[0].rows.length : 0), 0);
+    const empty = tables.reduce((n, t) => n + [...t.querySelectorAll('th')].filter(th => !th.textContent.trim()).length, 0);
+    return {label: (box.getAttribute('aria-label') || '').slice(0, 60), tables: tables.length, rows, empty};
+  }).filter(c => !c.tables || !c.rows || c.empty)"""
+
+
+def every_chart_has_a_table_of_its_numbers(page, where: str) -> None:
+    try:
+        page.wait_for_function(f"() => ({UNREAD_CHARTS_JS})().length === 0", timeout=10000)
+    except Exception:
+        pytest.fail(f"{where}: charts without a table of their numbers: {page.evaluate(UNREAD_CHARTS_JS)}")
+
+
 # The headings of the main area in document order, into open shadow roots (the step component), not the charts' hidden
 # tables: their levels.
 OUTLINE_JS = """() => {
@@ -244,6 +262,8 @@ def test_a_phone_shows_every_page(chromium, layout_server, tabs, page_id, path, 
         assert not shown["piled"], (where, shown["piled"])
         assert not shown["underBar"], (where, shown["underBar"])
         assert shown["toolbars"] > 0 or shown["drawn"] == 0, (where, shown)  # PNG and full screen on a touch screen too
+        if viewport == "phone":
+            every_chart_has_a_table_of_its_numbers(visit.page, where)
         usable_by_everyone(visit.page, lang, where)
         if section == sections[0] and (viewport, lang) == ("phone", "en"):  # last, as in presenter mode
             tabs_reach_the_first_control(visit.page, where)

@@ -82,9 +82,11 @@ FOUND = ["/positions-and-scale?section=positions", "/positions-and-scale?section
          "/positions-and-scale?section=latent", "/positions-and-scale?section=sparse", "/positions-and-scale?section=traffic"]
 
 
-# English upright is measured by tests/test_browser_layouts.py on every page (the charts near the screen): here the
-# other three, with every chart drawn.
-SCREENS = [("phone", "zh"), ("landscape", "en"), ("landscape", "zh")]
+# English upright and on its side are measured by tests/test_browser_layouts.py on every page and the pages of the most
+# charts side by side (the charts near the screen): here Chinese, upright and on its side, with every chart drawn.
+SCREENS = [("phone", "zh"), ("landscape", "zh")]
+# A bar chart's labels are numbers: each size in one language (the other size in the other).
+SIZES = [("phone", "en"), ("landscape", "zh")]
 
 
 @pytest.mark.parametrize(("viewport", "lang"), SCREENS, ids=[f"{viewport}-{lang}" for viewport, lang in SCREENS])
@@ -101,8 +103,7 @@ def test_titles_clear_of_the_toolbar_and_inside_their_chart(chromium, server, ta
     assert not piled, (path, viewport, lang, piled)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("viewport", PHONES)
+@pytest.mark.parametrize(("viewport", "lang"), SIZES)
 def test_a_colour_bar_of_one_row_shows_its_two_ends(chromium, server, tabs, viewport, lang):
     drawn = charts(shown(tabs, chromium, server, viewport, f"/vision?lang={lang}"))
     cls = [c for c in drawn if c["title"].startswith("<b><b>[CLS]")]
@@ -111,8 +112,7 @@ def test_a_colour_bar_of_one_row_shows_its_two_ends(chromium, server, tabs, view
 
 
 @pytest.mark.parametrize("heads", [16])  # the most bars the page draws (8 fit wherever 16 do)
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("viewport", PHONES)
+@pytest.mark.parametrize(("viewport", "lang"), SIZES)
 def test_every_alibi_slope_bar_is_labelled(chromium, server, tabs, viewport, lang, heads):
     drawn = charts(shown(tabs, chromium, server, viewport, f"/positions-and-scale?section=positions&slope_heads={heads}&lang={lang}"))
     slopes = [c for c in drawn if c["bars"] == heads]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.browser import IDLE_JS, draw_charts
+from scripts.browser import IDLE_JS
 from views.shell.script import browser_texts
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -19,25 +19,8 @@ def opened(open_page, path: str, width: int = 1280, height: int = 720):
     return page
 
 
-# Each chart's box holds its numbers as hidden tables: how many tables and body rows, per chart (charts drawn near the screen).
-TABLES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')].map(box => {
-  const tables = [...box.querySelectorAll(':scope > div.attention-numbers table')];
-  return {label: (box.getAttribute('aria-label') || '').slice(0, 60), tables: tables.length,
-          rows: tables.reduce((n, t) => n + (t.tBodies[0] ? t.tBodies[0].rows.length : 0), 0),
-          empty: tables.reduce((n, t) => n + [...t.querySelectorAll('th')].filter(th => !th.textContent.trim()).length, 0)};
-})"""
-
-
-@pytest.mark.parametrize("path", ["real-model?section=heads", "real-model?section=scaling", "real-model?section=layer", "cosine",
-                                  "vision?section=sentence", "positions-and-scale?section=positions",
-                                  "positions-and-scale?section=latent", "positions-and-scale?section=sparse&lang=zh",
-                                  "positions-and-scale?section=traffic"])
-def test_every_chart_has_a_table_of_its_numbers(open_page, path):
-    page = opened(open_page, f"/{path}")
-    count = draw_charts(page)
-    page.wait_for_function(f"() => ({TABLES_JS})().filter(c => c.tables && c.rows).length >= {count}", timeout=30000)
-    charts = page.evaluate(TABLES_JS)
-    assert all(c["tables"] and c["rows"] and not c["empty"] for c in charts), charts
+# Every chart drawn holds its numbers as hidden tables: checked on every section of every page in the layout sweep's
+# visits on a phone (tests/test_browser_layouts.py, every_chart_has_a_table_of_its_numbers).
 
 
 def test_the_real_models_overview_names_each_heads_largest_share(open_page):
