@@ -72,7 +72,7 @@ def test_type_a_sentence_move_d_k_and_the_matrix_redraws(app_url, page):
     box.fill("the cat sat on the mat")
     box.press("Enter")
     q = wait_for_matrix(page, "q.1", "m.rows === 6")
-    assert q["y"] == ["1 · the", "cat", "sat", "on", "5 · the", "mat"] and q["cols"] == 4 and "Q: queries" in q["title"]  # "the" twice
+    assert q["y"] == ["1·the", "cat", "sat", "on", "5·the", "mat"] and q["cols"] == 4 and "Q: queries" in q["title"]  # "the" twice
     slider = page.get_by_role("slider", name="d_k (size of each query and key)")
     slider.focus()
     slider.press("ArrowRight")
@@ -82,7 +82,7 @@ def test_type_a_sentence_move_d_k_and_the_matrix_redraws(app_url, page):
     page.get_by_role("button", name="Next ▶").click()
     scores = wait_for_matrix(page, 0, "m.title.includes('raw scores')")
     assert (scores["rows"], scores["cols"], scores["id"]) == (6, 6, "raw.1")
-    assert scores["x"] == scores["y"] == ["1 · the", "cat", "sat", "on", "5 · the", "mat"]
+    assert scores["x"] == scores["y"] == ["1·the", "cat", "sat", "on", "5·the", "mat"]
     page.screenshot(path=str(SHOTS / "browser-raw-scores.png"))
 
 
@@ -256,7 +256,7 @@ def test_the_lessons_predict_first_stop_fits_the_projector_before_and_after_the_
         page.wait_for_function(f"() => ({PRESENTER_JS})().height <= 722", timeout=10000)
     shown = page.evaluate(PRESENTER_JS)
     assert shown["height"] <= 722 and shown["bottom"] <= 720, shown
-    which.select_option("4")  # 5 · the
+    which.select_option("4")  # 5·the
     page.locator(".steps .question button.primary").click()
     wait_for_matrix(page, "weights.1", "m.rows === 6")
     page.locator(".steps .question .verdict").wait_for(timeout=5000)

@@ -7,7 +7,7 @@ test is a few seconds a view. (The lesson on a projector draws no matrix: its st
 1. Every number is heard under its own key and its own query: in chromium's accessibility tree (what a screen reader is
    given), each data cell's column header is the header above it in the page and its row's header the one beside it.
    An empty corner cell marked aria-hidden once dropped out of the tree and moved every header one column left.
-2. A word that comes twice is told apart: "1 · the" and "5 · the" head the raw scores' columns.
+2. A word that comes twice is told apart: "1·the" and "5·the" head the raw scores' columns.
 3. The presenter's ⚙ dialog lies inside a phone's screen, and no label in it is squeezed to a character a line.
 4. No glyph of a formula is under 10 px (MathML shrinks each script level to 0.71: d_model's "model" was 6 px).
 5. A sidebar slider's name is said once; two tables that scroll sideways on a phone are regions with two names.
@@ -211,7 +211,7 @@ def test_every_number_is_heard_under_its_key_and_a_phone_reads_the_dialog_and_fo
         if view == "walkthrough":
             raw = next(cell["table"] for cell in cells if cell["text"] and cell["table"] in ("raw scores", "原始分数"))
             keys = list(dict.fromkeys(cell["column"] for cell in cells if cell["table"] == raw))
-            assert keys == ["1 · the", "elephant", "sat", "on", "5 · the", "mat"], keys  # 2. the two "the" told apart
+            assert keys == ["1·the", "elephant", "sat", "on", "5·the", "mat"], keys  # 2. the two "the" told apart
             queries = list(dict.fromkeys(cell["row"] for cell in cells if cell["table"] == raw))
             assert queries == keys, queries
             formulas = page.evaluate(FORMULAS_JS)  # 4. every step's formula at once

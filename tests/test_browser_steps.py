@@ -186,7 +186,7 @@ def test_all_steps_numbers_off_the_arithmetic_tooltip_and_the_csv_of_a_step(open
     text, d_k = "the cat sat on the mat", 4
     page = open_page(f"/?{urlencode({'text': text, 'd_k': d_k, 'heads': 2, 'step': 3, 'lang': 'en'})}", "laptop", accept_downloads=True)
     raw = wait_for_matrix(page, "raw.1", "m.rows === 6")
-    assert raw["shown"] == 36 and raw["x"] == raw["y"] == ["1 · the", "cat", "sat", "on", "5 · the", "mat"], raw  # "the" twice
+    assert raw["shown"] == 36 and raw["x"] == raw["y"] == ["1·the", "cat", "sat", "on", "5·the", "mat"], raw  # "the" twice
     head = explain(text, d_k=d_k, heads=2).trace.heads[0]
     tip = page.locator(".steps div.tip[role=tooltip]")
     for i, j in ((0, 0), (2, 4), (5, 1)):

@@ -294,11 +294,12 @@ def corpus_section(view: View, model: MiniLM, trace: RealTrace) -> None:
     T = view.T
     if view.layout.explains:
         st.markdown(T("corpus.intro"))
-    controls = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
+    controls = st.columns([2, 2, 2], vertical_alignment="bottom")
     source = view.widget("corpus", T("corpus.source"), into=controls[0], style="segmented_control")
     measure = view.widget("measure", T("corpus.measure"), into=controls[1], style="selectbox")
     versus = view.widget("versus", T("corpus.versus"), into=controls[2], style="selectbox")
-    definitions = view.widget("definitions", T("corpus.definitions"), into=controls[3], style="segmented_control")
+    definitions = view.widget("definitions", T("corpus.definitions"), style="segmented_control")  # a row of its own: a projector's
+    # columns are too narrow for a fourth control
     if source == "pasted":
         paste_box(view, model)
     scores, name, corpus_name = in_use(view, model)

@@ -62,7 +62,7 @@ export function matrixSizes(matrix, texts, room, measure) {
   const height = rowHeight(rows, room, labelFont);
   const tickFont = room.projector ? 16 : 12;
   const widest = Math.max(...matrix.rows.map((label) => measure(label, labelFont)), 8);
-  const rowLabel = Math.min(Math.ceil(widest) + 12, Math.max(60, room.width * 0.28));
+  const rowLabel = Math.min(Math.ceil(widest) + 8, Math.max(60, room.width * 0.28));
   const legend = 10 + 3 + Math.ceil(Math.max(...legendTicks(matrix).map((tick) => measure(tick, tickFont)))) + 6;
   const yTitle = Math.ceil(tickFont * 1.6);
   const space = room.width - rowLabel - legend - yTitle - 8 - (columns + 2); // gaps, and the 1 px between cells
@@ -112,7 +112,7 @@ export function labelStride(labels, cell, px, measure) {
 
 /**
  * Row or column labels as a table's headers say them: a word that comes more than once gets its position before it
- * ("1 · the", "5 · the"), as the word lists do, so that a screen reader, and an eye, tells them apart; the rest stay.
+ * ("1·the", "5·the": the word lists' "n · word" without its spaces, which a phone's 8 columns of numbers need), so that a screen reader, and an eye, tells them apart; the rest stay.
  * @param {string[]} labels
  * @returns {string[]}
  */
@@ -120,7 +120,7 @@ export function headerLabels(labels) {
   /** @type {Map<string, number>} */
   const times = new Map();
   for (const label of labels) times.set(label, (times.get(label) || 0) + 1);
-  return labels.map((label, i) => ((times.get(label) || 0) > 1 ? `${i + 1} \u00b7 ${label}` : label));
+  return labels.map((label, i) => ((times.get(label) || 0) > 1 ? `${i + 1}\u00b7${label}` : label));
 }
 
 /**
